@@ -1,0 +1,39 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+/// Every target builds in Swift 6 language mode with warnings treated as errors
+/// is left to CI (`-warnings-as-errors` breaks incremental debugging locally).
+let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+  name: "storedaemon",
+  products: [
+    .library(name: "ComposableCore", targets: ["ComposableCore"]),
+    .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
+    .library(name: "Features", targets: ["Features"]),
+    .library(name: "Wire", targets: ["Wire"]),
+    .executable(name: "storedaemon", targets: ["StoreDaemon"]),
+    .executable(name: "effectworker", targets: ["EffectWorkers"]),
+    .executable(name: "tcactl", targets: ["tcactl"]),
+  ],
+  targets: [
+    .target(name: "ComposableCore", swiftSettings: settings),
+    .target(name: "ComposableTesting", dependencies: ["ComposableCore"], swiftSettings: settings),
+    .target(name: "Features", dependencies: ["ComposableCore"], swiftSettings: settings),
+    .target(name: "Wire", swiftSettings: settings),
+    .executableTarget(
+      name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire"], swiftSettings: settings),
+    .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
+    .executableTarget(name: "tcactl", dependencies: ["Wire"], swiftSettings: settings),
+    .testTarget(
+      name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting"],
+      swiftSettings: settings),
+    .testTarget(name: "WireTests", dependencies: ["Wire"], swiftSettings: settings),
+  ]
+)

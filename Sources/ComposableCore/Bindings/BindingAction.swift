@@ -1,0 +1,106 @@
+import FoundationEssentials
+
+/// Sets one form field of `Root` to a new value: the action of a text field or a
+/// toggle bound to state.
+///
+/// The field travels by name and the value as JSON, so a binding can come from
+/// any client (`tcactl send bmi.binding height 180`). Only the fields `Root`
+/// lists in ``BindableState/bindableFields`` can be set.
+public struct BindingAction<Root>: Hashable, Sendable, Codable, CustomStringConvertible {
+  /// The field's name, as listed in ``BindableState/bindableFields``.
+  public let field: String
+  /// The new value.
+  public let value: JSONValue
+
+  public init(field: String, value: JSONValue) {
+    self.field = field
+    self.value = value
+  }
+
+  public var description: String { "binding(\(field) = \(value))" }
+}
+
+extension BindingAction where Root: BindableState {
+  /// Sets the field at `keyPath` to `value`.
+  public static func set<Value: Codable & Equatable & Sendable>(
+    _ keyPath: WritableKeyPath<Root, Value>, _ value: Value
+  ) -> Self {
+    Self(field: Root.fieldName(keyPath), value: (try? JSONValue(encoding: value)) ?? .null)
+  }
+
+  /// Whether this action sets the field at `keyPath`.
+  public func sets<Value>(_ keyPath: WritableKeyPath<Root, Value>) -> Bool {
+    field == Root.fieldName(keyPath)
+  }
+}
+
+/// State whose fields can be set by ``BindingAction``s.
+///
+/// ```swift
+/// extension BMI.State: BindableState {
+///   static var bindableFields: [BindableField<Self>] {
+///     [BindableField("height", \.height), BindableField("weight", \.weight)]
+///   }
+/// }
+/// ```
+public protocol BindableState {
+  /// The fields that bindings may set, by name.
+  static var bindableFields: [BindableField<Self>] { get }
+}
+
+extension BindableState {
+  static func fieldName(_ keyPath: AnyKeyPath) -> String {
+    bindableFields.first { $0.keyPath == keyPath }?.name ?? String(describing: keyPath)
+  }
+}
+
+/// One field that bindings may set: its name, where it lives, and how to decode
+/// a JSON value into it.
+public struct BindableField<Root> {
+  public let name: String
+  let keyPath: AnyKeyPath
+  let apply: (inout Root, JSONValue) throws -> Void
+
+  public init<Value: Codable>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
+    self.name = name
+    self.keyPath = keyPath
+    self.apply = { root, json in root[keyPath: keyPath] = try json.decode(Value.self) }
+  }
+}
+
+/// A binding whose field or value does not fit the state.
+public struct BindingError: Error, CustomStringConvertible {
+  public let message: String
+  public var description: String { message }
+}
+
+extension BindableState {
+  /// Applies `binding`, or throws an error naming the expected fields or type.
+  public mutating func apply(_ binding: BindingAction<Self>) throws {
+    guard let field = Self.bindableFields.first(where: { $0.name == binding.field }) else {
+      let names = Self.bindableFields.map(\.name).joined(separator: ", ")
+      throw BindingError(message: "\(Self.self) has no bindable field '\(binding.field)'; expected one of: \(names)")
+    }
+    do {
+      try field.apply(&self, binding.value)
+    } catch {
+      throw BindingError(message: "\(Self.self).\(field.name) cannot be set to \(binding.value): \(error)")
+    }
+  }
+}
+
+extension JSONValue {
+  /// The JSON value that `value` encodes to.
+  public init(encoding value: some Encodable) throws {
+    let data = try JSONEncoder().encode([value])
+    guard case .array(let values) = try JSONDecoder().decode(JSONValue.self, from: data), let first = values.first
+    else { throw BindingError(message: "\(value) did not encode to a single JSON value") }
+    self = first
+  }
+
+  /// Decodes this JSON value as `type`.
+  public func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
+    let data = try JSONEncoder().encode(JSONValue.array([self]))
+    return try JSONDecoder().decode([Value].self, from: data)[0]
+  }
+}

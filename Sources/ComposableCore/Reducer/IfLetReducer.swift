@@ -1,0 +1,83 @@
+extension Reducer {
+  /// Runs `child` on optional state while it is present.
+  ///
+  /// The child runs before this reducer. A child action that arrives while the
+  /// state is `nil` is reported and dropped. When this reducer sets the state to
+  /// `nil`, every effect the child started is cancelled.
+  public func ifLet<ChildState, ChildAction: Sendable, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: String = #fileID, line: Int = #line
+  ) -> IfLetReducer<Self, Child> {
+    IfLetReducer(
+      parent: self, child: child(), toChildState: toChildState,
+      extract: toChildAction.extract, embed: toChildAction.embed, dismiss: nil,
+      location: SourceLocation(fileID: fileID, line: line))
+  }
+
+  /// Runs `child` on a presented destination while it is presented.
+  ///
+  /// Like TCA's `@Presents`: the parent presents by setting the state,
+  /// ``PresentationAction/dismiss`` (sent by anyone) sets it back to `nil`, and
+  /// dismissal cancels every effect the destination started.
+  public func ifLet<ChildState, ChildAction: Sendable, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> destination child: () -> Child,
+    fileID: String = #fileID, line: Int = #line
+  ) -> IfLetReducer<Self, Child> {
+    let extract = toPresentationAction.extract
+    let embed = toPresentationAction.embed
+    return IfLetReducer(
+      parent: self, child: child(), toChildState: toChildState,
+      extract: { action in
+        if case .presented(let childAction) = extract(action) { return childAction }
+        return nil
+      },
+      embed: { embed(.presented($0)) },
+      dismiss: { action in
+        if case .dismiss = extract(action) { return true }
+        return false
+      },
+      location: SourceLocation(fileID: fileID, line: line))
+  }
+}
+
+/// The reducer built by ``Reducer/ifLet(_:action:then:fileID:line:)``.
+public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  let parent: Parent
+  let child: Child
+  let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  let extract: @Sendable (Parent.Action) -> Child.Action?
+  let embed: @Sendable (Child.Action) -> Parent.Action
+  let dismiss: ((Parent.Action) -> Bool)?
+  let location: SourceLocation
+
+  var component: ScopeComponent { .named(String(describing: toChildState)) }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let wasPresent = state[keyPath: toChildState] != nil
+    var childEffect = Effect<Parent.Action>.none
+    if let childAction = extract(action) {
+      if wasPresent {
+        childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+          .scoped(component)
+          .map(embed)
+      } else {
+        reportIssue(
+          "An action was sent to the optional state at \(toChildState) while it was nil; the action was dropped: \(action)",
+          location: location)
+      }
+    }
+    let parentEffect = parent.reduce(into: &state, action: action)
+    if let dismiss, dismiss(action) {
+      state[keyPath: toChildState] = nil
+    }
+    var effect = childEffect.merge(with: parentEffect)
+    if wasPresent && state[keyPath: toChildState] == nil {
+      effect = effect.merge(with: .cancelScope(component))
+    }
+    return effect
+  }
+}

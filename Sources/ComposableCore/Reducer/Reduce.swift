@@ -1,0 +1,27 @@
+/// A reducer written as a closure: the building block of every feature.
+///
+/// ```swift
+/// Reduce { state, action in
+///   switch action {
+///   case .increment:
+///     state.count += 1
+///     return .none
+///   }
+/// }
+/// ```
+public struct Reduce<State, Action: Sendable>: Reducer {
+  let reduce: (inout State, Action) -> Effect<Action>
+
+  public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
+    self.reduce = reduce
+  }
+
+  /// Wraps any reducer with the same state and action.
+  public init<R: Reducer<State, Action>>(_ reducer: R) {
+    self.reduce = reducer.reduce(into:action:)
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    reduce(&state, action)
+  }
+}

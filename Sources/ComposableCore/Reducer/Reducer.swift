@@ -1,0 +1,55 @@
+/// A type that evolves a feature's state in response to actions and describes the
+/// effects those actions start.
+///
+/// A reducer is either written directly, by implementing
+/// ``reduce(into:action:)``, or composed from other reducers in ``body``:
+///
+/// ```swift
+/// struct Counter: Reducer {
+///   struct State: Equatable, Sendable, Codable { var count = 0 }
+///   enum Action: Equatable, Sendable, Codable { case increment }
+///
+///   var body: some Reducer<State, Action> {
+///     Reduce { state, action in
+///       state.count += 1
+///       return .none
+///     }
+///   }
+/// }
+/// ```
+///
+/// Reducers are pure: all I/O is returned as ``Effect`` values, which the
+/// ``Store`` hands to an ``EffectExecutor`` (worker processes in the daemon, an
+/// in-memory fake in tests).
+public protocol Reducer<State, Action> {
+  /// The state the reducer evolves.
+  associatedtype State
+  /// The actions the reducer handles. Actions cross threads and processes.
+  associatedtype Action: Sendable
+  /// The composed reducer of a reducer written with ``body``; `Never` otherwise.
+  associatedtype Body
+
+  /// Evolves `state` for `action` and returns the effects to run next.
+  func reduce(into state: inout State, action: Action) -> Effect<Action>
+
+  /// The reducers this one is composed of, run in order for every action.
+  @ReducerBuilder<State, Action>
+  var body: Body { get }
+}
+
+extension Reducer where Body == Never {
+  /// A reducer that implements ``reduce(into:action:)`` has no body.
+  public var body: Body {
+    fatalError("'\(Self.self)' has no body: it implements reduce(into:action:) directly.")
+  }
+}
+
+extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
+  /// A reducer written with ``body`` reduces by running its body.
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    body.reduce(into: &state, action: action)
+  }
+}
+
+/// The reducer type of a feature, as in `ReducerOf<Counter>`.
+public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -1,0 +1,34 @@
+/// Runs a child reducer on a part of the parent's state, for the child's actions.
+///
+/// ```swift
+/// Scope(state: \.counter, action: CasePath(Action.counter, \.counter)) {
+///   Counter()
+/// }
+/// ```
+///
+/// The child's effects are lifted into the parent's action type and run inside
+/// the child's scope, so the child's cancel ids cannot reach its siblings.
+public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
+  let toChildState: WritableKeyPath<ParentState, Child.State>
+  let toChildAction: CasePath<ParentAction, Child.Action>
+  let child: Child
+  let component: ScopeComponent
+
+  public init(
+    state toChildState: WritableKeyPath<ParentState, Child.State>,
+    action toChildAction: CasePath<ParentAction, Child.Action>,
+    @ReducerBuilder<Child.State, Child.Action> child: () -> Child
+  ) {
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.child = child()
+    self.component = .named(String(describing: toChildState))
+  }
+
+  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+    guard let childAction = toChildAction.extract(action) else { return .none }
+    return child.reduce(into: &state[keyPath: toChildState], action: childAction)
+      .scoped(component)
+      .map(toChildAction.embed)
+  }
+}

@@ -1,0 +1,182 @@
+/// Interprets effect values: starts requests, tracks what is in flight, runs
+/// concatenations in order and carries out cancellation.
+///
+/// Confined to its store's thread. Cancellation works on a tree of nodes: each
+/// `cancellable` and each child scope opens a node, and a part of an effect is
+/// cancelled when any node above it is. Cancelling a node stops its requests at
+/// the executor and keeps the rest of its concatenations from starting.
+final class EffectRuntime<Action: Sendable> {
+  private final class Node {
+    let parent: Node?
+    var isCancelled = false
+
+    init(parent: Node?) { self.parent = parent }
+
+    var isCancelledOrAncestorCancelled: Bool {
+      var node: Node? = self
+      while let current = node {
+        if current.isCancelled { return true }
+        node = current.parent
+      }
+      return false
+    }
+  }
+
+  private struct CancelKey: Hashable {
+    let scope: [ScopeComponent]
+    let id: CancelID
+  }
+
+  private struct Running {
+    let request: EffectRequest
+    let mapping: ReplyMapping<Action>
+    let node: Node
+    let scope: [ScopeComponent]
+    let onComplete: () -> Void
+  }
+
+  private let executor: any EffectExecutor
+  private let enqueue: (Action) -> Void
+  private let root = Node(parent: nil)
+  private var nextID: EffectID = 1
+  private var running: [EffectID: Running] = [:]
+  private var cancellables: [CancelKey: [ObjectIdentifier: Node]] = [:]
+  private var scopes: [[ScopeComponent]: [ObjectIdentifier: Node]] = [:]
+
+  init(executor: any EffectExecutor, enqueue: @escaping (Action) -> Void) {
+    self.executor = executor
+    self.enqueue = enqueue
+  }
+
+  /// The requests in flight, oldest first.
+  var inFlight: [InFlightRequest] {
+    running.sorted { $0.key < $1.key }.map { InFlightRequest(id: $0.key, request: $0.value.request, scope: $0.value.scope) }
+  }
+
+  /// Starts an effect returned by the root reducer.
+  func run(_ effect: Effect<Action>) {
+    run(effect, node: root, scope: [], onComplete: {})
+  }
+
+  /// Delivers a worker's reply: maps it to an action (enqueued) and, if the
+  /// request is over, continues what waited for it. Replies to cancelled or
+  /// unknown requests are dropped.
+  func deliver(_ reply: EffectReply, to id: EffectID) {
+    guard let entry = running[id] else { return }
+    let isFinal: Bool
+    if case .failure = reply { isFinal = true } else { isFinal = entry.request.completesOnFirstReply }
+    if isFinal { running[id] = nil }
+    if let action = entry.mapping(reply) { enqueue(action) }
+    if isFinal { entry.onComplete() }
+  }
+
+  /// Cancels one request in flight, as if its feature had cancelled it.
+  func cancel(request id: EffectID) {
+    guard let entry = running.removeValue(forKey: id) else { return }
+    executor.cancel(id)
+    entry.onComplete()
+  }
+
+  private func run(_ effect: Effect<Action>, node: Node, scope: [ScopeComponent], onComplete: @escaping () -> Void) {
+    switch effect.operation {
+    case .none:
+      onComplete()
+
+    case .send(let action):
+      enqueue(action)
+      onComplete()
+
+    case .request(let request, let mapping):
+      let id = nextID
+      nextID += 1
+      running[id] = Running(request: request, mapping: mapping, node: node, scope: scope, onComplete: onComplete)
+      executor.start(request, id: id)
+
+    case .merge(let effects):
+      var remaining = effects.count
+      for effect in effects {
+        run(effect, node: node, scope: scope) {
+          remaining -= 1
+          if remaining == 0 { onComplete() }
+        }
+      }
+
+    case .concatenate(let effects):
+      runSequence(effects[...], node: node, scope: scope, onComplete: onComplete)
+
+    case .cancellable(let id, let cancelInFlight, let effect):
+      let key = CancelKey(scope: scope, id: id)
+      if cancelInFlight { cancel(nodes: cancellables.removeValue(forKey: key)) }
+      let child = Node(parent: node)
+      cancellables[key, default: [:]][ObjectIdentifier(child)] = child
+      run(effect, node: child, scope: scope) { [weak self] in
+        self?.cancellables[key]?[ObjectIdentifier(child)] = nil
+        if self?.cancellables[key]?.isEmpty == true { self?.cancellables[key] = nil }
+        onComplete()
+      }
+
+    case .cancel(let id):
+      cancel(nodes: cancellables.removeValue(forKey: CancelKey(scope: scope, id: id)))
+      onComplete()
+
+    case .scoped(let component, let effect):
+      let childScope = scope + [component]
+      let child = Node(parent: node)
+      scopes[childScope, default: [:]][ObjectIdentifier(child)] = child
+      run(effect, node: child, scope: childScope) { [weak self] in
+        self?.scopes[childScope]?[ObjectIdentifier(child)] = nil
+        if self?.scopes[childScope]?.isEmpty == true { self?.scopes[childScope] = nil }
+        onComplete()
+      }
+
+    case .cancelScope(let component):
+      let prefix = scope + [component]
+      var nodes: [ObjectIdentifier: Node] = [:]
+      for (path, registered) in scopes where path.starts(with: prefix) {
+        nodes.merge(registered) { first, _ in first }
+      }
+      for path in cancellables.keys where path.scope.starts(with: prefix) {
+        cancellables[path] = nil
+      }
+      cancel(nodes: nodes)
+      onComplete()
+    }
+  }
+
+  /// Runs `effects` one after another without recursing for effects that
+  /// complete at once, so long chains of sends cannot overflow the stack.
+  private func runSequence(
+    _ effects: ArraySlice<Effect<Action>>, node: Node, scope: [ScopeComponent], onComplete: @escaping () -> Void
+  ) {
+    var remaining = effects
+    while let first = remaining.popFirst() {
+      if node.isCancelledOrAncestorCancelled { break }
+      var runningSynchronously = true
+      var completedSynchronously = false
+      let rest = remaining
+      run(first, node: node, scope: scope) { [weak self] in
+        if runningSynchronously {
+          completedSynchronously = true
+        } else {
+          self?.runSequence(rest, node: node, scope: scope, onComplete: onComplete)
+        }
+      }
+      runningSynchronously = false
+      if !completedSynchronously { return }
+    }
+    onComplete()
+  }
+
+  /// Cancels `nodes`: their requests stop at the executor and complete, so
+  /// whatever waited on them moves on (and stops if it was cancelled too).
+  private func cancel(nodes: [ObjectIdentifier: Node]?) {
+    guard let nodes, !nodes.isEmpty else { return }
+    for node in nodes.values { node.isCancelled = true }
+    let cancelled = running.filter { $0.value.node.isCancelledOrAncestorCancelled }.sorted { $0.key < $1.key }
+    for (id, entry) in cancelled {
+      running[id] = nil
+      executor.cancel(id)
+      entry.onComplete()
+    }
+  }
+}

@@ -1,0 +1,91 @@
+/// Runs a reducer: holds the state, reduces one action at a time in arrival
+/// order, and hands the effects' I/O requests to an ``EffectExecutor``.
+///
+/// Actions an effect sends synchronously (``Effect/send(_:)``) are reduced
+/// first-in first-out right after the current action, before anything sent
+/// from outside; no action is ever reduced inside another, so chains of any
+/// length use constant stack. Every reduced action produces a new ``version``.
+///
+/// A store is confined to one thread (the daemon's store loop, or a test): it
+/// is not `Sendable`, and executors answer through ``deliver(_:to:)`` on that
+/// same thread.
+public final class Store<R: Reducer> {
+  /// The current state.
+  public private(set) var state: R.State
+  /// How many actions have been reduced; grows by one per action.
+  public private(set) var version: UInt64
+  /// The dependencies every action is reduced with.
+  public var dependencies: DependencyValues
+  /// Called after every reduced action with its version, the action and the
+  /// new state.
+  public var didReduce: ((_ version: UInt64, _ action: R.Action, _ state: R.State) -> Void)?
+
+  private let reducer: R
+  private var runtime: EffectRuntime<R.Action>!
+  private var queue: [R.Action] = []
+  private var queueHead = 0
+  private var isProcessing = false
+
+  public init(
+    initialState: R.State, reducer: R, executor: any EffectExecutor, version: UInt64 = 0,
+    dependencies: DependencyValues = DependencyValues()
+  ) {
+    self.state = initialState
+    self.reducer = reducer
+    self.version = version
+    self.dependencies = dependencies
+    self.runtime = EffectRuntime(executor: executor) { [unowned self] action in
+      self.queue.append(action)
+    }
+  }
+
+  /// Reduces `action`, then every action its effects send synchronously, and
+  /// returns the version `action` itself produced.
+  @discardableResult
+  public func send(_ action: R.Action) -> UInt64 {
+    queue.append(action)
+    let produced = version + UInt64(queue.count - queueHead)
+    drain()
+    return produced
+  }
+
+  /// Delivers a worker's reply to the request `id` and reduces the action it
+  /// maps to (and what follows from it). Replies to cancelled requests are
+  /// dropped.
+  public func deliver(_ reply: EffectReply, to id: EffectID) {
+    runtime.deliver(reply, to: id)
+    drain()
+  }
+
+  /// Cancels the request `id` in flight, as if its feature had cancelled it:
+  /// the executor is told, and what waited for the request moves on.
+  public func cancel(request id: EffectID) {
+    runtime.cancel(request: id)
+    drain()
+  }
+
+  /// The requests in flight, oldest first.
+  public var inFlight: [InFlightRequest] { runtime.inFlight }
+
+  private func drain() {
+    guard !isProcessing else { return }
+    isProcessing = true
+    defer { isProcessing = false }
+    while queueHead < queue.count {
+      let action = queue[queueHead]
+      queueHead += 1
+      if queueHead > 1024 && queueHead * 2 > queue.count {
+        queue.removeFirst(queueHead)
+        queueHead = 0
+      }
+      let effect = DependencyValues.$current.withValue(dependencies) {
+        reducer.reduce(into: &state, action: action)
+      }
+      version += 1
+      didReduce?(version, action, state)
+      runtime.run(effect)
+    }
+    queue.removeAll(keepingCapacity: true)
+    queueHead = 0
+  }
+}

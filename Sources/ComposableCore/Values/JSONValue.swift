@@ -1,0 +1,60 @@
+/// A JSON value: what a binding carries, and the shape of state on the wire.
+///
+/// Integers and fractional numbers are kept apart so that an `Int` field round-
+/// trips exactly. Objects encode with their keys sorted when the encoder sorts.
+public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
+  case null
+  case bool(Bool)
+  case int(Int)
+  case double(Double)
+  case string(String)
+  case array([JSONValue])
+  case object([String: JSONValue])
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    if container.decodeNil() {
+      self = .null
+    } else if let value = try? container.decode(Bool.self) {
+      self = .bool(value)
+    } else if let value = try? container.decode(Int.self) {
+      self = .int(value)
+    } else if let value = try? container.decode(Double.self) {
+      self = .double(value)
+    } else if let value = try? container.decode(String.self) {
+      self = .string(value)
+    } else if let value = try? container.decode([JSONValue].self) {
+      self = .array(value)
+    } else if let value = try? container.decode([String: JSONValue].self) {
+      self = .object(value)
+    } else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected a JSON value.")
+    }
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    switch self {
+    case .null: try container.encodeNil()
+    case .bool(let value): try container.encode(value)
+    case .int(let value): try container.encode(value)
+    case .double(let value): try container.encode(value)
+    case .string(let value): try container.encode(value)
+    case .array(let value): try container.encode(value)
+    case .object(let value): try container.encode(value)
+    }
+  }
+
+  public var description: String {
+    switch self {
+    case .null: "null"
+    case .bool(let value): "\(value)"
+    case .int(let value): "\(value)"
+    case .double(let value): "\(value)"
+    case .string(let value): "\"\(value)\""
+    case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
+    case .object(let members):
+      "{" + members.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+    }
+  }
+}
