@@ -1,0 +1,192 @@
+import ComposableCore
+import ComposableTesting
+import Testing
+
+/// A counter used as a child in composition tests; `.start` runs a cancellable
+/// one-second timer, `.stop` cancels it.
+struct Child: Reducer {
+  struct State: Equatable, Sendable, Codable, Identifiable {
+    var id: Int = 0
+    var count = 0
+  }
+  enum Action: Equatable, Sendable, Codable {
+    case start, stop, tick, increment
+  }
+  enum CancelID { case timer }
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .start: return .timer(after: .seconds(1), send: .tick).cancellable(id: CancelID.timer)
+      case .stop: return .cancel(id: CancelID.timer)
+      case .tick, .increment:
+        state.count += 1
+        return .none
+      }
+    }
+  }
+}
+
+struct Parent: Reducer {
+  struct State: Equatable, Sendable, Codable {
+    var left = Child.State()
+    var right = Child.State()
+    var optional: Child.State?
+    var presented: Child.State?
+    var rows: IdentifiedArrayOf<Child.State> = []
+    var log: [String] = []
+  }
+  enum Action: Equatable, Sendable, Codable {
+    case left(Child.Action)
+    case right(Child.Action)
+    case optional(Child.Action)
+    case presented(PresentationAction<Child.Action>)
+    case rows(IdentifiedAction<Int, Child.Action>)
+    case setOptional(Bool)
+    case present
+    case removeRow(Int)
+
+    var left: Child.Action? { if case .left(let a) = self { a } else { nil } }
+    var right: Child.Action? { if case .right(let a) = self { a } else { nil } }
+    var optional: Child.Action? { if case .optional(let a) = self { a } else { nil } }
+    var presented: PresentationAction<Child.Action>? { if case .presented(let a) = self { a } else { nil } }
+    var rows: IdentifiedAction<Int, Child.Action>? { if case .rows(let a) = self { a } else { nil } }
+  }
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.left, action: CasePath(Action.left, \.left)) { Child() }
+    Scope(state: \.right, action: CasePath(Action.right, \.right)) { Child() }
+    Reduce { state, action in
+      switch action {
+      case .setOptional(let present): state.optional = present ? Child.State() : nil
+      case .present: state.presented = Child.State()
+      case .removeRow(let id): state.rows.remove(id: id)
+      default: break
+      }
+      return .none
+    }
+    .ifLet(\.optional, action: CasePath(Action.optional, \.optional)) { Child() }
+    .ifLet(\.presented, action: CasePath(Action.presented, \.presented)) { Child() }
+    .forEach(\.rows, action: CasePath(Action.rows, \.rows)) { Child() }
+  }
+}
+
+@Suite struct CompositionTests {
+  @Test func reducersInABodyRunInOrder() {
+    struct Ordered: Reducer {
+      var body: some Reducer<[String], String> {
+        Reduce { state, action in
+          state.append("first \(action)")
+          return .none
+        }
+        Reduce { state, action in
+          state.append("second \(action)")
+          return .none
+        }
+      }
+    }
+    let store = Store(initialState: [], reducer: Ordered(), executor: RecordingExecutor())
+    store.send("a")
+    #expect(store.state == ["first a", "second a"])
+  }
+
+  @Test func scopeRunsChildOnItsStateOnly() {
+    let store = TestStore(initialState: Parent.State()) { Parent() }
+    store.send(.left(.increment)) { $0.left.count = 1 }
+    store.send(.right(.increment)) { $0.right.count = 1 }
+  }
+
+  @Test func siblingsCannotCancelEachOthersEffects() {
+    let store = TestStore(initialState: Parent.State()) { Parent() }
+    store.send(.left(.start))
+    store.send(.right(.start))
+    store.send(.right(.stop))
+    #expect(store.inFlight.count == 1)
+    #expect(store.inFlight.first?.scope == [.named("\\State.left")])
+    store.advance(by: .seconds(1))
+    store.receive(.left(.tick)) { $0.left.count = 1 }
+  }
+
+  @Test func ifLetCancelsChildEffectsWhenStateBecomesNil() {
+    let store = TestStore(initialState: Parent.State()) { Parent() }
+    store.send(.setOptional(true)) { $0.optional = Child.State() }
+    store.send(.optional(.start))
+    #expect(store.inFlight.count == 1)
+    store.send(.setOptional(false)) { $0.optional = nil }
+    #expect(store.inFlight.isEmpty)
+    store.advance(by: .seconds(5))
+  }
+
+  @Test func ifLetReportsAndDropsActionsWhileNil() {
+    let store = TestStore(initialState: Parent.State()) { Parent() }
+    withKnownIssue {
+      store.send(.optional(.increment))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("while it was nil; the action was dropped") }
+    }
+  }
+
+  @Test func dismissingADestinationClearsItAndCancelsItsEffects() {
+    let store = TestStore(initialState: Parent.State()) { Parent() }
+    store.send(.present) { $0.presented = Child.State() }
+    store.send(.presented(.presented(.start)))
+    #expect(store.inFlight.count == 1)
+    store.send(.presented(.dismiss)) { $0.presented = nil }
+    #expect(store.inFlight.isEmpty)
+  }
+
+  @Test func forEachRunsTheNamedElement() {
+    let store = TestStore(initialState: Parent.State(rows: [Child.State(id: 1), Child.State(id: 2)])) { Parent() }
+    store.send(.rows(.element(id: 2, action: .increment))) { $0.rows[id: 2]?.count = 1 }
+  }
+
+  @Test func forEachElementsCannotCancelEachOther() {
+    let store = TestStore(initialState: Parent.State(rows: [Child.State(id: 1), Child.State(id: 2)])) { Parent() }
+    store.send(.rows(.element(id: 1, action: .start)))
+    store.send(.rows(.element(id: 2, action: .start)))
+    store.send(.rows(.element(id: 1, action: .stop)))
+    #expect(store.inFlight.map(\.scope) == [[.element("\\State.rows", AnyHashableSendable(2))]])
+    store.advance(by: .seconds(1))
+    store.receive(.rows(.element(id: 2, action: .tick))) { $0.rows[id: 2]?.count = 1 }
+  }
+
+  @Test func removingAnElementCancelsItsEffects() {
+    let store = TestStore(initialState: Parent.State(rows: [Child.State(id: 1), Child.State(id: 2)])) { Parent() }
+    store.send(.rows(.element(id: 1, action: .start)))
+    store.send(.rows(.element(id: 2, action: .start)))
+    store.send(.removeRow(1)) { $0.rows.remove(id: 1) }
+    #expect(store.inFlight.count == 1)
+    store.advance(by: .seconds(1))
+    store.receive(.rows(.element(id: 2, action: .tick))) { $0.rows[id: 2]?.count = 1 }
+  }
+
+  @Test func actionForAMissingElementIsReportedAndDropped() {
+    let store = TestStore(initialState: Parent.State(rows: [Child.State(id: 1)])) { Parent() }
+    withKnownIssue {
+      store.send(.rows(.element(id: 9, action: .increment)))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("id 9") && $0.rawValue.contains("dropped") }
+    }
+    #expect(store.state.rows[id: 1]?.count == 0)
+  }
+
+  @Test func onChangeRunsOnlyWhenTheValueChanged() {
+    let reducer = Reduce<Child.State, Child.Action> { state, action in
+      if action == .increment { state.count += 1 }
+      return .none
+    }
+    .onChange(of: \.count) { old, new in
+      Reduce { state, _ in
+        state.id = old * 100 + new
+        return .none
+      }
+    }
+    let store = Store(initialState: Child.State(), reducer: reducer, executor: RecordingExecutor())
+    store.send(.stop)
+    #expect(store.state.id == 0)
+    store.send(.increment)
+    #expect(store.state.id == 1)
+    store.send(.increment)
+    #expect(store.state.id == 102)
+  }
+}

@@ -1,0 +1,114 @@
+import ComposableCore
+import Testing
+
+@Suite struct StoreTests {
+  @Test func sentActionsRunFirstInFirstOutAfterTheCurrentOne() {
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      switch action {
+      case "A": return .merge(.send("B"), .send("C"))
+      case "B": return .send("D")
+      default: return .none
+      }
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: RecordingExecutor())
+    let version = store.send("A")
+    #expect(store.state == ["A", "B", "C", "D"])
+    #expect(version == 1)
+    #expect(store.version == 4)
+  }
+
+  @Test func aHundredThousandChainedSendsUseConstantStack() {
+    let reducer = Reduce<Int, Int> { state, remaining in
+      state += 1
+      return remaining > 0 ? .send(remaining - 1) : .none
+    }
+    let store = Store(initialState: 0, reducer: reducer, executor: RecordingExecutor())
+    store.send(100_000)
+    #expect(store.state == 100_001)
+    #expect(store.version == 100_001)
+  }
+
+  @Test func aHundredThousandConcatenatedSendsUseConstantStack() {
+    let reducer = Reduce<Int, Int> { state, action in
+      state += 1
+      return action == 0 ? .concatenate((1...100_000).map { .send($0) }) : .none
+    }
+    let store = Store(initialState: 0, reducer: reducer, executor: RecordingExecutor())
+    store.send(0)
+    #expect(store.state == 100_001)
+  }
+
+  @Test func requestsGoToTheExecutorAndRepliesComeBackAsActions() {
+    let executor = RecordingExecutor()
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      guard action == "fetch" else { return .none }
+      return .http(.get("https://example.test/x")) { result in
+        switch result {
+        case .success(let response): "status \(response.status)"
+        case .failure(let failure): "failed \(failure.kind)"
+        }
+      }
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: executor)
+    store.send("fetch")
+    #expect(executor.started.map(\.request) == [.http(.get("https://example.test/x"))])
+    #expect(store.inFlight.count == 1)
+    store.deliver(.http(HTTPResponse(status: 204)), to: executor.started[0].id)
+    #expect(store.state == ["fetch", "status 204"])
+    #expect(store.inFlight.isEmpty)
+    // A second reply to a finished request is dropped.
+    store.deliver(.http(HTTPResponse(status: 204)), to: executor.started[0].id)
+    #expect(store.state == ["fetch", "status 204"])
+  }
+
+  @Test func repeatingTimerRepliesUntilCancelled() {
+    enum ID { case tick }
+    let executor = RecordingExecutor()
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      switch action {
+      case "start": return .timer(every: .seconds(1)) { "tick \($0)" }.cancellable(id: ID.tick)
+      case "stop": return .cancel(id: ID.tick)
+      default: return .none
+      }
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: executor)
+    store.send("start")
+    let id = executor.started[0].id
+    store.deliver(.timerFired(tick: 1), to: id)
+    store.deliver(.timerFired(tick: 2), to: id)
+    store.send("stop")
+    #expect(executor.cancelled == [id])
+    store.deliver(.timerFired(tick: 3), to: id)
+    #expect(store.state == ["start", "tick 1", "tick 2", "stop"])
+    #expect(store.inFlight.isEmpty)
+  }
+
+  @Test func aFailureEndsARepeatingTimer() {
+    let executor = RecordingExecutor()
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      return action == "start" ? .timer(every: .seconds(1)) { "tick \($0)" } : .none
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: executor)
+    store.send("start")
+    store.deliver(.failure(EffectFailure(.workerUnavailable, "timer worker restarted")), to: executor.started[0].id)
+    #expect(store.inFlight.isEmpty)
+  }
+
+  @Test func didReduceSeesEveryVersionInOrder() {
+    let reducer = Reduce<Int, Int> { state, action in
+      state += action
+      return action > 1 ? .send(action - 1) : .none
+    }
+    let store = Store(initialState: 0, reducer: reducer, executor: RecordingExecutor())
+    var seen: [(UInt64, Int, Int)] = []
+    store.didReduce = { version, action, state in seen.append((version, action, state)) }
+    store.send(3)
+    #expect(seen.map(\.0) == [1, 2, 3])
+    #expect(seen.map(\.1) == [3, 2, 1])
+    #expect(seen.map(\.2) == [3, 5, 6])
+  }
+}
