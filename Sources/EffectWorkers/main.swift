@@ -1,1 +1,7 @@
-print("todo")
+// effectworker: one process per effect kind (timer, network, storage), started
+// by storedaemon over a socketpair. The workers are built in issue 4; until then
+// this executable refuses to start rather than pretend.
+import Glibc
+
+fputs("effectworker: not implemented yet; storedaemon starts workers once they exist.\n", stderr)
+exit(2)
