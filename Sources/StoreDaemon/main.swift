@@ -3,6 +3,13 @@
 // it says so instead of pretending to run.
 import Glibc
 
+/// Writes `text` to standard error (Glibc's `stderr` is a mutable global, which
+/// strict concurrency rightly refuses).
+func printError(_ text: String) {
+  var text = text + "\n"
+  text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+}
+
 let usage = """
   usage: storedaemon [--help] [--version]
 
@@ -20,5 +27,5 @@ if arguments.contains("--version") {
   print("storedaemon 0.1.0")
   exit(0)
 }
-fputs("storedaemon: serving over a socket is not implemented yet; see --help.\n", stderr)
+printError("storedaemon: serving over a socket is not implemented yet; see --help.")
 exit(2)

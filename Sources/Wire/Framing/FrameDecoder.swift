@@ -1,0 +1,63 @@
+/// Splits a byte stream into frames: a 4-byte big-endian unsigned payload
+/// length, then that many bytes.
+///
+/// Bytes arrive in arbitrary pieces; ``append(_:)`` buffers them and
+/// ``nextFrame()`` returns a payload only when it is complete, consuming nothing
+/// otherwise. A header announcing more than ``maximum`` bytes fails at once,
+/// from the header alone, before any payload is buffered for it.
+public struct FrameDecoder: Sendable {
+  /// The default maximum payload: 16 MiB.
+  public static let defaultMaximum: UInt32 = 16 << 20
+
+  /// The largest payload accepted.
+  public let maximum: UInt32
+  private var buffer: [UInt8] = []
+  private var readIndex = 0
+
+  public init(maximum: UInt32 = FrameDecoder.defaultMaximum) {
+    self.maximum = maximum
+  }
+
+  /// Bytes received but not yet returned as frames.
+  public var bufferedByteCount: Int { buffer.count - readIndex }
+
+  /// Adds bytes read from the connection.
+  public mutating func append(_ bytes: some Sequence<UInt8>) {
+    if readIndex > 0 && readIndex * 2 >= buffer.count {
+      buffer.removeFirst(readIndex)
+      readIndex = 0
+    }
+    buffer.append(contentsOf: bytes)
+  }
+
+  /// The next complete payload, or `nil` if more bytes are needed.
+  ///
+  /// - Throws: ``FrameError/oversized(length:maximum:)`` as soon as a header
+  ///   announces too large a payload; the decoder is then unusable, as the
+  ///   stream cannot be resynchronised.
+  public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
+    guard bufferedByteCount >= 4 else { return nil }
+    let length =
+      UInt32(buffer[readIndex]) << 24 | UInt32(buffer[readIndex + 1]) << 16
+      | UInt32(buffer[readIndex + 2]) << 8 | UInt32(buffer[readIndex + 3])
+    guard length <= maximum else { throw .oversized(length: length, maximum: maximum) }
+    guard bufferedByteCount >= 4 + Int(length) else { return nil }
+    let start = readIndex + 4
+    let payload = Array(buffer[start..<start + Int(length)])
+    readIndex = start + Int(length)
+    return payload
+  }
+
+  /// Called when the connection closed: fails if a frame was left incomplete.
+  public func finish() throws(FrameError) {
+    guard bufferedByteCount > 0 else { return }
+    var expected = 4
+    if bufferedByteCount >= 4 {
+      let length =
+        Int(buffer[readIndex]) << 24 | Int(buffer[readIndex + 1]) << 16 | Int(buffer[readIndex + 2]) << 8
+        | Int(buffer[readIndex + 3])
+      expected = 4 + length
+    }
+    throw .truncated(expected: expected, received: bufferedByteCount)
+  }
+}
