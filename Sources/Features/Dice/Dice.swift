@@ -1,0 +1,161 @@
+import ComposableCore
+
+/// The dice roller (seed 000's `DiceFeature`): roll a six-sided die, which
+/// lands half a second later; keep every roll, newest first; undo the last roll
+/// or reset them all; and open the full history as a presented destination.
+///
+/// The value of a roll is drawn from `\.randomNumbers` when the roll starts and
+/// carried by the action that completes it, ``Action/InternalAction/rollCompleted(_:)``:
+/// reducing the completion is then a pure function of state and action, so a
+/// log of actions replays to the same state, and the value that will land is
+/// visible in the action a test or a log shows. The timer itself is a request
+/// to the timer worker; only the completion action stays in the daemon.
+public struct Dice: Reducer {
+  /// The die, its history and what is presented over it.
+  public struct State: Equatable, Sendable, Codable {
+    /// The value shown on the die: the newest roll, or `nil` before any roll
+    /// (and after undoing or resetting them all).
+    public var currentRoll: Int?
+    /// Whether a roll is under way; the roll button does nothing meanwhile.
+    public var isRolling: Bool
+    /// Every roll, newest first, without limit.
+    public var rollHistory: [Int]
+    /// The die's rotation in degrees: each roll turns it a full turn further.
+    public var rollAnimationAngle: Double
+    /// The full history, while it is presented.
+    public var destination: DiceHistory.State?
+
+    public init(
+      currentRoll: Int? = nil, isRolling: Bool = false, rollHistory: [Int] = [], rollAnimationAngle: Double = 0,
+      destination: DiceHistory.State? = nil
+    ) {
+      self.currentRoll = currentRoll
+      self.isRolling = isRolling
+      self.rollHistory = rollHistory
+      self.rollAnimationAngle = rollAnimationAngle
+      self.destination = destination
+    }
+
+    /// The last five rolls, newest first: the inline preview under the die.
+    public var lastFiveRolls: [Int] { Array(rollHistory.prefix(Dice.recentRollCount)) }
+
+    /// Whether there is a roll to undo.
+    public var canUndo: Bool { !rollHistory.isEmpty }
+  }
+
+  /// What can happen, grouped as in the seed: what the person does (`view`),
+  /// what the feature's own effects report (`internal`), and what happens in
+  /// the presented history (`destination`).
+  ///
+  /// From a command line: `tcactl send dice.view.rollButtonTapped`.
+  public enum Action: Equatable, Sendable, Codable {
+    /// Something the person did.
+    case view(ViewAction)
+    /// Something the feature's own effects report; not meant for people.
+    case `internal`(InternalAction)
+    /// An action of the presented full history, or its dismissal.
+    case destination(PresentationAction<DiceHistory.Action>)
+
+    /// What the person can do on the dice screen.
+    public enum ViewAction: Equatable, Sendable, Codable {
+      /// Starts a roll, unless one is already under way.
+      case rollButtonTapped
+      /// Removes the newest roll; the die shows the one before it.
+      case undoLastRoll
+      /// Forgets every roll; the die shows no value.
+      case resetHistory
+      /// Presents the full history, a snapshot of the rolls so far.
+      case viewFullHistoryTapped
+    }
+
+    /// What the feature's own effects report.
+    public enum InternalAction: Equatable, Sendable, Codable {
+      /// The roll under way landed on this value.
+      case rollCompleted(Int)
+      /// A roll started: turn the die.
+      case startAnimation
+    }
+
+    var destination: PresentationAction<DiceHistory.Action>? {
+      if case let .destination(action) = self { action } else { nil }
+    }
+  }
+
+  /// How long a roll takes before it lands.
+  public static let rollDuration: Duration = .milliseconds(500)
+  /// The faces of the die.
+  public static let faces: ClosedRange<Int> = 1...6
+  /// How many rolls the inline preview shows.
+  public static let recentRollCount = 5
+
+  private enum CancelID { case roll }
+
+  @Dependency(\.randomNumbers) var randomNumbers
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .view(let viewAction):
+        return reduce(into: &state, viewAction)
+      case .internal(let internalAction):
+        return reduce(into: &state, internalAction)
+      case .destination(.presented(.closeButtonTapped)):
+        state.destination = nil
+        return .none
+      case .destination(.dismiss):
+        return .none
+      }
+    }
+    .ifLet(\.destination, action: CasePath(Action.destination, \.destination)) {
+      DiceHistory()
+    }
+  }
+
+  private func reduce(into state: inout State, _ action: Action.ViewAction) -> Effect<Action> {
+    switch action {
+    case .rollButtonTapped:
+      // The seed's view disables the button while rolling; a command line has
+      // no disabled button, so the reducer enforces it. One roll at a time
+      // also keeps `isRolling` true until the roll in flight lands.
+      guard !state.isRolling else { return .none }
+      state.isRolling = true
+      let value = randomNumbers.int(in: Self.faces)
+      return .merge(
+        .send(.internal(.startAnimation)),
+        .timer(after: Self.rollDuration, send: .internal(.rollCompleted(value)))
+          .cancellable(id: CancelID.roll)
+      )
+
+    case .undoLastRoll:
+      guard !state.rollHistory.isEmpty else { return .none }
+      state.rollHistory.removeFirst()
+      state.currentRoll = state.rollHistory.first
+      return .none
+
+    case .resetHistory:
+      state.rollHistory = []
+      state.currentRoll = nil
+      return .none
+
+    case .viewFullHistoryTapped:
+      state.destination = DiceHistory.State(rolls: state.rollHistory)
+      return .none
+    }
+  }
+
+  private func reduce(into state: inout State, _ action: Action.InternalAction) -> Effect<Action> {
+    switch action {
+    case .rollCompleted(let value):
+      state.isRolling = false
+      state.currentRoll = value
+      state.rollHistory.insert(value, at: 0)
+      return .none
+
+    case .startAnimation:
+      state.rollAnimationAngle += 360
+      return .none
+    }
+  }
+}

@@ -1,0 +1,209 @@
+import ComposableCore
+import ComposableTesting
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+@Suite struct DiceTests {
+  /// The timer every roll asks the timer worker for.
+  let rollTimer = EffectRequest.timer(.after(.milliseconds(500)))
+
+  /// A store whose die lands on `rolls`, in order.
+  func makeStore(_ initialState: Dice.State = Dice.State(), rolls: [Int] = [1]) -> TestStore<Dice> {
+    TestStore(initialState: initialState, reducer: { Dice() }, withDependencies: { $0.randomNumbers = .sequence(rolls) })
+  }
+
+  /// Taps roll and lets the die land on `value`.
+  func roll(_ store: TestStore<Dice>, landingOn value: Int, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    store.send(.view(.rollButtonTapped), assert: { $0.isRolling = true }, sourceLocation: sourceLocation)
+    store.receive(.internal(.startAnimation), assert: { $0.rollAnimationAngle += 360 }, sourceLocation: sourceLocation)
+    store.advance(by: .milliseconds(500), sourceLocation: sourceLocation)
+    store.receive(
+      .internal(.rollCompleted(value)),
+      assert: {
+        $0.isRolling = false
+        $0.currentRoll = value
+        $0.rollHistory.insert(value, at: 0)
+      }, sourceLocation: sourceLocation)
+  }
+
+  @Test func rollLandsOnTheRandomValueAfterHalfASecond() {
+    let store = makeStore(rolls: [4])
+    store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
+    store.expectInFlight([rollTimer])
+
+    store.advance(by: .milliseconds(499))
+    store.expectInFlight([rollTimer])
+
+    store.advance(by: .milliseconds(1))
+    store.receive(.internal(.rollCompleted(4))) {
+      $0.isRolling = false
+      $0.currentRoll = 4
+      $0.rollHistory = [4]
+    }
+    store.expectInFlight([])
+  }
+
+  @Test func historyKeepsEveryRollNewestFirstAndThePreviewTheLastFive() {
+    let store = makeStore(rolls: [1, 2, 3, 4, 5, 6])
+    for value in 1...6 { roll(store, landingOn: value) }
+    #expect(store.state.rollHistory == [6, 5, 4, 3, 2, 1])
+    #expect(store.state.lastFiveRolls == [6, 5, 4, 3, 2])
+    #expect(store.state.currentRoll == 6)
+    #expect(store.state.rollAnimationAngle == 6 * 360)
+  }
+
+  @Test func previewShowsFewerThanFiveWhenThereAreFewer() {
+    #expect(Dice.State().lastFiveRolls == [])
+    #expect(Dice.State(rollHistory: [3, 1]).lastFiveRolls == [3, 1])
+  }
+
+  @Test func rollingAgainWhileRollingIsIgnored() {
+    let store = makeStore(rolls: [3, 5])
+    store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
+
+    store.advance(by: .milliseconds(200))
+    store.send(.view(.rollButtonTapped))
+    store.expectInFlight([rollTimer])
+
+    // The first roll lands at 500 ms, on the first value drawn.
+    store.advance(by: .milliseconds(300))
+    store.receive(.internal(.rollCompleted(3))) {
+      $0.isRolling = false
+      $0.currentRoll = 3
+      $0.rollHistory = [3]
+    }
+
+    // The ignored tap drew nothing: the next roll gets the second value.
+    roll(store, landingOn: 5)
+    #expect(store.state.rollHistory == [5, 3])
+  }
+
+  @Test func undoRemovesTheNewestRollUntilNoneIsLeft() {
+    let store = makeStore(Dice.State(currentRoll: 3, rollHistory: [3, 5, 2], rollAnimationAngle: 1080))
+    #expect(store.state.canUndo)
+    store.send(.view(.undoLastRoll)) {
+      $0.rollHistory = [5, 2]
+      $0.currentRoll = 5
+    }
+    store.send(.view(.undoLastRoll)) {
+      $0.rollHistory = [2]
+      $0.currentRoll = 2
+    }
+    store.send(.view(.undoLastRoll)) {
+      $0.rollHistory = []
+      $0.currentRoll = nil
+    }
+    #expect(!store.state.canUndo)
+    store.send(.view(.undoLastRoll))
+  }
+
+  @Test func undoAfterRollingShowsThePreviousRoll() {
+    let store = makeStore(rolls: [2, 6])
+    roll(store, landingOn: 2)
+    roll(store, landingOn: 6)
+    store.send(.view(.undoLastRoll)) {
+      $0.rollHistory = [2]
+      $0.currentRoll = 2
+    }
+  }
+
+  @Test func resetForgetsEveryRollButKeepsTheAngle() {
+    let store = makeStore(Dice.State(currentRoll: 4, rollHistory: [4, 1, 6], rollAnimationAngle: 1080))
+    store.send(.view(.resetHistory)) {
+      $0.rollHistory = []
+      $0.currentRoll = nil
+    }
+    store.send(.view(.resetHistory))
+  }
+
+  @Test func resetWhileRollingLetsTheRollLand() {
+    let store = makeStore(Dice.State(currentRoll: 1, rollHistory: [1]), rolls: [6])
+    store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
+    store.send(.view(.resetHistory)) {
+      $0.rollHistory = []
+      $0.currentRoll = nil
+    }
+    store.advance(by: .milliseconds(500))
+    store.receive(.internal(.rollCompleted(6))) {
+      $0.isRolling = false
+      $0.currentRoll = 6
+      $0.rollHistory = [6]
+    }
+  }
+
+  @Test func fullHistoryIsASnapshotAndCanBeDismissed() {
+    let store = makeStore(Dice.State(currentRoll: 2, rollHistory: [2, 6, 1]), rolls: [5])
+    store.send(.view(.viewFullHistoryTapped)) {
+      $0.destination = DiceHistory.State(rolls: [2, 6, 1])
+    }
+
+    // A roll while the history is open does not change the snapshot.
+    roll(store, landingOn: 5)
+    #expect(store.state.destination == DiceHistory.State(rolls: [2, 6, 1]))
+
+    store.send(.destination(.dismiss)) { $0.destination = nil }
+  }
+
+  @Test func closeButtonDismissesTheHistory() {
+    let store = makeStore(Dice.State(currentRoll: 4, rollHistory: [4]))
+    store.send(.view(.viewFullHistoryTapped)) { $0.destination = DiceHistory.State(rolls: [4]) }
+    store.send(.destination(.presented(.closeButtonTapped))) { $0.destination = nil }
+  }
+
+  @Test func dismissingTheHistoryLeavesTheRollInFlight() {
+    let store = makeStore(rolls: [2])
+    store.send(.view(.viewFullHistoryTapped)) { $0.destination = DiceHistory.State(rolls: []) }
+    store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
+    store.send(.destination(.dismiss)) { $0.destination = nil }
+    store.expectInFlight([rollTimer])
+    store.advance(by: .milliseconds(500))
+    store.receive(.internal(.rollCompleted(2))) {
+      $0.isRolling = false
+      $0.currentRoll = 2
+      $0.rollHistory = [2]
+    }
+  }
+
+  @Test func historyActionWhileNotPresentedIsReported() {
+    let store = makeStore()
+    withKnownIssue("the history is not presented, so its action is reported and dropped") {
+      store.send(.destination(.presented(.closeButtonTapped)))
+    }
+  }
+
+  @Test func dismissingWhileNotPresentedDoesNothing() {
+    let store = makeStore()
+    store.send(.destination(.dismiss))
+  }
+
+  @Test func actionsEncodeUnderTheirCaseNames() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let roll = try encoder.encode(Dice.Action.view(.rollButtonTapped))
+    #expect(String(decoding: roll, as: UTF8.self) == #"{"view":{"_0":{"rollButtonTapped":{}}}}"#)
+    let landed = try encoder.encode(Dice.Action.internal(.rollCompleted(4)))
+    #expect(String(decoding: landed, as: UTF8.self) == #"{"internal":{"_0":{"rollCompleted":{"_0":4}}}}"#)
+
+    let actions: [Dice.Action] = [
+      .view(.rollButtonTapped), .view(.undoLastRoll), .view(.resetHistory), .view(.viewFullHistoryTapped),
+      .internal(.rollCompleted(6)), .internal(.startAnimation),
+      .destination(.presented(.closeButtonTapped)), .destination(.dismiss),
+    ]
+    let decoded = try JSONDecoder().decode([Dice.Action].self, from: encoder.encode(actions))
+    #expect(decoded == actions)
+  }
+
+  @Test func stateRoundTripsThroughJSON() throws {
+    let state = Dice.State(
+      currentRoll: 3, isRolling: true, rollHistory: [3, 1], rollAnimationAngle: 720,
+      destination: DiceHistory.State(rolls: [3, 1]))
+    let decoded = try JSONDecoder().decode(Dice.State.self, from: JSONEncoder().encode(state))
+    #expect(decoded == state)
+  }
+}
