@@ -1,0 +1,154 @@
+import ComposableCore
+
+/// The debounced GIF search (seed 004, Gifeed): as the search field's text
+/// changes, search Giphy for it once typing pauses, and show the results, the
+/// loading state and any failure.
+///
+/// - **Debounce.** Every text change restarts one timer of
+///   `configuration.searchDebounce` (2 s by default), built with
+///   `Effect.debounce(id:for:send:)`: a real debounce, where only the last change
+///   of a burst fires. The seed instead started a timer per keystroke and, as each
+///   fired, compared its text with the field ("relay" trick): every keystroke
+///   kept a timer running, and a text that recurred within the interval
+///   ("ca" → "cat" → "ca") fired once per occurrence.
+/// - **Empty text resets**: the results and any failure are cleared, the pending
+///   debounce and the search in flight are cancelled, and nothing is requested.
+///   A text of only spaces counts as empty.
+/// - **Only the latest query lands**: each search cancels the one in flight
+///   (`cancelInFlight`), so a slow answer to an older query can never overwrite
+///   a newer one.
+/// - **Results replace** the previous ones, in Giphy's (relevance) order. The
+///   seed prepended each GIF one by one, which reversed the order and piled a
+///   new query's GIFs on top of the old query's; a person searching "dog" after
+///   "cat" expects to see dogs only, most relevant first.
+/// - **Failures are shown** (the seed swallowed them): an HTTP status, an
+///   undecodable body or a connection failure sets ``State/errorMessage``, and
+///   ``Action/retryButtonTapped`` searches again.
+public struct GIFSearch: Reducer {
+  /// What the search screen shows.
+  public struct State: Equatable, Sendable, Codable {
+    /// The search field's text, exactly as typed.
+    public var text: String
+    /// The query the results (or the search in flight) are for: the text,
+    /// trimmed, when the debounce fired. Empty before any search and after a reset.
+    public var query: String
+    /// The GIFs found for ``query``, most relevant first.
+    public var results: IdentifiedArrayOf<GifCard>
+    /// Whether a search is in flight.
+    public var isLoading: Bool
+    /// Why the last search failed, for a person to read; `nil` otherwise.
+    public var errorMessage: String?
+
+    public init(
+      text: String = "", query: String = "", results: IdentifiedArrayOf<GifCard> = [], isLoading: Bool = false,
+      errorMessage: String? = nil
+    ) {
+      self.text = text
+      self.query = query
+      self.results = results
+      self.isLoading = isLoading
+      self.errorMessage = errorMessage
+    }
+  }
+
+  /// What can happen on the search screen.
+  public enum Action: Equatable, Sendable, Codable {
+    /// The search field's text changed (a keystroke, a paste, or
+    /// `tcactl send search.textChanged cats`): restarts the debounce, or resets
+    /// the search when the text is empty.
+    case textChanged(String)
+    /// The text stayed unchanged for the debounce interval: search for it.
+    case debounceElapsed
+    /// Search for the current query again, e.g. after a failure.
+    case retryButtonTapped
+    /// The search in flight found these GIFs, most relevant first.
+    case searchResponse([Gif])
+    /// The search in flight failed: a non-2xx status, an undecodable body, a
+    /// connection failure or a timeout.
+    case searchFailed(EffectFailure)
+  }
+
+  private enum CancelID { case debounce, search }
+
+  /// How many GIFs one search asks for: Giphy's default page, which the seed
+  /// got by sending no limit.
+  static let pageSize = 25
+
+  @Dependency(\.configuration) var configuration
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .textChanged(let text):
+        if Self.trimmed(text).isEmpty {
+          state.text = text
+          state.query = ""
+          state.results = []
+          state.isLoading = false
+          state.errorMessage = nil
+          return .merge(.cancel(id: CancelID.debounce), .cancel(id: CancelID.search))
+        }
+        // A repeated notification of the same text is not a change: it must not
+        // push the search back.
+        guard text != state.text else { return .none }
+        state.text = text
+        return .debounce(id: CancelID.debounce, for: configuration.searchDebounce, send: .debounceElapsed)
+
+      case .debounceElapsed:
+        let query = Self.trimmed(state.text)
+        // Only spaces were added or removed: the results shown (or coming) are
+        // already for this query.
+        if query.isEmpty || (query == state.query && state.errorMessage == nil) { return .none }
+        return search(query, &state)
+
+      case .retryButtonTapped:
+        guard !state.query.isEmpty else { return .none }
+        return search(state.query, &state)
+
+      case .searchResponse(let gifs):
+        state.isLoading = false
+        var results = IdentifiedArrayOf<GifCard>()
+        // Giphy may list a GIF twice; the first (more relevant) one stays.
+        for gif in gifs { results.append(GifCard(gif)) }
+        state.results = results
+        return .none
+
+      case .searchFailed(let failure):
+        state.isLoading = false
+        // Results of an earlier query must not pass for this query's.
+        state.results = []
+        state.errorMessage = Self.message(for: failure)
+        return .none
+      }
+    }
+  }
+
+  /// Starts the search for `query`, cancelling the one in flight.
+  private func search(_ query: String, _ state: inout State) -> Effect<Action> {
+    state.query = query
+    state.isLoading = true
+    state.errorMessage = nil
+    let parameters: KeyValuePairs<String, String> = [
+      "api_key": configuration.gifSearchAPIKey, "q": query, "limit": "\(Self.pageSize)", "offset": "0",
+      "rating": "g", "lang": "en",
+    ]
+    let url = "\(configuration.gifSearchBaseURL)/v1/gifs/search?\(URLQuery.string(parameters))"
+    return .http(.get(url, timeout: configuration.requestTimeout), decoding: GifSearchResponse.self) { result in
+      switch result {
+      case .success(let response): .searchResponse(response.data)
+      case .failure(let failure): .searchFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.search, cancelInFlight: true)
+  }
+
+  /// `text` without leading and trailing white space.
+  static func trimmed(_ text: String) -> String {
+    var trimmed = Substring(text)
+    while trimmed.first?.isWhitespace == true { trimmed.removeFirst() }
+    while trimmed.last?.isWhitespace == true { trimmed.removeLast() }
+    return String(trimmed)
+  }
+}
