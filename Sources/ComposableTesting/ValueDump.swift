@@ -24,11 +24,13 @@ enum ValueDump {
     let prefix = pad + (label.map { "\($0): " } ?? "")
     let comma = trailingComma ? "," : ""
 
-    if let leaf = leafDescription(value) {
+    let mirror = Mirror(reflecting: value)
+    // Optionals first: casts from `Any` see through them, so a leaf check
+    // would print `Optional(500)`.
+    if mirror.displayStyle != .optional, let leaf = leafDescription(value) {
       lines.append(prefix + leaf + comma)
       return
     }
-    let mirror = Mirror(reflecting: value)
     switch mirror.displayStyle {
     case .optional:
       if let child = mirror.children.first {

@@ -24,11 +24,13 @@ import Testing
       var inner = Inner()
       var list = [1, 2]
       var missing: Int? = nil
+      var present: Int? = 500
     }
     let lines = ValueDump.lines(Outer())
     #expect(lines.first?.hasSuffix("Outer(") == true)
     #expect(lines.contains("  name: \"x\","))
     #expect(lines.contains("    flag: true"))
-    #expect(lines.contains("  missing: nil"))
+    #expect(lines.contains("  missing: nil,"))
+    #expect(lines.contains("  present: 500"))
   }
 }

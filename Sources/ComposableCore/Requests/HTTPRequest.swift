@@ -24,6 +24,19 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
     self.timeoutMilliseconds = timeout.wholeMilliseconds
   }
 
+  /// The URL for messages and logs: the query string (which may hold an API
+  /// key) is replaced by `?…`, and any user information is dropped.
+  public var displayURL: String {
+    var url = url
+    if let query = url.firstIndex(of: "?") { url = String(url[..<query]) + "?…" }
+    if let scheme = url.firstRange(of: "://"), let at = url[scheme.upperBound...].firstIndex(of: "@"),
+      !url[scheme.upperBound..<at].contains("/")
+    {
+      url.removeSubrange(scheme.upperBound...at)
+    }
+    return url
+  }
+
   /// A `GET` of `url`.
   public static func get(_ url: String, timeout: Duration = .seconds(30)) -> Self {
     Self(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/json")], timeout: timeout)

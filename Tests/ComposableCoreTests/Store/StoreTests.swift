@@ -112,3 +112,30 @@ import Testing
     #expect(seen.map(\.2) == [3, 5, 6])
   }
 }
+
+@Suite struct HTTPRequestTests {
+  @Test(arguments: [
+    ("https://gifs.test/v1/gifs/search?api_key=secret&q=cat", "https://gifs.test/v1/gifs/search?…"),
+    ("https://user:pass@store.test/products", "https://store.test/products"),
+    ("http://numbers.test/42", "http://numbers.test/42"),
+  ])
+  func displayURLHidesSecrets(_ url: String, _ shown: String) {
+    #expect(HTTPRequest.get(url).displayURL == shown)
+  }
+
+  @Test func failureMessagesDoNotContainTheQueryString() {
+    let executor = RecordingExecutor()
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      guard action == "go" else { return .none }
+      return .http(.get("https://gifs.test/search?api_key=secret")) { result in
+        if case .failure(let failure) = result { return failure.message }
+        return "ok"
+      }
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: executor)
+    store.send("go")
+    store.deliver(.http(HTTPResponse(status: 403)), to: executor.started[0].id)
+    #expect(store.state.last == "GET https://gifs.test/search?… answered 403")
+  }
+}

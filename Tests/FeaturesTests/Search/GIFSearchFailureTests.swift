@@ -28,7 +28,7 @@ import Testing
   @Test func aServerErrorIsShownAndTheOldResultsCleared() {
     let store = storeSearchingForCat()
     store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 500, text: "oops")))
-    let failure = EffectFailure(.httpStatus, "GET \(F.searchURL("cat")) answered 500", status: 500)
+    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 500", status: 500)
     store.receive(.searchFailed(failure)) {
       $0.isLoading = false
       $0.results = []
@@ -92,7 +92,7 @@ import Testing
   @Test func afterAFailureTheSameTextSearchesAgain() throws {
     let store = storeSearchingForCat()
     store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 503, text: "busy")))
-    let failure = EffectFailure(.httpStatus, "GET \(F.searchURL("cat")) answered 503", status: 503)
+    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 503", status: 503)
     store.receive(.searchFailed(failure)) {
       $0.isLoading = false
       $0.results = []
@@ -126,7 +126,7 @@ import Testing
   }
 
   @Test func theMessageNeverShowsTheRequestURL() {
-    let failure = EffectFailure(.httpStatus, "GET \(F.searchURL("cat")) answered 429", status: 429)
+    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 429", status: 429)
     let message = GIFSearch.message(for: failure)
     #expect(message == "The GIF service answered with status 429.")
     #expect(!message.contains("test-key"))

@@ -44,7 +44,7 @@ enum GIFSearchFixtures {
       _ = try JSONDecoder().decode(GifSearchResponse.self, from: body)
       return EffectFailure(.decoding, "unexpectedly decoded")
     } catch {
-      return EffectFailure(.decoding, "\(url): body is not a valid GifSearchResponse: \(error)")
+      return EffectFailure(.decoding, "\(HTTPRequest.get(url).displayURL): body is not a valid GifSearchResponse: \(error)")
     }
   }
 }
