@@ -1,0 +1,75 @@
+import ComposableCore
+
+/// The BMI calculator with history (seed 002, the seed's `AppReducer`): a
+/// calculator tab and a history tab, coordinated so that a successful save
+/// switches to the history and reloads it.
+///
+/// Unlike the seed, the switch happens only once storage has confirmed the save
+/// (`.input(.saved)`), not on every tap of the save button, so an invalid form
+/// or a failed save leaves the calculator on screen with its message.
+public struct BMI: Reducer {
+  public struct State: Equatable, Sendable, Codable {
+    /// The calculator form.
+    public var input: BMIInput.State
+    /// The saved measurements.
+    public var history: BMIHistory.State
+    /// The tab on screen.
+    public var selectedTab: BMITab
+
+    public init(
+      input: BMIInput.State = BMIInput.State(), history: BMIHistory.State = BMIHistory.State(),
+      selectedTab: BMITab = .input
+    ) {
+      self.input = input
+      self.history = history
+      self.selectedTab = selectedTab
+    }
+  }
+
+  public enum Action: Equatable, Sendable, Codable {
+    /// An action of the calculator form.
+    case input(BMIInput.Action)
+    /// An action of the history.
+    case history(BMIHistory.Action)
+    /// A tab was chosen; choosing the history reloads it.
+    case tabSelected(BMITab)
+
+    /// The calculator's action, if this is one (for `Scope`).
+    public var input: BMIInput.Action? {
+      if case .input(let action) = self { action } else { nil }
+    }
+
+    /// The history's action, if this is one (for `Scope`).
+    public var history: BMIHistory.Action? {
+      if case .history(let action) = self { action } else { nil }
+    }
+  }
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    // The generic arguments are spelled out because the core's `Scope.init`
+    // cannot infer `Child` from its `@ReducerBuilder<Child.State, Child.Action>`
+    // closure.
+    Scope<State, Action, BMIInput>(state: \.input, action: CasePath(Action.input, \.input)) {
+      BMIInput()
+    }
+    Scope<State, Action, BMIHistory>(state: \.history, action: CasePath(Action.history, \.history)) {
+      BMIHistory()
+    }
+    Reduce { state, action in
+      switch action {
+      case .input(.saved):
+        state.selectedTab = .history
+        return .send(.history(.onAppear))
+
+      case .tabSelected(let tab):
+        state.selectedTab = tab
+        return tab == .history ? .send(.history(.onAppear)) : .none
+
+      case .input, .history:
+        return .none
+      }
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import ComposableCore
+import FoundationEssentials
+
+/// The saved measurements (the seed's `BMIHistoryReducer`), newest first:
+/// loaded from the storage worker's "bmi-history" namespace, and deleted one by
+/// one.
+///
+/// A stored document that does not decode is skipped and named in
+/// ``State/unreadableMessage``; the other entries still show.
+public struct BMIHistory: Reducer {
+  public struct State: Equatable, Sendable, Codable {
+    /// The saved measurements, newest first.
+    public var records: IdentifiedArrayOf<BMIRecord>
+    /// Whether a load is in flight.
+    public var isLoading: Bool
+    /// Why the last load or delete failed, for a person to read.
+    public var errorMessage: String?
+    /// Which stored documents the last load skipped because they did not
+    /// decode, for a person to read.
+    public var unreadableMessage: String?
+
+    public init(
+      records: IdentifiedArrayOf<BMIRecord> = [], isLoading: Bool = false, errorMessage: String? = nil,
+      unreadableMessage: String? = nil
+    ) {
+      self.records = records
+      self.isLoading = isLoading
+      self.errorMessage = errorMessage
+      self.unreadableMessage = unreadableMessage
+    }
+  }
+
+  public enum Action: Equatable, Sendable, Codable {
+    /// The history is shown: (re)load it from storage.
+    case onAppear
+    /// The storage worker listed the history: the records that decoded, and
+    /// "key: reason" for each document that did not.
+    case loaded(records: [BMIRecord], unreadable: [String])
+    /// The storage worker could not list the history.
+    case loadFailed(EffectFailure)
+    /// Deletes the entry with `id`, from the list at once and from storage.
+    case delete(id: UUID)
+    /// Storage could not delete `record`, which goes back into the list.
+    case deleteFailed(BMIRecord, EffectFailure)
+    /// Dismisses the error and unreadable-entries messages.
+    case dismissMessages
+  }
+
+  enum CancelID { case load }
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .onAppear:
+        state.isLoading = true
+        state.errorMessage = nil
+        return .storage(.list(namespace: BMIHistoryStorage.namespace)) { result in
+          switch result {
+          case .success(.documents(let documents)):
+            let (records, unreadable) = BMIHistoryStorage.decode(documents)
+            return .loaded(records: records, unreadable: unreadable)
+          case .success(let reply):
+            return .loadFailed(EffectFailure(.storage, "unexpected reply \(reply) to a list"))
+          case .failure(let failure):
+            return .loadFailed(failure)
+          }
+        }
+        .cancellable(id: CancelID.load, cancelInFlight: true)
+
+      case .loaded(let records, let unreadable):
+        state.isLoading = false
+        state.records = IdentifiedArray(uniqueElements: records.sorted { $0.isListed(before: $1) })
+        state.unreadableMessage = Self.unreadableMessage(unreadable)
+        return .none
+
+      case .loadFailed(let failure):
+        state.isLoading = false
+        state.errorMessage = "Could not load the history: \(failure.message)"
+        return .none
+
+      case .delete(let id):
+        guard let record = state.records.remove(id: id) else { return .none }
+        state.errorMessage = nil
+        let request = StorageRequest.delete(namespace: BMIHistoryStorage.namespace, key: BMIHistoryStorage.key(for: record))
+        return .storage(request) { result in
+          switch result {
+          case .success(.deleted): nil
+          case .success(let reply): .deleteFailed(record, EffectFailure(.storage, "unexpected reply \(reply) to a delete"))
+          case .failure(let failure): .deleteFailed(record, failure)
+          }
+        }
+
+      case .deleteFailed(let record, let failure):
+        let position = state.records.firstIndex { record.isListed(before: $0) } ?? state.records.count
+        state.records.insert(record, at: position)
+        state.errorMessage = "Could not delete the entry: \(failure.message)"
+        return .none
+
+      case .dismissMessages:
+        state.errorMessage = nil
+        state.unreadableMessage = nil
+        return .none
+      }
+    }
+  }
+
+  /// "1 saved entry could not be read and was skipped: key: reason." (or the
+  /// plural), or `nil` when every document decoded.
+  static func unreadableMessage(_ unreadable: [String]) -> String? {
+    switch unreadable.count {
+    case 0: nil
+    case 1: "1 saved entry could not be read and was skipped: \(unreadable[0])."
+    default:
+      "\(unreadable.count) saved entries could not be read and were skipped: \(unreadable.joined(separator: "; "))."
+    }
+  }
+}

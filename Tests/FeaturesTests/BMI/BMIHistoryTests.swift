@@ -1,0 +1,123 @@
+import ComposableCore
+import ComposableTesting
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+/// The history: loading from storage (newest first, unreadable documents
+/// skipped and named) and deleting.
+@Suite struct BMIHistoryTests {
+  let list = EffectRequest.storage(.list(namespace: "bmi-history"))
+
+  @Test func loadSkipsAnUndecodableDocument() {
+    let store = TestStore(initialState: BMIHistory.State()) { BMIHistory() }
+    store.send(.onAppear) { $0.isLoading = true }
+    let broken = BMIFixtures.document("00000000-0000-0000-0000-0000000000FF", #"{"height":170,"weight":70}"#)
+    store.respond(
+      to: list,
+      with: .storage(.documents([BMIFixtures.olderDocument, broken, BMIFixtures.newerDocument])))
+    let older = BMIRecord(id: UUID(counting: 10), height: 180, weight: 90, date: BMIFixtures.yesterday)
+    let newer = BMIRecord(id: UUID(counting: 11), height: 160, weight: 45, date: BMIFixtures.now)
+    store.receive(
+      .loaded(records: [older, newer], unreadable: ["00000000-0000-0000-0000-0000000000FF: missing field 'id'"])
+    ) {
+      $0.isLoading = false
+      $0.records = [newer, older]
+      $0.unreadableMessage =
+        "1 saved entry could not be read and was skipped: 00000000-0000-0000-0000-0000000000FF: missing field 'id'."
+    }
+    store.send(.dismissMessages) { $0.unreadableMessage = nil }
+  }
+
+  @Test func loadNamesEveryUnreadableDocument() {
+    let store = TestStore(initialState: BMIHistory.State()) { BMIHistory() }
+    store.send(.onAppear) { $0.isLoading = true }
+    let notJSON = BMIFixtures.document("a", "170 cm, 70 kg")
+    let wrongKey = BMIFixtures.document(
+      "b", #"{"date":"2023-11-14T22:13:20Z","height":170,"id":"00000000-0000-0000-0000-000000000001","weight":70}"#)
+    let wrongType = BMIFixtures.document(
+      "c", #"{"date":"2023-11-14T22:13:20Z","height":"tall","id":"00000000-0000-0000-0000-000000000002","weight":70}"#)
+    store.respond(to: list, with: .storage(.documents([notJSON, wrongKey, wrongType, BMIFixtures.newerDocument])))
+    let unreadable = [
+      "a: not valid JSON",
+      "b: its id 00000000-0000-0000-0000-000000000001 does not match its key",
+      "c: field 'height' is not Double",
+    ]
+    store.receive(.loaded(records: [BMIFixtures.newer], unreadable: unreadable)) {
+      $0.isLoading = false
+      $0.records = [BMIFixtures.newer]
+      $0.unreadableMessage =
+        "3 saved entries could not be read and were skipped: " + unreadable.joined(separator: "; ") + "."
+    }
+  }
+
+  @Test func loadReplacesTheListAndClearsOldMessages() {
+    let store = TestStore(
+      initialState: BMIHistory.State(records: [BMIFixtures.older], unreadableMessage: "1 saved entry …")
+    ) { BMIHistory() }
+    store.send(.onAppear) { $0.isLoading = true }
+    store.respond(to: list, with: .storage(.documents([BMIFixtures.newerDocument])))
+    store.receive(.loaded(records: [BMIFixtures.newer], unreadable: [])) {
+      $0.isLoading = false
+      $0.records = [BMIFixtures.newer]
+      $0.unreadableMessage = nil
+    }
+  }
+
+  @Test func loadFailureKeepsTheList() {
+    let store = TestStore(initialState: BMIHistory.State(records: [BMIFixtures.older])) { BMIHistory() }
+    store.send(.onAppear) { $0.isLoading = true }
+    let failure = EffectFailure(.workerUnavailable, "the storage worker is down")
+    store.respond(to: list, with: .failure(failure))
+    store.receive(.loadFailed(failure)) {
+      $0.isLoading = false
+      $0.errorMessage = "Could not load the history: the storage worker is down"
+    }
+    store.send(.dismissMessages) { $0.errorMessage = nil }
+  }
+
+  @Test func reloadCancelsTheLoadInFlight() {
+    let store = TestStore(initialState: BMIHistory.State()) { BMIHistory() }
+    store.send(.onAppear) { $0.isLoading = true }
+    let first = store.inFlight[0].id
+    store.send(.onAppear)
+    #expect(store.inFlight.count == 1)
+    #expect(store.inFlight[0].id != first)
+    store.respond(to: list, with: .storage(.documents([])))
+    store.receive(.loaded(records: [], unreadable: [])) { $0.isLoading = false }
+  }
+
+  @Test func deleteRemovesTheEntryFromStateAndStorage() {
+    let store = TestStore(
+      initialState: BMIHistory.State(records: [BMIFixtures.newer, BMIFixtures.older])
+    ) { BMIHistory() }
+    store.send(.delete(id: BMIFixtures.newer.id)) { $0.records = [BMIFixtures.older] }
+    store.respond(
+      to: .storage(.delete(namespace: "bmi-history", key: "00000000-0000-0000-0000-00000000000B")),
+      with: .storage(.deleted(existed: true)))
+    store.expectInFlight([])
+  }
+
+  @Test func deleteFailurePutsTheEntryBack() {
+    let store = TestStore(
+      initialState: BMIHistory.State(records: [BMIFixtures.newer, BMIFixtures.saved, BMIFixtures.older])
+    ) { BMIHistory() }
+    store.send(.delete(id: BMIFixtures.saved.id)) { $0.records = [BMIFixtures.newer, BMIFixtures.older] }
+    let failure = EffectFailure(.storage, "read-only file system")
+    store.respond(
+      to: .storage(.delete(namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000")),
+      with: .failure(failure))
+    store.receive(.deleteFailed(BMIFixtures.saved, failure)) {
+      // `saved` and `newer` share a date; ids break the tie (…000 before …00B).
+      $0.records = [BMIFixtures.saved, BMIFixtures.newer, BMIFixtures.older]
+      $0.errorMessage = "Could not delete the entry: read-only file system"
+    }
+  }
+
+  @Test func deleteOfAnUnknownIDDoesNothing() {
+    let store = TestStore(initialState: BMIHistory.State(records: [BMIFixtures.older])) { BMIHistory() }
+    store.send(.delete(id: BMIFixtures.newer.id))
+    store.expectInFlight([])
+  }
+}

@@ -1,0 +1,121 @@
+import ComposableCore
+import ComposableTesting
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+/// The calculator form: typing through bindings, and saving to storage.
+@Suite struct BMIInputTests {
+  func makeStore(_ state: BMIInput.State) -> TestStore<BMIInput> {
+    TestStore(initialState: state) { BMIInput() } withDependencies: {
+      $0.uuid = .incrementing()
+      $0.date = .constant(BMIFixtures.now)
+    }
+  }
+
+  @Test func emptyFormAsksForBothValues() {
+    let state = BMIInput.State()
+    #expect(state.heightError == "Enter your height in cm.")
+    #expect(state.weightError == "Enter your weight in kg.")
+    #expect(state.result == nil)
+    #expect(!state.isSaveButtonEnabled)
+  }
+
+  @Test func typingComputesTheBMI() {
+    let store = makeStore(BMIInput.State())
+    store.send(.binding(.set(\.height, "170"))) {
+      $0.height = "170"
+      $0.heightError = nil
+    }
+    #expect(!store.state.isSaveButtonEnabled)
+    store.send(.binding(.set(\.weight, "70"))) {
+      $0.weight = "70"
+      $0.weightError = nil
+      $0.result = BMIResult(height: 170, weight: 70)
+    }
+    #expect(store.state.result?.formattedValue == "24.2")
+    #expect(store.state.result?.category == .normal)
+    #expect(store.state.isSaveButtonEnabled)
+    store.send(.binding(.set(\.weight, "7o"))) {
+      $0.weight = "7o"
+      $0.weightError = "Weight must be a number, like 70 or 70.5."
+      $0.result = nil
+    }
+    #expect(!store.state.isSaveButtonEnabled)
+  }
+
+  @Test func bindingToAnUnknownFieldIsReported() {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70"))
+    withKnownIssue {
+      store.send(.binding(BindingAction(field: "age", value: .string("30"))))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("has no bindable field 'age'; expected one of: height, weight") }
+    }
+    #expect(store.state == BMIInput.State(height: "170", weight: "70"))
+  }
+
+  @Test func bindingOfTheWrongTypeIsReported() {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70"))
+    withKnownIssue {
+      store.send(.binding(BindingAction(field: "height", value: .int(180))))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("height cannot be set to 180") }
+    }
+    #expect(store.state.height == "170")
+  }
+
+  @Test func saveStoresTheEntryAndConfirms() {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70"))
+    store.send(.saveButtonTapped) { $0.saveStatus = .saving }
+    #expect(!store.state.isSaveButtonEnabled)
+    store.respond(
+      to: .storage(
+        .put(
+          namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000",
+          value: Data(BMIFixtures.savedJSON.utf8))),
+      with: .storage(.stored))
+    store.receive(.saved(BMIFixtures.saved)) { $0.saveStatus = .saved(BMIFixtures.saved) }
+    // The inputs stay, as in the seed, so the same entry can be adjusted.
+    store.send(.dismissAlert) { $0.saveStatus = .idle }
+  }
+
+  @Test func saveFailureShowsTheError() {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70"))
+    store.send(.saveButtonTapped) { $0.saveStatus = .saving }
+    guard case .storage(.put(let namespace, let key, let value)) = store.inFlight.first?.request else {
+      Issue.record("expected one storage put in flight")
+      return
+    }
+    #expect(namespace == "bmi-history")
+    #expect(key == "00000000-0000-0000-0000-000000000000")
+    #expect(String(decoding: value, as: UTF8.self) == BMIFixtures.savedJSON)
+    let failure = EffectFailure(.storage, "disk full")
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.saveFailed(failure)) { $0.saveStatus = .failed("Could not save your BMI: disk full") }
+    store.send(.dismissAlert) { $0.saveStatus = .idle }
+    #expect(store.state.isSaveButtonEnabled)
+  }
+
+  @Test func saveWithInvalidInputDoesNothing() {
+    let store = makeStore(BMIInput.State(height: "170", weight: "0"))
+    store.send(.saveButtonTapped)
+    store.expectInFlight([])
+  }
+
+  @Test func secondTapWhileSavingIsIgnored() {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70"))
+    store.send(.saveButtonTapped) { $0.saveStatus = .saving }
+    store.send(.saveButtonTapped)
+    #expect(store.inFlight.count == 1)
+    store.respond(to: store.inFlight[0].id, with: .storage(.stored))
+    store.receive(.saved(BMIFixtures.saved)) { $0.saveStatus = .saved(BMIFixtures.saved) }
+  }
+
+  @Test func storedDocumentReadsBack() throws {
+    let data = try BMIHistoryStorage.encode(BMIFixtures.saved)
+    #expect(String(decoding: data, as: UTF8.self) == BMIFixtures.savedJSON)
+    let document = StorageDocument(key: BMIFixtures.firstID.uuidString, value: data)
+    #expect(try BMIHistoryStorage.decode(document) == BMIFixtures.saved)
+  }
+}

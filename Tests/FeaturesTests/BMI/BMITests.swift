@@ -1,0 +1,88 @@
+import ComposableCore
+import ComposableTesting
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+/// The whole calculator: a confirmed save switches to the history and reloads
+/// it; choosing the history tab reloads it too.
+@Suite struct BMITests {
+  func makeStore(_ state: BMI.State = BMI.State()) -> TestStore<BMI> {
+    TestStore(initialState: state) { BMI() } withDependencies: {
+      $0.uuid = .incrementing()
+      $0.date = .constant(BMIFixtures.now)
+    }
+  }
+
+  @Test func successfulSaveSwitchesToTheReloadedHistory() {
+    let store = makeStore()
+    store.send(.input(.binding(.set(\.height, "170")))) {
+      $0.input.height = "170"
+      $0.input.heightError = nil
+    }
+    store.send(.input(.binding(.set(\.weight, "70")))) {
+      $0.input.weight = "70"
+      $0.input.weightError = nil
+      $0.input.result = BMIResult(height: 170, weight: 70)
+    }
+    store.send(.input(.saveButtonTapped)) { $0.input.saveStatus = .saving }
+    store.respond(
+      to: .storage(
+        .put(
+          namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000",
+          value: Data(BMIFixtures.savedJSON.utf8))),
+      with: .storage(.stored))
+    store.receive(.input(.saved(BMIFixtures.saved))) {
+      $0.input.saveStatus = .saved(BMIFixtures.saved)
+      $0.selectedTab = .history
+    }
+    store.receive(.history(.onAppear)) { $0.history.isLoading = true }
+    store.respond(
+      to: .storage(.list(namespace: "bmi-history")),
+      with: .storage(
+        .documents([
+          BMIFixtures.olderDocument,
+          BMIFixtures.document("00000000-0000-0000-0000-000000000000", BMIFixtures.savedJSON),
+        ])))
+    store.receive(.history(.loaded(records: [BMIFixtures.older, BMIFixtures.saved], unreadable: []))) {
+      $0.history.isLoading = false
+      $0.history.records = [BMIFixtures.saved, BMIFixtures.older]
+    }
+    store.send(.input(.dismissAlert)) { $0.input.saveStatus = .idle }
+  }
+
+  @Test func failedSaveStaysOnTheCalculator() {
+    let store = makeStore(BMI.State(input: BMIInput.State(height: "170", weight: "70")))
+    store.send(.input(.saveButtonTapped)) { $0.input.saveStatus = .saving }
+    let failure = EffectFailure(.storage, "disk full")
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.input(.saveFailed(failure))) {
+      $0.input.saveStatus = .failed("Could not save your BMI: disk full")
+    }
+  }
+
+  @Test func tappingSaveWithInvalidInputStaysOnTheCalculator() {
+    let store = makeStore(BMI.State(input: BMIInput.State(height: "170", weight: "")))
+    store.send(.input(.saveButtonTapped))
+    store.expectInFlight([])
+  }
+
+  @Test func choosingTheHistoryTabReloadsIt() {
+    let store = makeStore()
+    store.send(.tabSelected(.history)) { $0.selectedTab = .history }
+    store.receive(.history(.onAppear)) { $0.history.isLoading = true }
+    store.respond(to: .storage(.list(namespace: "bmi-history")), with: .storage(.documents([])))
+    store.receive(.history(.loaded(records: [], unreadable: []))) { $0.history.isLoading = false }
+    store.send(.tabSelected(.input)) { $0.selectedTab = .input }
+  }
+
+  @Test func deleteFromTheHistoryTab() {
+    let store = makeStore(
+      BMI.State(history: BMIHistory.State(records: [BMIFixtures.saved]), selectedTab: .history))
+    store.send(.history(.delete(id: BMIFixtures.saved.id))) { $0.history.records = [] }
+    store.respond(
+      to: .storage(.delete(namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000")),
+      with: .storage(.deleted(existed: true)))
+  }
+}
