@@ -48,13 +48,10 @@ public struct BMI: Reducer {
   public init() {}
 
   public var body: some Reducer<State, Action> {
-    // The generic arguments are spelled out because the core's `Scope.init`
-    // cannot infer `Child` from its `@ReducerBuilder<Child.State, Child.Action>`
-    // closure.
-    Scope<State, Action, BMIInput>(state: \.input, action: CasePath(Action.input, \.input)) {
+    Scope(state: \.input, action: CasePath(Action.input, \.input)) {
       BMIInput()
     }
-    Scope<State, Action, BMIHistory>(state: \.history, action: CasePath(Action.history, \.history)) {
+    Scope(state: \.history, action: CasePath(Action.history, \.history)) {
       BMIHistory()
     }
     Reduce { state, action in
