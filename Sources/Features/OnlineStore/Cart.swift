@@ -1,0 +1,192 @@
+import ComposableCore
+import FoundationEssentials
+
+/// The shopping cart (seed 001's cart sheet): lines with quantities, the total,
+/// and paying: a confirmation alert, the order sent over HTTP
+/// (`POST {storeAPIBaseURL}/carts`), then a success or failure alert. A placed
+/// order empties the cart.
+///
+/// The cart sells from ``State/catalog``, which its host keeps up to date (see
+/// ``OnlineStoreCoordinator``), so `addItem(3)` alone is enough to add product 3.
+public struct Cart: Reducer {
+  public struct State: Equatable, Sendable, Codable {
+    /// The products the cart can sell, by id: the loaded product list.
+    public var catalog: IdentifiedArrayOf<Product>
+    /// The lines, in the order they were first added. Every change updates ``totalPrice``.
+    public var items: IdentifiedArrayOf<CartItem> {
+      didSet { totalPrice = Self.total(of: items) }
+    }
+    /// The sum of the lines' subtotals, rounded to the cent.
+    public private(set) var totalPrice: Double
+    /// The alert on screen, if any.
+    public var alert: CartAlert?
+    /// Where the last order stands.
+    public var orderStatus: OrderStatus
+    /// Why the last cart action was refused (an unknown product, an empty cart,
+    /// a change while an order is in flight); cleared by the next cart action.
+    public var errorMessage: String?
+    /// The customer the orders are placed for.
+    public var userID: Int
+
+    public init(
+      catalog: IdentifiedArrayOf<Product> = [], items: IdentifiedArrayOf<CartItem> = [], alert: CartAlert? = nil,
+      orderStatus: OrderStatus = .idle, errorMessage: String? = nil, userID: Int = 1
+    ) {
+      self.catalog = catalog
+      self.items = items
+      self.totalPrice = Self.total(of: items)
+      self.alert = alert
+      self.orderStatus = orderStatus
+      self.errorMessage = errorMessage
+      self.userID = userID
+    }
+
+    /// The total for a person to read, e.g. "$66.90".
+    public var totalPriceText: String { StorePriceFormat.dollars(totalPrice) }
+
+    /// Whether an order is in flight.
+    public var isSending: Bool { orderStatus == .sending }
+
+    /// Sets the quantity of `product`'s line: 0 (or less) removes the line, a
+    /// new product gets a line at the end. Refused while an order is in flight,
+    /// with ``errorMessage`` saying so; returns whether the cart changed.
+    @discardableResult
+    public mutating func setQuantity(_ quantity: Int, of product: Product) -> Bool {
+      let current = items[id: product.id]?.quantity ?? 0
+      let quantity = max(0, quantity)
+      guard quantity != current else { return false }
+      guard !isSending else {
+        errorMessage = "An order is being sent; the cart cannot change until it is answered."
+        return false
+      }
+      if quantity == 0 {
+        items.remove(id: product.id)
+      } else if items[id: product.id] != nil {
+        items[id: product.id]?.quantity = quantity
+      } else {
+        items.append(CartItem(product: product, quantity: quantity))
+      }
+      return true
+    }
+
+    static func total(of items: IdentifiedArrayOf<CartItem>) -> Double {
+      (items.reduce(0) { $0 + $1.subtotal } * 100).rounded() / 100
+    }
+  }
+
+  public enum Action: Equatable, Sendable, Codable {
+    /// Adds one unit of the catalog's product with this id (`cart.addItem 3`).
+    /// An id the catalog lacks sets ``State/errorMessage`` instead.
+    case addItem(Product.ID)
+    /// "+" on a line: one more unit of a product already in the cart.
+    case incrementItem(Product.ID)
+    /// "−" on a line: one unit fewer; the line goes away at zero.
+    case decrementItem(Product.ID)
+    /// The trash button: removes the line whatever its quantity.
+    case removeItem(Product.ID)
+    /// "Pay": asks to confirm the total. Refused on an empty cart and ignored
+    /// while an order is in flight.
+    case payButtonTapped
+    /// A button of the alert on screen.
+    case alert(CartAlert.Action)
+    /// The store accepted the order.
+    case orderPlaced(orderID: Int?)
+    /// The order could not be sent.
+    case orderFailed(EffectFailure)
+  }
+
+  enum CancelID { case order }
+
+  @Dependency(\.configuration) var configuration
+  @Dependency(\.date) var date
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .addItem(let id):
+        state.errorMessage = nil
+        guard let product = state.catalog[id: id] else {
+          state.errorMessage =
+            state.catalog.isEmpty
+            ? "Product \(id) is not in the catalog: no products are loaded yet."
+            : "Product \(id) is not in the catalog."
+          return .none
+        }
+        state.setQuantity((state.items[id: id]?.quantity ?? 0) + 1, of: product)
+        return .none
+
+      case .incrementItem(let id), .decrementItem(let id), .removeItem(let id):
+        state.errorMessage = nil
+        guard let item = state.items[id: id] else {
+          state.errorMessage = "Product \(id) is not in the cart."
+          return .none
+        }
+        let quantity =
+          switch action {
+          case .incrementItem: item.quantity + 1
+          case .decrementItem: item.quantity - 1
+          default: 0
+          }
+        state.setQuantity(quantity, of: item.product)
+        return .none
+
+      case .payButtonTapped:
+        guard !state.isSending else { return .none }
+        state.errorMessage = nil
+        guard !state.items.isEmpty else {
+          state.errorMessage = "The cart is empty: add a product before paying."
+          return .none
+        }
+        state.alert = .confirmPurchase(total: state.totalPrice)
+        return .none
+
+      case .alert(.confirmPurchase):
+        guard case .confirmPurchase = state.alert else { return .none }
+        state.alert = nil
+        state.orderStatus = .sending
+        return sendOrder(state)
+
+      case .alert(.cancelPurchase), .alert(.dismiss):
+        state.alert = nil
+        return .none
+
+      case .orderPlaced(let orderID):
+        state.orderStatus = .placed(orderID: orderID)
+        state.items.removeAll()
+        state.alert = .purchaseSucceeded(orderID: orderID)
+        return .none
+
+      case .orderFailed(let failure):
+        state.orderStatus = .failed(failure.message)
+        state.alert = .purchaseFailed(message: failure.message)
+        return .none
+      }
+    }
+  }
+
+  /// `POST {storeAPIBaseURL}/carts` with the cart's lines. Any 2xx answer is an
+  /// accepted order; its `id`, if the body has one, names the order.
+  private func sendOrder(_ state: State) -> Effect<Action> {
+    let order = OrderRequest(
+      userId: state.userID,
+      date: date.now.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)),
+      products: state.items.map { OrderLine(productId: $0.id, quantity: $0.quantity) })
+    guard
+      let request = try? HTTPRequest.json(
+        "POST", "\(configuration.storeAPIBaseURL)/carts", body: order, timeout: configuration.requestTimeout)
+    else {
+      return .send(.orderFailed(EffectFailure(.invalidRequest, "The order could not be encoded as JSON.")))
+    }
+    return .http(request) { result in
+      switch result {
+      case .success(let response):
+        .orderPlaced(orderID: (try? JSONDecoder().decode(OrderReceipt.self, from: response.body))?.id)
+      case .failure(let failure):
+        .orderFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.order, cancelInFlight: true)
+  }
+}

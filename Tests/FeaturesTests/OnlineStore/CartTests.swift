@@ -1,0 +1,206 @@
+import ComposableCore
+import ComposableTesting
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+@Suite struct CartTests {
+  let backpack = Product.samples[0]
+  let shirt = Product.samples[1]
+  let jacket = Product.samples[2]
+
+  /// 2023-11-14T22:13:20Z.
+  static let now = Date(timeIntervalSince1970: 1_700_000_000)
+
+  /// The POST a cart of two backpacks and one jacket must send, byte for byte.
+  static let orderRequest = EffectRequest.http(
+    HTTPRequest(
+      method: "POST", url: "https://store.test/carts",
+      headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
+      body: Data(
+        #"{"date":"2023-11-14T22:13:20.000Z","products":[{"productId":1,"quantity":2},{"productId":3,"quantity":1}],"userId":1}"#
+          .utf8),
+      timeout: .seconds(15)))
+
+  func cartWithBackpacksAndJacket() -> Cart.State {
+    Cart.State(
+      catalog: OnlineStoreFixtures.catalog,
+      items: [CartItem(product: backpack, quantity: 2), CartItem(product: jacket, quantity: 1)])
+  }
+
+  @Test func addItemAddsOneUnitOfTheCatalogsProduct() {
+    let store = TestStore(initialState: Cart.State(catalog: OnlineStoreFixtures.catalog)) { Cart() }
+    store.send(.addItem(3)) { $0.items = [CartItem(product: self.jacket, quantity: 1)] }
+    #expect(store.state.totalPrice == 55.99)
+    store.send(.addItem(3)) { $0.items[id: 3]?.quantity = 2 }
+    store.send(.addItem(2)) { $0.items.append(CartItem(product: self.shirt, quantity: 1)) }
+    #expect(store.state.totalPrice == 134.28)
+    #expect(store.state.totalPriceText == "$134.28")
+  }
+
+  @Test func addItemOfAnUnknownProductSaysSo() {
+    let store = TestStore(initialState: Cart.State(catalog: OnlineStoreFixtures.catalog)) { Cart() }
+    store.send(.addItem(42)) { $0.errorMessage = "Product 42 is not in the catalog." }
+    store.send(.addItem(1)) {
+      $0.errorMessage = nil
+      $0.items = [CartItem(product: self.backpack, quantity: 1)]
+    }
+  }
+
+  @Test func addItemBeforeTheProductsLoadSaysSo() {
+    let store = TestStore(initialState: Cart.State()) { Cart() }
+    store.send(.addItem(3)) { $0.errorMessage = "Product 3 is not in the catalog: no products are loaded yet." }
+  }
+
+  @Test func incrementDecrementAndRemove() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() }
+    #expect(store.state.totalPrice == 275.89)
+    store.send(.incrementItem(3)) { $0.items[id: 3]?.quantity = 2 }
+    #expect(store.state.totalPrice == 331.88)
+    store.send(.decrementItem(1)) { $0.items[id: 1]?.quantity = 1 }
+    store.send(.decrementItem(1)) { $0.items.remove(id: 1) }
+    #expect(store.state.totalPrice == 111.98)
+    store.send(.removeItem(3)) { $0.items = [] }
+    #expect(store.state.totalPrice == 0)
+    #expect(store.state.totalPriceText == "$0.00")
+    store.send(.incrementItem(3)) { $0.errorMessage = "Product 3 is not in the cart." }
+    store.send(.decrementItem(2)) { $0.errorMessage = "Product 2 is not in the cart." }
+    store.send(.removeItem(1)) { $0.errorMessage = "Product 1 is not in the cart." }
+  }
+
+  @Test func totalPriceIsRoundedToTheCent() {
+    let store = TestStore(initialState: Cart.State(catalog: OnlineStoreFixtures.catalog)) { Cart() }
+    store.send(.addItem(2)) { $0.items = [CartItem(product: self.shirt, quantity: 1)] }
+    store.send(.addItem(2)) { $0.items[id: 2]?.quantity = 2 }
+    store.send(.addItem(2)) { $0.items[id: 2]?.quantity = 3 }
+    #expect(store.state.totalPrice == 66.9)
+    #expect(store.state.totalPriceText == "$66.90")
+  }
+
+  @Test func payConfirmSendsTheOrderAndEmptiesTheCart() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    #expect(store.state.alert?.title == "Confirm your purchase")
+    #expect(store.state.alert?.message == "Do you want to proceed with your purchase of $275.89?")
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    store.expectInFlight([Self.orderRequest])
+    store.respond(
+      to: Self.orderRequest,
+      with: OnlineStoreFixtures.ok(
+        #"{"id":11,"userId":1,"date":"2023-11-14T22:13:20.000Z","products":[{"productId":1,"quantity":2},{"productId":3,"quantity":1}]}"#
+      ))
+    store.receive(.orderPlaced(orderID: 11)) {
+      $0.orderStatus = .placed(orderID: 11)
+      $0.items = []
+      $0.alert = .purchaseSucceeded(orderID: 11)
+    }
+    #expect(store.state.alert?.message == "Your order #11 is in process.")
+    store.send(.alert(.dismiss)) { $0.alert = nil }
+  }
+
+  @Test func anAnswerWithoutAnIdStillPlacesTheOrder() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    store.respond(to: Self.orderRequest, with: .http(HTTPResponse(status: 201, text: "created")))
+    store.receive(.orderPlaced(orderID: nil)) {
+      $0.orderStatus = .placed(orderID: nil)
+      $0.items = []
+      $0.alert = .purchaseSucceeded(orderID: nil)
+    }
+  }
+
+  @Test func serverErrorShowsTheFailureAlertAndKeepsTheCart() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    store.respond(to: Self.orderRequest, with: .http(HTTPResponse(status: 500, text: "boom")))
+    let message = "POST https://store.test/carts answered 500"
+    store.receive(.orderFailed(EffectFailure(.httpStatus, message, status: 500))) {
+      $0.orderStatus = .failed(message)
+      $0.alert = .purchaseFailed(message: message)
+    }
+    #expect(store.state.alert?.title == "Oops!")
+    store.send(.alert(.dismiss)) { $0.alert = nil }
+    #expect(store.state.items.count == 2)
+  }
+
+  @Test func connectionFailureShowsTheFailureAlert() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    let failure = EffectFailure(.connection, "connection refused")
+    store.respond(to: Self.orderRequest, with: .failure(failure))
+    store.receive(.orderFailed(failure)) {
+      $0.orderStatus = .failed("connection refused")
+      $0.alert = .purchaseFailed(message: "connection refused")
+    }
+  }
+
+  @Test func cancellingTheConfirmationSendsNothing() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.cancelPurchase)) { $0.alert = nil }
+    store.expectInFlight([])
+    store.send(.alert(.confirmPurchase))
+    store.expectInFlight([])
+  }
+
+  @Test func payingAnEmptyCartSaysSo() {
+    let store = TestStore(initialState: Cart.State(catalog: OnlineStoreFixtures.catalog)) { Cart() }
+    store.send(.payButtonTapped) { $0.errorMessage = "The cart is empty: add a product before paying." }
+  }
+
+  @Test func theCartCannotChangeWhileTheOrderIsSent() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    let refused = "An order is being sent; the cart cannot change until it is answered."
+    store.send(.addItem(2)) { $0.errorMessage = refused }
+    store.send(.removeItem(1))
+    store.send(.payButtonTapped)
+    store.expectInFlight([Self.orderRequest])
+    store.respond(to: Self.orderRequest, with: OnlineStoreFixtures.ok(#"{"id":12}"#))
+    store.receive(.orderPlaced(orderID: 12)) {
+      $0.orderStatus = .placed(orderID: 12)
+      $0.items = []
+      $0.alert = .purchaseSucceeded(orderID: 12)
+    }
+  }
+
+  @Test func stateAndActionsRoundTripThroughJSON() throws {
+    var state = cartWithBackpacksAndJacket()
+    state.alert = .confirmPurchase(total: 275.89)
+    let decoded = try JSONDecoder().decode(Cart.State.self, from: JSONEncoder().encode(state))
+    #expect(decoded == state)
+    #expect(decoded.totalPrice == 275.89)
+    let action = Cart.Action.addItem(3)
+    #expect(try JSONDecoder().decode(Cart.Action.self, from: JSONEncoder().encode(action)) == action)
+  }
+}

@@ -1,0 +1,101 @@
+import ComposableCore
+import ComposableTesting
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+@Suite struct ProductListTests {
+  @Test func productsLoad() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    store.expectInFlight([OnlineStoreFixtures.productsRequest])
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.receive(.productsResponse(Product.samples)) {
+      $0.status = .loaded
+      $0.rows = OnlineStoreFixtures.rows()
+    }
+    #expect(store.state.products == Product.samples)
+  }
+
+  @Test func fetchIsIgnoredWhileLoadingAndOnceLoaded() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    store.send(.fetchProducts)
+    store.expectInFlight([OnlineStoreFixtures.productsRequest])
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: .http(try! HTTPResponse(json: Product.samples)))
+    store.receive(.productsResponse(Product.samples)) {
+      $0.status = .loaded
+      $0.rows = OnlineStoreFixtures.rows()
+    }
+    store.send(.fetchProducts)
+    store.expectInFlight([])
+  }
+
+  @Test func serverErrorFailsAndRetrySucceeds() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: .http(HTTPResponse(status: 500, text: "boom")))
+    let failure = EffectFailure(.httpStatus, "GET https://store.test/products answered 500", status: 500)
+    store.receive(.productsFailed(failure)) { $0.status = .failed("GET https://store.test/products answered 500") }
+
+    store.send(.fetchProducts) { $0.status = .loading }
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.receive(.productsResponse(Product.samples)) {
+      $0.status = .loaded
+      $0.rows = OnlineStoreFixtures.rows()
+    }
+  }
+
+  @Test func connectionFailureFails() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    let failure = EffectFailure(.connection, "could not connect to store.test")
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: .failure(failure))
+    store.receive(.productsFailed(failure)) { $0.status = .failed("could not connect to store.test") }
+  }
+
+  @Test func undecodableBodyFails() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    let body = #"[{"id":1,"title":"No price"}]"#
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(body))
+    let message = OnlineStoreFixtures.decodingMessage([Product].self, url: "https://store.test/products", body: body)
+    store.receive(.productsFailed(EffectFailure(.decoding, message))) { $0.status = .failed(message) }
+    #expect(message.contains("price"))
+  }
+
+  @Test func repeatedProductIdKeepsTheFirst() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    var duplicate = Product.samples[1]
+    duplicate.id = 1
+    store.send(.productsResponse([Product.samples[0], duplicate, Product.samples[2]])) {
+      $0.status = .loaded
+      $0.rows = [ProductRow.State(product: Product.samples[0]), ProductRow.State(product: Product.samples[2])]
+    }
+  }
+
+  @Test func rowCountersCountUpAndDownToZero() {
+    let store = TestStore(initialState: ProductList.State(status: .loaded, rows: OnlineStoreFixtures.rows())) {
+      ProductList()
+    }
+    store.send(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 3]?.count = 1 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 3]?.count = 2 }
+    store.send(.rows(.element(id: 1, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 1]?.count = 1 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped)))) { $0.rows[id: 3]?.count = 1 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped)))) { $0.rows[id: 3]?.count = 0 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped))))
+  }
+}
+
+@Suite struct AddToCartTests {
+  @Test func countsAndNeverGoesBelowZero() {
+    let store = TestStore(initialState: AddToCart.State()) { AddToCart() }
+    store.send(.minusButtonTapped)
+    store.send(.plusButtonTapped) { $0.count = 1 }
+    store.send(.plusButtonTapped) { $0.count = 2 }
+    store.send(.minusButtonTapped) { $0.count = 1 }
+    store.send(.minusButtonTapped) { $0.count = 0 }
+    store.send(.minusButtonTapped)
+  }
+}
