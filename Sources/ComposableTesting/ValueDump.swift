@@ -13,10 +13,11 @@ enum ValueDump {
 
   /// A compact one-line rendering, for naming actions in messages.
   static func oneLine(_ value: Any) -> String {
-    lines(value).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
-      .replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: ", )", with: ")")
-      .replacingOccurrences(of: ",)", with: ")").replacingOccurrences(of: "[ ", with: "[")
-      .replacingOccurrences(of: ", ]", with: "]").replacingOccurrences(of: ",]", with: "]")
+    var text = lines(value).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+    for (spaced, tight) in [("( ", "("), ("[ ", "["), (", )", ")"), (", ]", "]"), (" )", ")"), (" ]", "]")] {
+      text = text.replacingOccurrences(of: spaced, with: tight)
+    }
+    return text
   }
 
   private static func dump(_ value: Any, label: String?, indent: Int, into lines: inout [String], trailingComma: Bool) {

@@ -1,0 +1,97 @@
+import ComposableCore
+
+/// The root of everything storedaemon hosts: the five seed apps side by side
+/// under stable, readable names, plus the selected tab.
+///
+/// The names are the first step of every command-line action path:
+/// `tcactl send cart.addItem 3` is `AppFeature.Action.cart(.addItem(3))`, and
+/// `tcactl watch cart` shows `AppFeature.State.cart`.
+///
+/// | name | feature |
+/// |---|---|
+/// | `counter` | ``Counter``, the counter with number facts (seed 003) |
+/// | `dice` | ``Dice``, the dice roller (seed 000) |
+/// | `products`, `cart`, `profile` | ``ProductList``, ``Cart``, ``Profile``: the online store (seed 001), kept in step by ``OnlineStoreCoordinator`` |
+/// | `bmi` | ``BMI``, the BMI calculator with history (seed 002) |
+/// | `search` | ``GIFSearch``, the debounced GIF search (seed 004) |
+///
+/// Selecting a tab whose data is fetched (products, profile, BMI history)
+/// fetches it, as the seeds do when a screen appears; fetching what is already
+/// loaded or loading does nothing.
+public struct AppFeature: Reducer {
+  public struct State: Equatable, Sendable, Codable {
+    public var selectedTab: AppTab
+    public var counter: Counter.State
+    public var dice: Dice.State
+    public var products: ProductList.State
+    public var cart: Cart.State
+    public var profile: Profile.State
+    public var bmi: BMI.State
+    public var search: GIFSearch.State
+
+    public init(
+      selectedTab: AppTab = .counter, counter: Counter.State = Counter.State(), dice: Dice.State = Dice.State(),
+      products: ProductList.State = ProductList.State(), cart: Cart.State = Cart.State(),
+      profile: Profile.State = Profile.State(), bmi: BMI.State = BMI.State(),
+      search: GIFSearch.State = GIFSearch.State()
+    ) {
+      self.selectedTab = selectedTab
+      self.counter = counter
+      self.dice = dice
+      self.products = products
+      self.cart = cart
+      self.profile = profile
+      self.bmi = bmi
+      self.search = search
+    }
+  }
+
+  public enum Action: Equatable, Sendable, Codable {
+    /// A tab was chosen.
+    case tabSelected(AppTab)
+    case counter(Counter.Action)
+    case dice(Dice.Action)
+    case products(ProductList.Action)
+    case cart(Cart.Action)
+    case profile(Profile.Action)
+    case bmi(BMI.Action)
+    case search(GIFSearch.Action)
+
+    var counter: Counter.Action? { if case .counter(let action) = self { action } else { nil } }
+    var dice: Dice.Action? { if case .dice(let action) = self { action } else { nil } }
+    var products: ProductList.Action? { if case .products(let action) = self { action } else { nil } }
+    var cart: Cart.Action? { if case .cart(let action) = self { action } else { nil } }
+    var profile: Profile.Action? { if case .profile(let action) = self { action } else { nil } }
+    var bmi: BMI.Action? { if case .bmi(let action) = self { action } else { nil } }
+    var search: GIFSearch.Action? { if case .search(let action) = self { action } else { nil } }
+  }
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: CasePath(Action.counter, \.counter)) { Counter() }
+    Scope(state: \.dice, action: CasePath(Action.dice, \.dice)) { Dice() }
+    Scope(state: \.products, action: CasePath(Action.products, \.products)) { ProductList() }
+    Scope(state: \.cart, action: CasePath(Action.cart, \.cart)) { Cart() }
+    Scope(state: \.profile, action: CasePath(Action.profile, \.profile)) { Profile() }
+    Scope(state: \.bmi, action: CasePath(Action.bmi, \.bmi)) { BMI() }
+    Scope(state: \.search, action: CasePath(Action.search, \.search)) { GIFSearch() }
+    OnlineStoreCoordinator(
+      products: \.products, cart: \.cart,
+      productsAction: CasePath(Action.products, \.products), cartAction: CasePath(Action.cart, \.cart))
+    Reduce { state, action in
+      guard case .tabSelected(let tab) = action else { return .none }
+      state.selectedTab = tab
+      switch tab {
+      case .products where state.products.status == .idle:
+        return .send(.products(.fetchProducts))
+      case .profile where state.profile.status == .idle:
+        return .send(.profile(.fetchProfile))
+      case .bmi where state.bmi.selectedTab == .history:
+        return .send(.bmi(.history(.onAppear)))
+      default:
+        return .none
+      }
+    }
+  }
+}
