@@ -42,12 +42,14 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
     Self(method: "GET", url: url, headers: [HTTPHeader("Accept", "application/json")], timeout: timeout)
   }
 
-  /// A request whose body is `value` encoded as JSON with sorted keys.
+  /// A request whose body is `value` encoded as JSON with sorted keys and dates
+  /// as ISO 8601 strings, as web APIs expect.
   public static func json(
     _ method: String, _ url: String, body value: some Encodable, timeout: Duration = .seconds(30)
   ) throws -> Self {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
     return Self(
       method: method, url: url,
       headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
@@ -87,6 +89,7 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
   public init(status: Int = 200, json value: some Encodable) throws {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
+    encoder.dateEncodingStrategy = .iso8601
     self.init(
       status: status, headers: [HTTPHeader("Content-Type", "application/json")], body: try encoder.encode(value))
   }

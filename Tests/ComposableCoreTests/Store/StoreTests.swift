@@ -1,4 +1,5 @@
 import ComposableCore
+import FoundationEssentials
 import Testing
 
 @Suite struct StoreTests {
@@ -137,5 +138,18 @@ import Testing
     store.send("go")
     store.deliver(.http(HTTPResponse(status: 403)), to: executor.started[0].id)
     #expect(store.state.last == "GET https://gifs.test/search?… answered 403")
+  }
+}
+
+@Suite struct HTTPBodyTests {
+  struct Stamped: Encodable {
+    var at: Date
+    var name: String
+  }
+
+  @Test func jsonBodiesSortKeysAndWriteDatesAsISO8601() throws {
+    let request = try HTTPRequest.json("POST", "https://x.test/y", body: Stamped(at: Date(timeIntervalSince1970: 0), name: "n"))
+    #expect(request.body.map { String(decoding: $0, as: UTF8.self) } == #"{"at":"1970-01-01T00:00:00Z","name":"n"}"#)
+    #expect(request.headers.contains(HTTPHeader("Content-Type", "application/json")))
   }
 }
