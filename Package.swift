@@ -20,11 +20,11 @@ let package = Package(
     .target(name: "ComposableCore", swiftSettings: settings),
     .target(name: "ComposableTesting", dependencies: ["ComposableCore"], swiftSettings: settings),
     .target(name: "Features", dependencies: ["ComposableCore"], swiftSettings: settings),
-    .target(name: "Wire", swiftSettings: settings),
+    .target(name: "Wire", dependencies: ["ComposableCore"], swiftSettings: settings),
     .executableTarget(
       name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire"], swiftSettings: settings),
     .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
-    .executableTarget(name: "tcactl", dependencies: ["Wire"], swiftSettings: settings),
+    .executableTarget(name: "tcactl", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
     .testTarget(
       name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
@@ -34,6 +34,6 @@ let package = Package(
     .testTarget(
       name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
-    .testTarget(name: "WireTests", dependencies: ["Wire"], swiftSettings: settings),
+    .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
   ]
 )
