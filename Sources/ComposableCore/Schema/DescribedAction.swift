@@ -1,0 +1,40 @@
+/// An action enum that describes its own cases, so that a command line can
+/// address them by name.
+///
+/// Without macros the cases of an enum cannot be listed at run time, so each
+/// action type lists them in ``actionSchema``: names, associated values and a
+/// summary, mirroring the enum exactly. `tcactl send cart.addItem 3` is parsed
+/// against the root's schema into the JSON the synthesized `Codable`
+/// conformance decodes (see ``ActionPath``).
+///
+/// ``actionCaseName`` is an exhaustive `switch` over the enum: adding a case
+/// without describing it then fails to compile next to the schema, and tests
+/// check that every described case decodes to the case of the same name.
+///
+/// ```swift
+/// extension Cart.Action: DescribedAction {
+///   public static var actionSchema: ActionSchema {
+///     ActionSchema(cases: [
+///       ActionCase("addItem", "Adds one unit of a product", .unlabeled("productID", Int.self)),
+///       ActionCase("payButtonTapped", "Asks to confirm the total"),
+///     ])
+///   }
+///   public var actionCaseName: String {
+///     switch self {
+///     case .addItem: "addItem"
+///     case .payButtonTapped: "payButtonTapped"
+///     }
+///   }
+/// }
+/// ```
+public protocol DescribedAction: DescribedValue, Codable, Sendable {
+  /// Every case of the enum, in declaration order.
+  static var actionSchema: ActionSchema { get }
+  /// The name of this value's case, as its schema and its JSON coding key spell it.
+  var actionCaseName: String { get }
+}
+
+extension DescribedAction {
+  /// An action nested in another is addressed by its cases: a further path step.
+  public static var valueSchema: ValueSchema { .action(Self.self) }
+}

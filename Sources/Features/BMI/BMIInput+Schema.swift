@@ -1,0 +1,38 @@
+import ComposableCore
+
+extension BMIInput.Action: DescribedAction {
+  /// `bmi.input.binding.height 180`, `bmi.input.saveButtonTapped`, …
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("binding", "Sets a form field", .unlabeled("binding", BindingAction<BMIInput.State>.self)),
+      ActionCase("saveButtonTapped", "Saves the measurement to the history, if valid"),
+      ActionCase(
+        "saved", "Storage stored the record (sent by the storage effect)", .unlabeled("record", BMIRecord.self)),
+      ActionCase(
+        "saveFailed", "Storage could not store the measurement (sent by the storage effect)",
+        .unlabeled("failure", EffectFailure.self)),
+      ActionCase("dismissAlert", "Dismisses the saved confirmation or the save error"),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .binding: "binding"
+    case .saveButtonTapped: "saveButtonTapped"
+    case .saved: "saved"
+    case .saveFailed: "saveFailed"
+    case .dismissAlert: "dismissAlert"
+    }
+  }
+}
+
+extension BMIInput.State: DescribedBindableState {
+  /// Both fields hold text as typed, validated after each binding.
+  public static var describedFields: [BindableFieldSchema<Self>] {
+    [
+      BindableFieldSchema(\.height, "Sets the height in centimetres, as typed"),
+      BindableFieldSchema(\.weight, "Sets the weight in kilograms, as typed"),
+    ]
+  }
+}

@@ -1,0 +1,14 @@
+import ComposableCore
+import FoundationEssentials
+
+extension BMIRecord: DescribedValue {
+  /// Only storage produces records; a person can pass one as JSON, e.g.
+  /// `'{"id":"…","height":180,"weight":75,"date":0}'` (the date in seconds
+  /// since 2001-01-01, as `JSONEncoder` writes dates).
+  public static var valueSchema: ValueSchema { .json(BMIRecord.self, sample: schemaSample) }
+
+  /// A valid record, for examples and the schema's tests.
+  static let schemaSample = BMIRecord(
+    id: UUID(uuidString: "3F2504E0-4F89-41D3-9A0C-0305E82C3301") ?? UUID(), height: 180, weight: 75,
+    date: Date(timeIntervalSinceReferenceDate: 0))
+}

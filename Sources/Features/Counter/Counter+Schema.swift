@@ -1,0 +1,27 @@
+import ComposableCore
+
+extension Counter.Action: DescribedAction {
+  /// `counter.incrementButtonTapped`, `counter.numberFactButtonTapped`, …
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("incrementButtonTapped", "Adds one to the count"),
+      ActionCase("decrementButtonTapped", "Subtracts one from the count"),
+      ActionCase("numberFactButtonTapped", "Fetches a fact about the current count"),
+      ActionCase("numberFactResponse", "A fact arrived (sent by the HTTP effect)", .unlabeled("fact", String.self)),
+      ActionCase(
+        "numberFactFailed", "The fact could not be fetched (sent by the HTTP effect)",
+        .unlabeled("failure", EffectFailure.self)),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .incrementButtonTapped: "incrementButtonTapped"
+    case .decrementButtonTapped: "decrementButtonTapped"
+    case .numberFactButtonTapped: "numberFactButtonTapped"
+    case .numberFactResponse: "numberFactResponse"
+    case .numberFactFailed: "numberFactFailed"
+    }
+  }
+}

@@ -1,0 +1,64 @@
+import ComposableCore
+
+extension Dice.Action: DescribedAction {
+  /// `dice.view.…`, `dice.internal.…`, `dice.destination.presented.…` or `dice.destination.dismiss`.
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("view", "Something the person did", .unlabeled("action", ViewAction.self)),
+      ActionCase("internal", "Something the dice's own effects report", .unlabeled("action", InternalAction.self)),
+      ActionCase(
+        "destination", "An action of the presented full history, or its dismissal",
+        .unlabeled("action", .presentation(PresentationAction<DiceHistory.Action>.self))),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .view: "view"
+    case .internal: "internal"
+    case .destination: "destination"
+    }
+  }
+}
+
+extension Dice.Action.ViewAction: DescribedAction {
+  /// `dice.view.rollButtonTapped`, …
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("rollButtonTapped", "Rolls the die, unless a roll is under way"),
+      ActionCase("undoLastRoll", "Removes the newest roll"),
+      ActionCase("resetHistory", "Forgets every roll"),
+      ActionCase("viewFullHistoryTapped", "Presents the full roll history"),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .rollButtonTapped: "rollButtonTapped"
+    case .undoLastRoll: "undoLastRoll"
+    case .resetHistory: "resetHistory"
+    case .viewFullHistoryTapped: "viewFullHistoryTapped"
+    }
+  }
+}
+
+extension Dice.Action.InternalAction: DescribedAction {
+  /// `dice.internal.rollCompleted 4`, `dice.internal.startAnimation`.
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase(
+        "rollCompleted", "The roll under way landed on this value (sent by the timer)", .unlabeled("value", Int.self)),
+      ActionCase("startAnimation", "Turns the die a full turn (sent when a roll starts)"),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .rollCompleted: "rollCompleted"
+    case .startAnimation: "startAnimation"
+    }
+  }
+}

@@ -1,0 +1,34 @@
+import ComposableCore
+
+extension Cart.Action: DescribedAction {
+  /// `cart.addItem 3`, `cart.payButtonTapped`, `cart.alert.confirmPurchase`, …
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("addItem", "Adds one unit of the catalog's product", .unlabeled("productID", Product.ID.self)),
+      ActionCase("incrementItem", "One more unit of a product in the cart", .unlabeled("productID", Product.ID.self)),
+      ActionCase("decrementItem", "One unit fewer; the line goes at zero", .unlabeled("productID", Product.ID.self)),
+      ActionCase("removeItem", "Removes a product's line", .unlabeled("productID", Product.ID.self)),
+      ActionCase("payButtonTapped", "Asks to confirm paying the total"),
+      ActionCase("alert", "A button of the alert on screen", .unlabeled("action", CartAlert.Action.self)),
+      ActionCase(
+        "orderPlaced", "The store accepted the order (sent by the HTTP effect)", .labeled("orderID", Int?.self)),
+      ActionCase(
+        "orderFailed", "The order could not be sent (sent by the HTTP effect)",
+        .unlabeled("failure", EffectFailure.self)),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .addItem: "addItem"
+    case .incrementItem: "incrementItem"
+    case .decrementItem: "decrementItem"
+    case .removeItem: "removeItem"
+    case .payButtonTapped: "payButtonTapped"
+    case .alert: "alert"
+    case .orderPlaced: "orderPlaced"
+    case .orderFailed: "orderFailed"
+    }
+  }
+}

@@ -1,0 +1,29 @@
+import ComposableCore
+
+extension ProductList.Action: DescribedAction {
+  /// `products.fetchProducts`, `products.rows[3].addToCart.plusButtonTapped`, …
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("fetchProducts", "Loads the products, unless loading or loaded"),
+      ActionCase(
+        "productsResponse", "The products arrived (sent by the HTTP effect)",
+        .unlabeled("products", .json([Product].self, sample: Product.samples))),
+      ActionCase(
+        "productsFailed", "The products could not be fetched (sent by the HTTP effect)",
+        .unlabeled("failure", EffectFailure.self)),
+      ActionCase(
+        "rows", "An action of one product's row",
+        .unlabeled("row", IdentifiedAction<Product.ID, ProductRow.Action>.self)),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .fetchProducts: "fetchProducts"
+    case .productsResponse: "productsResponse"
+    case .productsFailed: "productsFailed"
+    case .rows: "rows"
+    }
+  }
+}

@@ -1,0 +1,36 @@
+import ComposableCore
+
+extension GIFSearch.Action: DescribedAction {
+  /// `search.textChanged 'funny cats'`, `search.retryButtonTapped`, …
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase(
+        "textChanged", "The search text changed: searches once typing pauses", .unlabeled("text", String.self)),
+      ActionCase("debounceElapsed", "Typing paused: searches for the text (sent by the debounce timer)"),
+      ActionCase("retryButtonTapped", "Searches for the current query again"),
+      ActionCase(
+        "searchResponse", "The search found these GIFs (sent by the HTTP effect)",
+        .unlabeled("gifs", .json([Gif].self, sample: [sampleGif]))),
+      ActionCase(
+        "searchFailed", "The search failed (sent by the HTTP effect)", .unlabeled("failure", EffectFailure.self)),
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .textChanged: "textChanged"
+    case .debounceElapsed: "debounceElapsed"
+    case .retryButtonTapped: "retryButtonTapped"
+    case .searchResponse: "searchResponse"
+    case .searchFailed: "searchFailed"
+    }
+  }
+
+  /// A GIF as Giphy describes one, for examples and tests.
+  private static let sampleGif = Gif(
+    id: "FiGiRei2ICzzG", url: "https://giphy.com/gifs/FiGiRei2ICzzG", username: "giphystudios",
+    images: Gif.Images(
+      original: Gif.Rendition(url: "https://media.giphy.com/media/FiGiRei2ICzzG/giphy.gif", width: "480", height: "270")
+    ))
+}

@@ -1,0 +1,172 @@
+import ComposableCore
+import FoundationEssentials
+import Testing
+
+@testable import Features
+
+/// The App's action schema against the real enums: every listed path builds
+/// an action that decodes, and real actions render as command lines that
+/// parse back to themselves.
+@Suite struct AppActionSchemaTests {
+  let schema = AppFeature.Action.actionSchema
+
+  @Test func everyPathDecodesAsAnAppActionAndReencodesTheSame() throws {
+    let samples = schema.samples
+    #expect(samples.count == schema.allPaths.count)
+    #expect(Set(samples.map(\.entry.path)).count == samples.count, "paths are unique")
+    for sample in samples {
+      let data = try JSONEncoder().encode(sample.action)
+      let action = try #require(
+        try? JSONDecoder().decode(AppFeature.Action.self, from: data),
+        "\(sample.entry.path) does not decode: \(sample.action)")
+      #expect(try JSONValue(encoding: action) == sample.action, "\(sample.entry.path)")
+    }
+  }
+
+  /// Each described enum on its own: the sample of every case decodes to the
+  /// case of that name, and every case has a sample.
+  @Test func everyDescribedEnumMatchesItsCases() throws {
+    var checked = Set<String>()
+    var pending = [ActionSchemaReference(AppFeature.Action.self)]
+    while let reference = pending.popLast() {
+      guard checked.insert(reference.typeName).inserted else { continue }
+      let schema = reference.schema
+      let samples = schema.samples
+      for actionCase in schema.cases {
+        let sample = try #require(
+          samples.first { Self.firstStep(of: $0.entry.path) == actionCase.name },
+          "\(reference.typeName).\(actionCase.name) has no sample")
+        #expect(try reference.decodedCaseName(of: sample.action) == actionCase.name, "\(reference.typeName)")
+        for argument in actionCase.arguments {
+          switch argument.value.kind {
+          case .action(let nested): pending.append(nested)
+          case .identified(_, let element): pending.append(element)
+          default: break
+          }
+        }
+      }
+    }
+    #expect(
+      checked == [
+        "AppFeature.Action", "Counter.Action", "Dice.Action", "Dice.Action.ViewAction",
+        "Dice.Action.InternalAction", "PresentationAction<DiceHistory.Action>", "DiceHistory.Action",
+        "ProductList.Action", "ProductRow.Action", "AddToCart.Action", "Cart.Action", "CartAlert.Action",
+        "Profile.Action", "BMI.Action", "BMIInput.Action", "BMIHistory.Action", "GIFSearch.Action",
+      ])
+  }
+
+  @Test func bindingFieldsAreTheBindableFields() {
+    #expect(BMIInput.State.describedFields.map(\.name) == BMIInput.State.bindableFields.map(\.name))
+  }
+
+  @Test func everySampleRendersAsACommandThatParsesBack() throws {
+    for sample in schema.samples {
+      let command = try #require(ActionPath.command(for: sample.action, schema: schema), "\(sample.entry.path)")
+      #expect(try ActionPath.parse(path: command.path, arguments: command.arguments, schema: schema) == sample.action)
+    }
+  }
+
+  static let actions: [(AppFeature.Action, String)] = [
+    (.cart(.addItem(3)), "cart.addItem 3"),
+    (.cart(.orderPlaced(orderID: nil)), "cart.orderPlaced"),
+    (.cart(.orderPlaced(orderID: 7)), "cart.orderPlaced 7"),
+    (.cart(.alert(.confirmPurchase)), "cart.alert.confirmPurchase"),
+    (.counter(.incrementButtonTapped), "counter.incrementButtonTapped"),
+    (
+      .counter(.numberFactFailed(EffectFailure(.timeout, "slow"))),
+      #"counter.numberFactFailed '{"kind":"timeout","message":"slow"}'"#
+    ),
+    (
+      .products(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))),
+      "products.rows[3].addToCart.plusButtonTapped"
+    ),
+    (.bmi(.input(.binding(.set(\.height, "180")))), "bmi.input.binding.height 180"),
+    (.bmi(.input(.binding(.set(\.weight, "70.5 ")))), "bmi.input.binding.weight '70.5 '"),
+    (.bmi(.tabSelected(.history)), "bmi.tabSelected History"),
+    (
+      .bmi(.history(.delete(id: UUID(uuidString: "3F2504E0-4F89-41D3-9A0C-0305E82C3301")!))),
+      "bmi.history.delete 3F2504E0-4F89-41D3-9A0C-0305E82C3301"
+    ),
+    (.dice(.view(.rollButtonTapped)), "dice.view.rollButtonTapped"),
+    (.dice(.internal(.rollCompleted(4))), "dice.internal.rollCompleted 4"),
+    (.dice(.destination(.presented(.closeButtonTapped))), "dice.destination.presented.closeButtonTapped"),
+    (.dice(.destination(.dismiss)), "dice.destination.dismiss"),
+    (.tabSelected(.products), "tabSelected products"),
+    (.search(.textChanged("funny cats")), "search.textChanged 'funny cats'"),
+  ]
+
+  @Test(arguments: actions)
+  func describesARealActionAndParsesItBack(action: AppFeature.Action, line: String) throws {
+    #expect(ActionPath.describe(action) == line)
+    let json = try JSONValue(encoding: action)
+    let command = try #require(ActionPath.command(for: json, schema: schema))
+    #expect(try ActionPath.parse(path: command.path, arguments: command.arguments, schema: schema) == json)
+    #expect(
+      try ActionPath.parse(path: command.path, arguments: command.arguments, as: AppFeature.Action.self) == action)
+  }
+
+  @Test func parsesTheDesignBriefsExample() throws {
+    #expect(
+      try ActionPath.parse(path: "cart.addItem", arguments: ["3"], as: AppFeature.Action.self) == .cart(.addItem(3)))
+    #expect(
+      try ActionPath.parse(path: "cart.addItem", arguments: ["3"], schema: schema)
+        == .object(["cart": .object(["_0": .object(["addItem": .object(["_0": .int(3)])])])]))
+    #expect(
+      try ActionPath.parse(path: "bmi.input.binding", arguments: ["height", "180"], as: AppFeature.Action.self)
+        == .bmi(.input(.binding(.set(\.height, "180")))))
+    #expect(
+      try ActionPath.parse(path: "bmi.tabSelected", arguments: ["history"], as: AppFeature.Action.self)
+        == .bmi(.tabSelected(.history)))
+  }
+
+  static let mistakes: [(String, [String], String)] = [
+    ("cart.addItm", ["3"], "unknown action 'cart.addItm': did you mean cart.addItem <productID: Int>?"),
+    ("cart.addItem", [], "cart.addItem takes 1 argument (productID: Int), got 0"),
+    ("cart.addItem", ["three"], "cart.addItem: 'three' is not an Int (productID)"),
+    (
+      "cart", [],
+      "cart is a group of actions; expected one of: addItem, incrementItem, decrementItem, removeItem, payButtonTapped, alert, orderPlaced, orderFailed"
+    ),
+    ("dice.rollButtonTapped", [], "unknown action 'dice.rollButtonTapped': did you mean dice.view.rollButtonTapped?"),
+    ("addItem", ["3"], "unknown action 'addItem': did you mean cart.addItem <productID: Int>?"),
+    (
+      "products.rows.addToCart.plusButtonTapped", [],
+      "products.rows is a collection; name an element by id, as in products.rows[<id: Int>].<addToCart>"
+    ),
+    ("products.rows[x].addToCart.plusButtonTapped", [], "products.rows[x]: 'x' is not an Int (id)"),
+    ("tabSelected", ["prodcts"], "tabSelected: 'prodcts' is not an AppTab (tab): did you mean products?"),
+    (
+      "bmi.input.binding.hieght", ["180"],
+      "unknown field 'bmi.input.binding.hieght': did you mean bmi.input.binding.height <value: String>?"
+    ),
+    ("dice.destination", [], "dice.destination is a group of actions; expected one of: presented, dismiss"),
+    (
+      "cart.addItem.now", ["3"],
+      "cart.addItem is an action, not a group: nothing can follow it ('now'); write cart.addItem <productID: Int>"
+    ),
+  ]
+
+  @Test(arguments: mistakes)
+  func explainsAMistakeAgainstTheRealSchema(path: String, arguments: [String], message: String) {
+    do {
+      _ = try ActionPath.parse(path: path, arguments: arguments, schema: schema)
+      Issue.record("\(path) \(arguments) parsed")
+    } catch {
+      #expect(error.description == message)
+    }
+  }
+
+  @Test func listsPathsForTcactlActions() {
+    let usages = schema.allPaths.map(\.usage)
+    #expect(usages.contains("products.rows[<id: Int>].addToCart.plusButtonTapped"))
+    #expect(usages.contains("tabSelected <tab: counter|dice|products|cart|profile|bmi|search>"))
+    #expect(usages.contains("bmi.input.binding.height <value: String>"))
+    #expect(usages.contains("cart.orderPlaced <orderID: Int?>"))
+    #expect(usages.contains("products.productsResponse <products: [Product] (JSON)>"))
+    #expect(usages.contains("dice.destination.dismiss"))
+  }
+
+  private static func firstStep(of path: String) -> Substring {
+    path.prefix { $0 != "." && $0 != "[" }
+  }
+}
