@@ -1,0 +1,158 @@
+import ComposableCore
+import FoundationEssentials
+
+/// The one byte form of a JSON value: what the daemon sends, journals and
+/// checksums, so that equal states are equal bytes.
+///
+/// The rules (docs/PROTOCOL.md, "State as JSON"):
+///
+/// - no whitespace at all;
+/// - object members sorted by the UTF-8 bytes of their keys;
+/// - strings escape only what RFC 8259 requires: `"` and `\` as `\"` and
+///   `\\`, control characters as `\b \f \n \r \t` or `\u00XX` (lowercase hex);
+///   everything else, `/` and non-ASCII included, is literal UTF-8;
+/// - integers in plain decimal;
+/// - fractional numbers in the shortest form that reads back as the same
+///   `Double` (Swift's `description`: `0.1`, `1.0`, `1e-07`, `1e+16`), with
+///   `-0.0` written as `0.0` because the two compare equal.
+///
+/// Non-finite doubles have no JSON form. Values that come from `Codable`
+/// never hold one (`JSONEncoder` refuses them, and ``JSONParser`` rejects
+/// numbers out of range); a hand-built `.double(.nan)` or `.infinity` is
+/// written as `null`, like JavaScript's `JSON.stringify`, so the output is
+/// always valid JSON.
+///
+/// Strings are written as their own UTF-8, not normalised: two strings Swift
+/// considers equal because they are canonically equivalent (precomposed `é`
+/// and `e` + U+0301) give different bytes. State produced by the same code is
+/// consistently encoded, so this does not arise in practice.
+public enum CanonicalJSON {
+  /// The canonical bytes of `value`.
+  public static func encode(_ value: JSONValue) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(64)
+    write(value, to: &output)
+    return output
+  }
+
+  /// Appends the canonical bytes of `value` to `output`.
+  public static func write(_ value: JSONValue, to output: inout [UInt8]) {
+    switch value {
+    case .null:
+      output.append(contentsOf: "null".utf8)
+    case .bool(let bool):
+      output.append(contentsOf: (bool ? "true" : "false").utf8)
+    case .int(let int):
+      output.append(contentsOf: String(int).utf8)
+    case .double(let double):
+      writeDouble(double, to: &output)
+    case .string(let string):
+      writeString(string, to: &output)
+    case .array(let elements):
+      output.append(UInt8(ascii: "["))
+      for (index, element) in elements.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        write(element, to: &output)
+      }
+      output.append(UInt8(ascii: "]"))
+    case .object(let members):
+      output.append(UInt8(ascii: "{"))
+      let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      for (index, member) in sorted.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
+        writeString(member.key, to: &output)
+        output.append(UInt8(ascii: ":"))
+        write(member.value, to: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func writeDouble(_ double: Double, to output: inout [UInt8]) {
+    guard double.isFinite else {
+      output.append(contentsOf: "null".utf8)
+      return
+    }
+    // Swift's description is the shortest digits that round-trip, in the
+    // forms `123.0`, `0.001`, `1e-07`, `1.5e+300`: all valid JSON numbers.
+    output.append(contentsOf: (double == 0 ? 0.0 : double).description.utf8)
+  }
+
+  private static let hexDigits = Array("0123456789abcdef".utf8)
+
+  private static func writeString(_ string: String, to output: inout [UInt8]) {
+    output.append(UInt8(ascii: "\""))
+    let utf8 = string.utf8
+    if !utf8.contains(where: needsEscape) {
+      output.append(contentsOf: utf8)
+    } else {
+      for byte in utf8 {
+        guard needsEscape(byte) else {
+          output.append(byte)
+          continue
+        }
+        output.append(UInt8(ascii: "\\"))
+        switch byte {
+        case 0x22: output.append(UInt8(ascii: "\""))
+        case 0x5C: output.append(UInt8(ascii: "\\"))
+        case 0x08: output.append(UInt8(ascii: "b"))
+        case 0x0C: output.append(UInt8(ascii: "f"))
+        case 0x0A: output.append(UInt8(ascii: "n"))
+        case 0x0D: output.append(UInt8(ascii: "r"))
+        case 0x09: output.append(UInt8(ascii: "t"))
+        default:
+          output.append(contentsOf: "u00".utf8)
+          output.append(hexDigits[Int(byte >> 4)])
+          output.append(hexDigits[Int(byte & 0xF)])
+        }
+      }
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == 0x22 || byte == 0x5C
+  }
+
+  // MARK: Codable values
+
+  /// The JSON value `encodable` encodes to, through `JSONEncoder` with sorted
+  /// keys and ISO 8601 dates (the daemon's encoding of state and actions).
+  ///
+  /// - Throws: the encoder's `EncodingError` (for example for a non-finite
+  ///   `Double`).
+  public static func value(of encodable: some Encodable) throws -> JSONValue {
+    let data = try encoder().encode(encodable)
+    do {
+      return try JSONParser.parse(data)
+    } catch {
+      // JSONEncoder writes valid JSON; reaching this is a bug worth naming.
+      throw EncodingError.invalidValue(
+        encodable,
+        EncodingError.Context(
+          codingPath: [], debugDescription: "JSONEncoder produced JSON that does not parse: \(error)"))
+    }
+  }
+
+  /// Decodes `type` from `value`, through `JSONDecoder` with ISO 8601 dates.
+  ///
+  /// - Throws: the decoder's `DecodingError`, which names the coding path.
+  public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+    try decoder().decode(type, from: Data(encode(value)))
+  }
+
+  /// The encoder behind ``value(of:)``.
+  public static func encoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    encoder.dateEncodingStrategy = .iso8601
+    return encoder
+  }
+
+  /// The decoder behind ``decode(_:from:)``.
+  public static func decoder() -> JSONDecoder {
+    let decoder = JSONDecoder()
+    decoder.dateDecodingStrategy = .iso8601
+    return decoder
+  }
+}
