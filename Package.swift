@@ -35,5 +35,8 @@ let package = Package(
       name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
+    .testTarget(
+      name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl"],
+      swiftSettings: settings),
   ]
 )

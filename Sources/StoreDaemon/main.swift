@@ -1,31 +1,36 @@
-// storedaemon: the long-running process that owns the State tree and the root
-// reducer. Serving clients over its Unix socket is built in issue 3; until then
-// it says so instead of pretending to run.
+// storedaemon: owns the application state and the root reducer, and serves
+// clients over a Unix socket. See `storedaemon --help` and docs/CLI.md.
+import ComposableCore
+import Dispatch
+import Foundation
 import Glibc
+import Wire
 
-/// Writes `text` to standard error (Glibc's `stderr` is a mutable global, which
-/// strict concurrency rightly refuses).
-func printError(_ text: String) {
-  var text = text + "\n"
-  text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
-}
+SignalMask.unblockAll()
 
-let usage = """
-  usage: storedaemon [--help] [--version]
-
-  storedaemon will own the application state and reduce every action sent to it
-  over a Unix socket. The socket server is not built yet: the reducer core and
-  the features it will host are in ComposableCore and Features.
-  """
-
-let arguments = CommandLine.arguments.dropFirst()
+let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
-  print(usage)
+  print(DaemonOptions.usage)
   exit(0)
 }
 if arguments.contains("--version") {
-  print("storedaemon 0.1.0")
+  print("storedaemon \(DaemonOptions.version)")
   exit(0)
 }
-printError("storedaemon: serving over a socket is not implemented yet; see --help.")
-exit(2)
+
+let options: DaemonOptions
+do {
+  options = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
+} catch {
+  Log.error("\(error)\n\(DaemonOptions.usage)")
+  exit(64)
+}
+
+let daemon: Daemon
+do {
+  daemon = try Daemon(options: options)
+} catch {
+  Log.error("\(error)")
+  exit(70)
+}
+daemon.run()

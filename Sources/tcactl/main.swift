@@ -1,16 +1,52 @@
-// tcactl: the command-line client that sends actions to storedaemon and watches
-// its state. It needs the daemon's socket server (issue 3) and says so until then.
+// tcactl: sends actions to storedaemon and shows its state. See `tcactl --help`
+// and docs/CLI.md.
+import Foundation
 import Glibc
+import Wire
 
-let arguments = CommandLine.arguments.dropFirst()
-if arguments.contains("--version") {
-  print("tcactl 0.1.0")
+SignalMask.unblockAll()
+
+let invocation: Invocation
+do {
+  invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+} catch {
+  Terminal.error("\(error)\n\n\(Usage.general)")
+  exit(Invocation.ExitCode.usage.rawValue)
+}
+
+if invocation.command == "--version" || invocation.command == "version" {
+  print("tcactl 0.2.0")
   exit(0)
 }
-print("""
-  usage: tcactl send <action.path> [arguments...] | watch [path] | actions
+if invocation.command.isEmpty || invocation.command == "help" {
+  print(Usage.general)
+  exit(invocation.help || invocation.command == "help" ? 0 : Invocation.ExitCode.usage.rawValue)
+}
+guard let help = Usage.command(invocation.command) else {
+  Terminal.error("unknown command '\(invocation.command)'; expected one of: send, get, watch, actions, status")
+  exit(Invocation.ExitCode.usage.rawValue)
+}
+if invocation.help {
+  print(help)
+  exit(0)
+}
 
-  tcactl talks to storedaemon over its Unix socket; the socket server is not
-  built yet, so no command can run.
-  """)
-exit(arguments.isEmpty || arguments.contains("--help") ? 0 : 2)
+let code: Invocation.ExitCode
+do {
+  let client = try WireClient(path: invocation.socketPath, clientName: "tcactl \(invocation.command)")
+  switch invocation.command {
+  case "send": code = try Commands.send(invocation, client: client)
+  case "get": code = try Commands.get(invocation, client: client)
+  case "watch": code = try Watch.run(invocation, client: client)
+  case "actions": code = try Commands.actions(invocation, client: client)
+  default: code = try Commands.status(invocation, client: client)
+  }
+} catch {
+  Terminal.error("\(error)")
+  switch error {
+  case .unreachable: code = .unreachable
+  case .rejected: code = .rejected
+  default: code = .rejected
+  }
+}
+exit(code.rawValue)

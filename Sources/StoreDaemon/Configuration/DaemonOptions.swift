@@ -1,0 +1,95 @@
+import Glibc
+
+/// What `storedaemon` was asked to do, from its command line and environment.
+struct DaemonOptions: Sendable {
+  /// The listening socket's path.
+  var socketPath: String
+  /// Where the daemon keeps its state.
+  var stateDirectory: String
+  /// A group whose members may use the socket (mode 0660), besides the owner.
+  var allowedGroup: String?
+  /// How long a new connection may stay silent before its `hello`.
+  var handshakeTimeout: Duration = .seconds(5)
+  /// How often an idle subscriber hears a heartbeat.
+  var heartbeatInterval: Duration = .seconds(10)
+  /// How many bytes may wait for one slow client before it is resynced.
+  var outboxLimit: Int = 4 << 20
+  /// How many recent diffs are kept for subscribers resuming from a version.
+  var retainedDiffs: Int = 4096
+  /// The largest frame accepted from a client.
+  var maximumFrame: UInt32 = 1 << 20
+
+  static let version = "0.2.0"
+
+  static let usage = """
+    usage: storedaemon [options]
+
+    Owns the application state and its reducers, and serves clients such as
+    tcactl over a Unix socket. Runs in the foreground; stop it with SIGTERM or ^C.
+
+    options:
+      --socket PATH          the socket to listen on (default: $RUNTIME_DIRECTORY/storedaemon.sock,
+                             else $XDG_RUNTIME_DIR/storedaemon/storedaemon.sock,
+                             else /tmp/storedaemon-$UID/storedaemon.sock)
+      --state-dir DIR        where state is kept (default: $STATE_DIRECTORY,
+                             else $XDG_STATE_HOME/storedaemon, else ~/.local/state/storedaemon)
+      --allow-group GROUP    let members of GROUP use the socket (mode 0660 instead of 0600)
+      --handshake-timeout S  seconds a client may stay silent before its hello (default 5)
+      --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
+      --client-buffer BYTES  bytes that may wait for one client before its subscription is
+                             resynced with a snapshot (default 4194304; a subscriber resynced
+                             more than 3 times is disconnected)
+      --help                 show this help
+      --version              show the version
+
+    exit status: 0 after a clean stop, 64 for a usage error, 70 when the socket
+    or state directory cannot be set up (the message says why).
+    """
+
+  /// Reads the options; throws a usage error naming the bad argument.
+  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions {
+    var socketPath: String?
+    var stateDirectory: String?
+    var options = DaemonOptions(socketPath: "", stateDirectory: "")
+    var index = 0
+    func value(for flag: String) throws(UsageError) -> String {
+      index += 1
+      guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
+      return arguments[index]
+    }
+    func seconds(for flag: String) throws(UsageError) -> Duration {
+      let text = try value(for: flag)
+      guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
+        throw UsageError("\(flag) takes a number of seconds between 0 and 86400, got '\(text)'")
+      }
+      return .milliseconds(Int(seconds * 1000))
+    }
+    while index < arguments.count {
+      let argument = arguments[index]
+      switch argument {
+      case "--socket": socketPath = try value(for: argument)
+      case "--state-dir": stateDirectory = try value(for: argument)
+      case "--allow-group": options.allowedGroup = try value(for: argument)
+      case "--handshake-timeout": options.handshakeTimeout = try seconds(for: argument)
+      case "--heartbeat": options.heartbeatInterval = try seconds(for: argument)
+      case "--client-buffer":
+        let text = try value(for: argument)
+        guard let bytes = Int(text), bytes >= 4096, bytes <= 1 << 30 else {
+          throw UsageError("--client-buffer takes a number of bytes between 4096 and 1073741824, got '\(text)'")
+        }
+        options.outboxLimit = bytes
+      default: throw UsageError("unknown option '\(argument)'")
+      }
+      index += 1
+    }
+    options.socketPath = socketPath ?? RuntimePaths.defaultSocket(environment: environment)
+    options.stateDirectory = stateDirectory ?? RuntimePaths.defaultStateDirectory(environment: environment)
+    return options
+  }
+}
+
+/// A command line `storedaemon` cannot act on.
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

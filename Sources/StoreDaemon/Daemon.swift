@@ -1,0 +1,95 @@
+import ComposableCore
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+import Wire
+
+/// The running daemon: the store loop, the listener and the signal handling,
+/// wired together.
+final class Daemon: Sendable {
+  let options: DaemonOptions
+  private let listener: Listener
+  private let loop: StoreLoop
+  private let policy: PeerPolicy
+  private let nextConnectionID = Atomic<Int>(1)
+  private let stopping = Atomic<Bool>(false)
+
+  init(options: DaemonOptions) throws {
+    self.options = options
+    var group: (name: String, gid: gid_t)?
+    if let name = options.allowedGroup {
+      guard let entry = getgrnam(name) else {
+        throw SocketError("--allow-group", errno: 0, detail: "no group named '\(name)' exists")
+      }
+      group = (name, entry.pointee.gr_gid)
+    }
+    policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
+    try DirectorySetup.create(options.stateDirectory, mode: 0o700)
+    loop = try StoreLoop(options: options, dependencies: DependencyValues())
+    listener = try Listener.open(options, group: group)
+  }
+
+  /// Serves until SIGTERM or SIGINT, then stops cleanly and exits 0.
+  func run() -> Never {
+    Thread.detachNewThread { [loop] in loop.run() }
+    Thread.detachNewThread { [self] in acceptLoop() }
+    Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
+
+    let stopped = DispatchSemaphore(value: 0)
+    var sources: [any DispatchSourceSignal] = []
+    for signal in [SIGTERM, SIGINT] {
+      Glibc.signal(signal, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
+      source.setEventHandler { stopped.signal() }
+      source.resume()
+      sources.append(source)
+    }
+    stopped.wait()
+    Log.info("stopping: no new connections; answering what is in flight")
+    stopping.store(true, ordering: .sequentiallyConsistent)
+    listener.close()
+    let drained = DispatchSemaphore(value: 0)
+    loop.post(.shutdown(done: { drained.signal() }))
+    _ = drained.wait(timeout: .now() + .seconds(5))
+    // Give the writers a moment to flush the goodbyes.
+    usleep(100_000)
+    Log.info("stopped")
+    exit(0)
+  }
+
+  private func acceptLoop() {
+    while !stopping.load(ordering: .sequentiallyConsistent) {
+      let socket: UnixSocket
+      do {
+        socket = try listener.socket.accept()
+      } catch {
+        if error.errno == EINTR || error.errno == ECONNABORTED { continue }
+        if !stopping.load(ordering: .sequentiallyConsistent) { Log.error("\(error); no longer accepting connections") }
+        return
+      }
+      let credentials: PeerCredentials
+      do {
+        credentials = try socket.peerCredentials()
+      } catch {
+        Log.warning("\(error); closing the connection")
+        socket.close()
+        continue
+      }
+      guard policy.allows(credentials) else {
+        // Refused before anything is read. The two small frames fit in the
+        // socket buffer, so this write does not wait on the client; Unix
+        // sockets keep written data readable after close.
+        let reason = policy.refusal(for: credentials)
+        Log.warning("refused connection from pid \(credentials.pid): \(reason)")
+        try? socket.write(
+          MessageCodec.frame(ServerMessage.error(id: nil, code: .forbidden, message: reason))
+            + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
+        socket.close()
+        continue
+      }
+      let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+      Connection(id: id, socket: socket, outboxLimit: options.outboxLimit).start(loop: loop, options: options)
+    }
+  }
+}

@@ -1,0 +1,50 @@
+import Glibc
+import Wire
+
+/// The daemon's listening socket: created with private permissions in a
+/// private directory, refusing to take over a socket another daemon serves.
+struct Listener: Sendable {
+  let socket: UnixSocket
+  let path: String
+
+  /// Binds `options.socketPath`: its directory is created 0700 (0750 for an
+  /// allowed group), the socket is 0600 (0660 for an allowed group). A stale
+  /// socket left by a dead daemon is replaced; a live one is an error.
+  static func open(_ options: DaemonOptions, group: (name: String, gid: gid_t)?) throws(SocketError) -> Listener {
+    let path = options.socketPath
+    let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    if !directory.isEmpty {
+      try DirectorySetup.create(directory, mode: group == nil ? 0o700 : 0o750)
+      if let group { _ = chown(directory, uid_t.max, group.gid) }
+    }
+    try removeStaleSocket(at: path)
+    let socket = try UnixSocket.listen(at: path, mode: group == nil ? 0o600 : 0o660)
+    if let group, chown(path, uid_t.max, group.gid) != 0 {
+      let error = SocketError("chown", path: path, detail: "cannot give the socket to group '\(group.name)'")
+      socket.close()
+      unlink(path)
+      throw error
+    }
+    return Listener(socket: socket, path: path)
+  }
+
+  /// Stops accepting and removes the socket file.
+  func close() {
+    socket.shutdown()
+    socket.close()
+    unlink(path)
+  }
+
+  private static func removeStaleSocket(at path: String) throws(SocketError) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    guard info.st_mode & S_IFMT == S_IFSOCK else {
+      throw SocketError("bind", path: path, errno: EEXIST, detail: "the path exists and is not a socket; remove it or choose another --socket")
+    }
+    if let live = try? UnixSocket.connect(to: path) {
+      live.close()
+      throw SocketError("bind", path: path, errno: EADDRINUSE, detail: "another storedaemon is already serving this socket")
+    }
+    unlink(path)
+  }
+}

@@ -1,0 +1,91 @@
+import Dispatch
+import Synchronization
+
+/// The frames waiting to be written to one connection, with a byte limit, so a
+/// client that reads slowly can never make the daemon wait or grow without
+/// bound.
+///
+/// The store loop offers frames; the connection's writer thread takes them.
+/// Subscription traffic is *droppable*: when the limit is reached the store
+/// loop drops it and resynchronises the subscriber with a snapshot instead.
+final class Outbox: Sendable {
+  private struct State {
+    var frames: [(bytes: [UInt8], droppable: Bool)] = []
+    var head = 0
+    var byteCount = 0
+    var isFinished = false
+    var taken = 0
+  }
+
+  /// The most bytes that may wait.
+  let limit: Int
+  private let state = Mutex(State())
+  private let available = DispatchSemaphore(value: 0)
+
+  init(limit: Int) {
+    self.limit = limit
+  }
+
+  /// Queues `frame` unless that would pass the limit; returns whether it was
+  /// queued. Frames offered after ``finish()`` are discarded.
+  @discardableResult
+  func offer(_ frame: [UInt8], droppable: Bool) -> Bool {
+    let queued = state.withLock { state -> Bool in
+      guard !state.isFinished else { return false }
+      guard state.byteCount + frame.count <= limit || state.byteCount == 0 else { return false }
+      state.frames.append((frame, droppable))
+      state.byteCount += frame.count
+      return true
+    }
+    if queued { available.signal() }
+    return queued
+  }
+
+  /// Drops the droppable frames still waiting; returns how many bytes it freed.
+  @discardableResult
+  func dropDroppable() -> Int {
+    state.withLock { state in
+      let kept = state.frames[state.head...].filter { !$0.droppable }
+      let freed = state.byteCount - kept.reduce(0) { $0 + $1.bytes.count }
+      state.frames = Array(kept)
+      state.head = 0
+      state.byteCount -= freed
+      return freed
+    }
+  }
+
+  /// No more frames will be offered; the writer ends once the queue is empty.
+  func finish() {
+    state.withLock { $0.isFinished = true }
+    available.signal()
+  }
+
+  /// The next frame, waiting for one; `nil` once finished and empty.
+  func next() -> [UInt8]? {
+    while true {
+      let frame = state.withLock { state -> [UInt8]?? in
+        if state.head < state.frames.count {
+          let frame = state.frames[state.head].bytes
+          state.head += 1
+          state.taken += 1
+          state.byteCount -= frame.count
+          if state.head == state.frames.count {
+            state.frames.removeAll(keepingCapacity: true)
+            state.head = 0
+          }
+          return .some(frame)
+        }
+        return state.isFinished ? .some(nil) : nil
+      }
+      if let frame { return frame }
+      available.wait()
+    }
+  }
+
+  /// How many frames the writer has taken so far: a measure of whether the
+  /// client is reading at all.
+  var framesTaken: Int { state.withLock { $0.taken } }
+
+  /// Bytes waiting to be written.
+  var pendingBytes: Int { state.withLock { $0.byteCount } }
+}

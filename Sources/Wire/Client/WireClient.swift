@@ -1,0 +1,167 @@
+import ComposableCore
+
+/// A blocking client of storedaemon: connects, shakes hands, sends requests and
+/// reads answers. Used by `tcactl` and the integration tests; a model for
+/// clients in other languages (docs/PROTOCOL.md).
+///
+/// A client is used from one thread at a time; it is not `Sendable`.
+public final class WireClient {
+  /// The daemon's name and version, from its welcome.
+  public let server: String
+  /// The state version when the connection was made.
+  public let versionAtConnect: UInt64
+
+  private let socket: UnixSocket
+  private var decoder: FrameDecoder
+  private var nextID = 1
+  private var isClosed = false
+
+  /// Connects to the daemon at `path` and completes the handshake.
+  public init(path: String, clientName: String, maximumFrame: UInt32 = FrameDecoder.defaultMaximum) throws(ClientError) {
+    do {
+      socket = try UnixSocket.connect(to: path)
+    } catch {
+      throw .unreachable(path: path, error)
+    }
+    var decoder = FrameDecoder(maximum: maximumFrame)
+    do {
+      try socket.write(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName)))
+      switch try Self.readMessage(from: socket, decoder: &decoder) {
+      case .welcome(_, let server, let version):
+        self.server = server
+        self.versionAtConnect = version
+        self.decoder = decoder
+      case .error(_, let code, let message):
+        throw ClientError.rejected(code: code, message: message)
+      case let other:
+        throw ClientError.protocolViolation("expected 'welcome', got \(other.json)")
+      }
+    } catch let error as ClientError {
+      socket.close()
+      throw error
+    } catch {
+      socket.close()
+      throw .protocolViolation("\(error)")
+    }
+  }
+
+  deinit { close() }
+
+  /// Sends an action named by its command-line path; returns the version it produced.
+  public func send(path: String, arguments: [String] = []) throws(ClientError) -> UInt64 {
+    try expectAck(request { .send(id: $0, action: .path(path, arguments: arguments)) })
+  }
+
+  /// Sends an action as its JSON; returns the version it produced.
+  public func send(action: JSONValue) throws(ClientError) -> UInt64 {
+    try expectAck(request { .send(id: $0, action: .json(action)) })
+  }
+
+  /// The state at the JSON Pointer `path` ("" for all of it) and its version.
+  public func get(path: String = "") throws(ClientError) -> (version: UInt64, value: JSONValue) {
+    switch try request({ .get(id: $0, path: path) }) {
+    case .state(_, let version, _, let value): return (version, value)
+    case let other: throw .protocolViolation("expected 'state', got \(other.json)")
+    }
+  }
+
+  /// Every action path with its arguments, as the daemon lists them.
+  public func actions() throws(ClientError) -> JSONValue {
+    switch try request({ .actions(id: $0) }) {
+    case .actions(_, let actions): return actions
+    case let other: throw .protocolViolation("expected 'actions', got \(other.json)")
+    }
+  }
+
+  /// The daemon's status report.
+  public func status() throws(ClientError) -> JSONValue {
+    switch try request({ .status(id: $0) }) {
+    case .status(_, let report): return report
+    case let other: throw .protocolViolation("expected 'status', got \(other.json)")
+    }
+  }
+
+  /// Subscribes to the state at `path`; read the snapshot and the changes with
+  /// ``nextMessage()``.
+  public func subscribe(path: String = "", since: UInt64? = nil) throws(ClientError) {
+    let id = nextID
+    nextID += 1
+    try write(.subscribe(id: id, path: path, since: since))
+  }
+
+  /// The next message from the daemon, waiting for it.
+  public func nextMessage() throws(ClientError) -> ServerMessage {
+    try readMessage()
+  }
+
+  /// Closes the connection.
+  public func close() {
+    guard !isClosed else { return }
+    isClosed = true
+    socket.close()
+  }
+
+  // MARK: -
+
+  private func request(_ make: (Int) -> ClientMessage) throws(ClientError) -> ServerMessage {
+    let id = nextID
+    nextID += 1
+    try write(make(id))
+    while true {
+      let message = try readMessage()
+      switch message {
+      case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
+        throw .rejected(code: code, message: text)
+      case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _):
+        return message
+      case .goodbye(let reason):
+        throw .closed(reason: reason)
+      default:
+        continue  // Subscription traffic on a shared connection is not an answer.
+      }
+    }
+  }
+
+  private func expectAck(_ message: ServerMessage) throws(ClientError) -> UInt64 {
+    guard case .ack(_, let version) = message else { throw .protocolViolation("expected 'ack', got \(message.json)") }
+    return version
+  }
+
+  private func write(_ message: ClientMessage) throws(ClientError) {
+    do {
+      try socket.write(MessageCodec.frame(message))
+    } catch {
+      throw .io(error)
+    }
+  }
+
+  private func readMessage() throws(ClientError) -> ServerMessage {
+    try Self.readMessage(from: socket, decoder: &decoder)
+  }
+
+  private static func readMessage(from socket: UnixSocket, decoder: inout FrameDecoder) throws(ClientError) -> ServerMessage {
+    while true {
+      let payload: [UInt8]?
+      do {
+        payload = try decoder.nextFrame()
+      } catch {
+        throw .protocolViolation("\(error)")
+      }
+      if let payload {
+        do {
+          return try ServerMessage(json: MessageCodec.parse(payload))
+        } catch {
+          throw .protocolViolation(error.message)
+        }
+      }
+      let bytes: [UInt8]
+      do {
+        bytes = try socket.read()
+      } catch {
+        throw .io(error)
+      }
+      if bytes.isEmpty { throw .closed(reason: "end of stream") }
+      decoder.append(bytes)
+    }
+  }
+}

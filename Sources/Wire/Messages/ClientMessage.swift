@@ -1,0 +1,100 @@
+import ComposableCore
+
+/// A message from a client to the daemon. Every payload is a JSON object whose
+/// `type` names the message (docs/PROTOCOL.md, "Client messages").
+public enum ClientMessage: Equatable, Sendable {
+  /// The first message on every connection: the protocol version and who is
+  /// speaking (for logs and `tcactl status`).
+  case hello(protocol: Int, client: String)
+  /// Sends an action, given as JSON or as a command-line path with arguments.
+  /// Answered by `ack` with the version the action produced, or by `error`.
+  case send(id: Int, action: ActionInput)
+  /// Asks for the state (or the part at a JSON Pointer). Answered by `state`.
+  case get(id: Int, path: String)
+  /// Subscribes to the state at a JSON Pointer: a snapshot, then every change.
+  /// With `since`, resumes after that version if the daemon still holds it.
+  case subscribe(id: Int, path: String, since: UInt64?)
+  /// Asks for every action path with its arguments. Answered by `actions`.
+  case actions(id: Int)
+  /// Asks for the daemon's status. Answered by `status`.
+  case status(id: Int)
+
+  /// How a client names an action.
+  public enum ActionInput: Equatable, Sendable {
+    /// The action's JSON, as its Swift `Codable` form encodes it.
+    case json(JSONValue)
+    /// A command-line path and its arguments: `cart.addItem` and `["3"]`.
+    case path(String, arguments: [String])
+  }
+
+  /// The request id the daemon echoes in its answer, if the message has one.
+  public var id: Int? {
+    switch self {
+    case .hello: nil
+    case .send(let id, _), .get(let id, _), .subscribe(let id, _, _), .actions(let id), .status(let id): id
+    }
+  }
+
+  /// The message as JSON.
+  public var json: JSONValue {
+    switch self {
+    case .hello(let version, let client):
+      return .object(["type": .string("hello"), "protocol": .int(version), "client": .string(client)])
+    case .send(let id, .json(let action)):
+      return .object(["type": .string("send"), "id": .int(id), "action": action])
+    case .send(let id, .path(let path, let arguments)):
+      return .object([
+        "type": .string("send"), "id": .int(id), "path": .string(path),
+        "arguments": .array(arguments.map(JSONValue.string)),
+      ])
+    case .get(let id, let path):
+      return .object(["type": .string("get"), "id": .int(id), "path": .string(path)])
+    case .subscribe(let id, let path, let since):
+      var object: [String: JSONValue] = ["type": .string("subscribe"), "id": .int(id), "path": .string(path)]
+      if let since { object["since"] = .int(Int(since)) }
+      return .object(object)
+    case .actions(let id):
+      return .object(["type": .string("actions"), "id": .int(id)])
+    case .status(let id):
+      return .object(["type": .string("status"), "id": .int(id)])
+    }
+  }
+
+  /// The message types a client may send, for error messages.
+  public static let types = ["hello", "send", "get", "subscribe", "actions", "status"]
+
+  /// Reads a message from its JSON.
+  public init(json: JSONValue) throws(MessageError) {
+    guard case .object(let object) = json else {
+      throw MessageError(.invalidMessage, "a message must be a JSON object with a 'type', got \(json)")
+    }
+    guard case .string(let type)? = object["type"] else {
+      throw MessageError(.invalidMessage, "a message needs a string 'type'; expected one of: \(Self.types.joined(separator: ", "))")
+    }
+    switch type {
+    case "hello":
+      self = .hello(protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "")
+    case "send":
+      let id = try object.int("id", in: type)
+      if let action = object["action"] {
+        self = .send(id: id, action: .json(action))
+      } else if let path = try object.optionalString("path", in: type) {
+        self = .send(id: id, action: .path(path, arguments: try object.strings("arguments", in: type)))
+      } else {
+        throw MessageError(.invalidMessage, "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
+      }
+    case "get":
+      self = .get(id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "")
+    case "subscribe":
+      self = .subscribe(
+        id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
+        since: try object.optionalUInt64("since", in: type))
+    case "actions":
+      self = .actions(id: try object.int("id", in: type))
+    case "status":
+      self = .status(id: try object.int("id", in: type))
+    default:
+      throw MessageError(.unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+    }
+  }
+}

@@ -1,0 +1,146 @@
+import ComposableCore
+
+/// A message from the daemon to a client (docs/PROTOCOL.md, "Daemon messages").
+public enum ServerMessage: Equatable, Sendable {
+  /// The answer to `hello`: the daemon's protocol, name and current state version.
+  case welcome(protocol: Int, server: String, version: UInt64)
+  /// The action of `send` `id` was reduced and produced `version`.
+  case ack(id: Int, version: UInt64)
+  /// A request (`id`) or the connection (`id` nil) failed.
+  case error(id: Int?, code: WireErrorCode, message: String)
+  /// The answer to `get`: the state at `path` as of `version`.
+  case state(id: Int, version: UInt64, path: String, value: JSONValue)
+  /// A subscription's full view at `version`: the first message of a
+  /// subscription, and again after a resync. `notice` says why a snapshot came
+  /// instead of the diffs asked for.
+  case snapshot(version: UInt64, path: String, value: JSONValue, notice: Notice?)
+  /// One change: the action that produced `version`, rendered as a command
+  /// line in `summary`, and the JSON Patch from the previous version (relative
+  /// to the subscription's path).
+  case diff(version: UInt64, action: JSONValue, summary: String, patch: JSONValue)
+  /// Sent to an idle subscriber now and then, so it knows the daemon is alive.
+  case heartbeat(version: UInt64)
+  /// Something a subscriber must know, e.g. that it is being disconnected.
+  case notice(Notice, message: String)
+  /// The answer to `actions`: every action path with its arguments.
+  case actions(id: Int, actions: JSONValue)
+  /// The answer to `status`.
+  case status(id: Int, report: JSONValue)
+  /// The daemon closes the connection, for the reason given.
+  case goodbye(reason: String)
+
+  /// Why a subscriber got a snapshot or a notice instead of the next diff.
+  public enum Notice: String, Equatable, Sendable, CaseIterable {
+    /// The subscriber fell behind and its queue was dropped; a snapshot follows.
+    case resynced
+    /// The version to resume from is no longer held; a snapshot follows.
+    case compacted
+    /// The subscriber fell behind too often and is disconnected.
+    case lagged
+  }
+
+  /// The message types the daemon sends.
+  public static let types = [
+    "welcome", "ack", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status", "goodbye",
+  ]
+
+  /// The message as JSON.
+  public var json: JSONValue {
+    switch self {
+    case .welcome(let version, let server, let stateVersion):
+      return .object([
+        "type": .string("welcome"), "protocol": .int(version), "server": .string(server),
+        "version": .int(Int(stateVersion)),
+      ])
+    case .ack(let id, let version):
+      return .object(["type": .string("ack"), "id": .int(id), "version": .int(Int(version))])
+    case .error(let id, let code, let message):
+      return .object([
+        "type": .string("error"), "id": id.map(JSONValue.int) ?? .null, "code": .string(code.rawValue),
+        "message": .string(message),
+      ])
+    case .state(let id, let version, let path, let value):
+      return .object([
+        "type": .string("state"), "id": .int(id), "version": .int(Int(version)), "path": .string(path), "state": value,
+      ])
+    case .snapshot(let version, let path, let value, let notice):
+      var object: [String: JSONValue] = [
+        "type": .string("snapshot"), "version": .int(Int(version)), "path": .string(path), "state": value,
+      ]
+      if let notice { object["notice"] = .string(notice.rawValue) }
+      return .object(object)
+    case .diff(let version, let action, let summary, let patch):
+      return .object([
+        "type": .string("diff"), "version": .int(Int(version)), "action": action, "summary": .string(summary),
+        "patch": patch,
+      ])
+    case .heartbeat(let version):
+      return .object(["type": .string("heartbeat"), "version": .int(Int(version))])
+    case .notice(let notice, let message):
+      return .object(["type": .string("notice"), "notice": .string(notice.rawValue), "message": .string(message)])
+    case .actions(let id, let actions):
+      return .object(["type": .string("actions"), "id": .int(id), "actions": actions])
+    case .status(let id, let report):
+      return .object(["type": .string("status"), "id": .int(id), "status": report])
+    case .goodbye(let reason):
+      return .object(["type": .string("goodbye"), "reason": .string(reason)])
+    }
+  }
+
+  /// Reads a message from its JSON.
+  public init(json: JSONValue) throws(MessageError) {
+    guard case .object(let object) = json, case .string(let type)? = object["type"] else {
+      throw MessageError(.invalidMessage, "a message must be a JSON object with a string 'type', got \(json)")
+    }
+    func version(_ key: String = "version") throws(MessageError) -> UInt64 {
+      guard let value = try object.optionalUInt64(key, in: type) else {
+        throw MessageError(.invalidMessage, "'\(type)' needs '\(key)' to be an integer")
+      }
+      return value
+    }
+    func value(_ key: String) throws(MessageError) -> JSONValue {
+      guard let value = object[key] else { throw MessageError(.invalidMessage, "'\(type)' needs '\(key)'") }
+      return value
+    }
+    switch type {
+    case "welcome":
+      self = .welcome(
+        protocol: try object.int("protocol", in: type), server: try object.string("server", in: type),
+        version: try version())
+    case "ack":
+      self = .ack(id: try object.int("id", in: type), version: try version())
+    case "error":
+      let codeName = try object.string("code", in: type)
+      self = .error(
+        id: try object.optionalInt("id", in: type), code: WireErrorCode(rawValue: codeName) ?? .internal,
+        message: try object.string("message", in: type))
+    case "state":
+      self = .state(
+        id: try object.int("id", in: type), version: try version(), path: try object.string("path", in: type),
+        value: try value("state"))
+    case "snapshot":
+      let notice = try object.optionalString("notice", in: type).flatMap(Notice.init(rawValue:))
+      self = .snapshot(
+        version: try version(), path: try object.string("path", in: type), value: try value("state"), notice: notice)
+    case "diff":
+      self = .diff(
+        version: try version(), action: try value("action"), summary: try object.string("summary", in: type),
+        patch: try value("patch"))
+    case "heartbeat":
+      self = .heartbeat(version: try version())
+    case "notice":
+      guard let notice = Notice(rawValue: try object.string("notice", in: type)) else {
+        throw MessageError(.invalidMessage, "'notice' names no known notice: \(json)")
+      }
+      self = .notice(notice, message: try object.string("message", in: type))
+    case "actions":
+      self = .actions(id: try object.int("id", in: type), actions: try value("actions"))
+    case "status":
+      self = .status(id: try object.int("id", in: type), report: try value("status"))
+    case "goodbye":
+      self = .goodbye(reason: try object.string("reason", in: type))
+    default:
+      throw MessageError(.unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+    }
+  }
+}

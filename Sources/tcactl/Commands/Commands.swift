@@ -1,0 +1,77 @@
+import ComposableCore
+import Wire
+
+/// The commands of `tcactl`; each returns its exit code.
+enum Commands {
+  static func send(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
+    guard let path = invocation.words.first else {
+      Terminal.error("send needs an action path, e.g. `tcactl send cart.addItem 3`; `tcactl actions` lists them")
+      return .usage
+    }
+    let version = try client.send(path: path, arguments: Array(invocation.words.dropFirst()))
+    if invocation.json {
+      Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(version))])))
+    } else {
+      Terminal.line("accepted: version \(version)")
+    }
+    return .ok
+  }
+
+  static func get(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
+    let (_, value) = try client.get(path: Invocation.pointer(fromStatePath: invocation.words.first))
+    Terminal.line(invocation.json ? CanonicalJSON.text(value) : JSONPrinter.pretty(value))
+    return .ok
+  }
+
+  static func actions(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
+    let actions = try client.actions()
+    if invocation.json {
+      Terminal.line(CanonicalJSON.text(actions))
+      return .ok
+    }
+    guard case .array(let entries) = actions else { throw .protocolViolation("'actions' must be an array") }
+    for entry in entries {
+      guard case .object(let fields) = entry, case .string(let path)? = fields["path"] else { continue }
+      var line = path
+      if case .array(let arguments)? = fields["arguments"] {
+        for argument in arguments {
+          if case .object(let argument) = argument, case .string(let name)? = argument["name"],
+            case .string(let type)? = argument["type"]
+          {
+            line += " <\(name): \(type)>"
+          }
+        }
+      }
+      if case .string(let summary)? = fields["summary"], !summary.isEmpty {
+        line = line.padding(toLength: max(line.count, 56)) + "  " + Terminal.dim(summary)
+      }
+      Terminal.line(line)
+    }
+    return .ok
+  }
+
+  static func status(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
+    let report = try client.status()
+    if invocation.json {
+      Terminal.line(CanonicalJSON.text(report))
+      return .ok
+    }
+    guard case .object(let fields) = report else { throw .protocolViolation("'status' must be an object") }
+    for key in ["server", "pid", "uptimeSeconds", "version", "clients", "subscribers", "effectsInFlight", "socket", "stateDirectory"] {
+      if let value = fields[key] {
+        let text = if case .string(let string) = value { string } else { CanonicalJSON.text(value) }
+        Terminal.line("\(key.padding(toLength: 16))\(text)")
+      }
+    }
+    if case .array(let workers)? = fields["workers"] {
+      Terminal.line("workers".padding(toLength: 16) + (workers.isEmpty ? "none (effect workers are not built yet)" : "\(workers.count)"))
+    }
+    return .ok
+  }
+}
+
+extension String {
+  func padding(toLength length: Int) -> String {
+    count >= length ? self : self + String(repeating: " ", count: length - count)
+  }
+}

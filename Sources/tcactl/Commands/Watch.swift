@@ -1,0 +1,84 @@
+import ComposableCore
+import Wire
+
+/// `tcactl watch`: follows the state live. It keeps its own copy, built from the
+/// snapshot and every patch, so it can show old and new values — and so any
+/// mismatch between the daemon's patches and its snapshot would show at once.
+enum Watch {
+  static func run(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
+    let path = Invocation.pointer(fromStatePath: invocation.words.first)
+    try client.subscribe(path: path, since: invocation.since)
+    var document: JSONValue?
+    while true {
+      switch try client.nextMessage() {
+      case .snapshot(let version, _, let value, let notice):
+        document = value
+        if invocation.json {
+          Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(version)), "state": value])))
+        } else {
+          if let notice { Terminal.line(Terminal.yellow("(\(notice.rawValue): a fresh snapshot follows)")) }
+          Terminal.line(Terminal.bold("version \(version)") + "  " + (path.isEmpty ? "state" : path))
+          Terminal.line(JSONPrinter.pretty(value))
+        }
+      case .ack(_, let version):
+        if !invocation.json { Terminal.line(Terminal.dim("resuming after version \(version)")) }
+      case .diff(let version, _, let summary, let patchJSON):
+        let patch: [PatchOperation]
+        do {
+          patch = try JSONPatch.operations(from: patchJSON)
+        } catch {
+          throw .protocolViolation("diff \(version) carries no valid JSON Patch: \(error)")
+        }
+        let before = document
+        if let current = document {
+          do {
+            document = try JSONPatch.apply(patch, to: current)
+          } catch {
+            throw .protocolViolation("diff \(version) does not apply to the state held: \(error)")
+          }
+        }
+        if invocation.json {
+          Terminal.line(
+            CanonicalJSON.text(.object(["version": .int(Int(version)), "action": .string(summary), "patch": patchJSON])))
+        } else {
+          Terminal.line(Terminal.bold("v\(version)") + "  " + summary)
+          for operation in patch {
+            Terminal.line("    " + describe(operation, before: before))
+          }
+        }
+      case .heartbeat:
+        continue
+      case .notice(let notice, let message):
+        Terminal.error("\(notice.rawValue): \(message)")
+      case .goodbye(let reason):
+        Terminal.error("the daemon closed the subscription: \(reason)")
+        return .ok
+      case .error(_, _, let message):
+        Terminal.error(message)
+        return .rejected
+      default:
+        continue
+      }
+    }
+  }
+
+  private static func describe(_ operation: PatchOperation, before: JSONValue?) -> String {
+    let old: (JSONPointer) -> JSONValue? = { path in before.flatMap { path.value(in: $0) } }
+    switch operation {
+    case .add(let path, let value):
+      return Terminal.green("+ \(path) = \(JSONPrinter.short(value))")
+    case .remove(let path):
+      let was = old(path).map { " (was \(JSONPrinter.short($0, limit: 60)))" } ?? ""
+      return Terminal.red("- \(path)\(was)")
+    case .replace(let path, let value):
+      let was = old(path).map { JSONPrinter.short($0, limit: 60) + " → " } ?? ""
+      return Terminal.yellow("~ \(path.isRoot ? "(all)" : path.description): \(was)\(JSONPrinter.short(value))")
+    case .move(let from, let path):
+      return "→ \(from) moved to \(path)"
+    case .copy(let from, let path):
+      return "⧉ \(from) copied to \(path)"
+    case .test(let path, _):
+      return "? \(path)"
+    }
+  }
+}

@@ -1,0 +1,86 @@
+import Glibc
+
+/// A parsed `tcactl` command line: the command, its words, and the options
+/// common to all commands.
+struct Invocation {
+  var command: String
+  var words: [String] = []
+  var socketPath: String
+  var json = false
+  var since: UInt64?
+  var help = false
+
+  /// Exit statuses, documented in docs/CLI.md.
+  enum ExitCode: Int32 {
+    case ok = 0
+    case rejected = 1
+    case usage = 2
+    case unreachable = 69
+  }
+
+  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
+    var invocation = Invocation(command: "", socketPath: "")
+    var socketPath = environment["TCA_SOCKET"].flatMap { $0.isEmpty ? nil : $0 }
+    var index = 0
+    var positional: [String] = []
+    var optionsEnded = false
+    while index < arguments.count {
+      let argument = arguments[index]
+      if optionsEnded || !argument.hasPrefix("--") {
+        positional.append(argument)
+        index += 1
+        continue
+      }
+      switch argument {
+      case "--":
+        optionsEnded = true
+      case "--socket":
+        index += 1
+        guard index < arguments.count else { throw UsageError("--socket needs a path") }
+        socketPath = arguments[index]
+      case "--json":
+        invocation.json = true
+      case "--since":
+        index += 1
+        guard index < arguments.count, let version = UInt64(arguments[index]) else {
+          throw UsageError("--since needs a version number")
+        }
+        invocation.since = version
+      case "--help", "-h":
+        invocation.help = true
+      default:
+        throw UsageError("unknown option '\(argument)'")
+      }
+      index += 1
+    }
+    invocation.command = positional.first ?? ""
+    invocation.words = Array(positional.dropFirst())
+    invocation.socketPath = socketPath ?? defaultSocketPath(environment: environment)
+    return invocation
+  }
+
+  /// The daemon's default socket, as `storedaemon` chooses it.
+  static func defaultSocketPath(environment: [String: String]) -> String {
+    if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
+      return "\(runtime.split(separator: ":").first.map(String.init) ?? runtime)/storedaemon.sock"
+    }
+    if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
+      return "\(xdg)/storedaemon/storedaemon.sock"
+    }
+    return "/tmp/storedaemon-\(getuid())/storedaemon.sock"
+  }
+
+  /// A state path as a JSON Pointer: `cart.items.0` → `/cart/items/0`; a path
+  /// that already starts with `/` is taken as a pointer.
+  static func pointer(fromStatePath path: String?) -> String {
+    guard let path, !path.isEmpty else { return "" }
+    if path.hasPrefix("/") { return path }
+    return path.split(separator: ".").map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+  }
+}
+
+/// A command line `tcactl` cannot act on.
+struct UsageError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,37 @@
+import Glibc
+
+/// Writing to the terminal: colours only when standard output is a terminal
+/// and `NO_COLOR` is unset.
+enum Terminal {
+  static let colors = isatty(1) == 1 && getenv("NO_COLOR") == nil
+
+  static func paint(_ text: String, _ code: String) -> String {
+    colors ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text
+  }
+
+  static func green(_ text: String) -> String { paint(text, "32") }
+  static func red(_ text: String) -> String { paint(text, "31") }
+  static func yellow(_ text: String) -> String { paint(text, "33") }
+  static func bold(_ text: String) -> String { paint(text, "1") }
+  static func dim(_ text: String) -> String { paint(text, "2") }
+
+  /// Writes `line` to standard output unbuffered, so `watch` output appears at
+  /// once in a pipe.
+  static func line(_ line: String) {
+    var text = line + "\n"
+    text.withUTF8 { bytes in
+      var offset = 0
+      while offset < bytes.count {
+        let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
+        if written <= 0 { return }
+        offset += written
+      }
+    }
+  }
+
+  /// Prints to standard error.
+  static func error(_ text: String) {
+    var text = "tcactl: " + text + "\n"
+    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+  }
+}

@@ -1,0 +1,72 @@
+/// `tcactl`'s help texts.
+enum Usage {
+  static let general = """
+    usage: tcactl [--socket PATH] <command> [arguments] [--json]
+
+    Sends actions to storedaemon and shows its state.
+
+    commands:
+      send PATH [ARGS...]   send an action, e.g. `tcactl send cart.addItem 3`; prints the version it produced
+      get [PATH]            print the state, or the part at PATH (e.g. `cart`, `cart.items.0`, `/cart`)
+      watch [PATH]          show every change live (--since N resumes after version N)
+      actions               list every action path with its arguments
+      status                show the daemon's status
+
+    options:
+      --socket PATH   the daemon's socket (default: $TCA_SOCKET, else storedaemon's default)
+      --json          machine-readable output
+      --help          help for a command, e.g. `tcactl send --help`
+
+    exit status: 0 ok, 1 action or request rejected, 2 usage error, 69 daemon unreachable
+    """
+
+  static func command(_ name: String) -> String? {
+    switch name {
+    case "send":
+      return """
+        usage: tcactl send PATH [ARGS...]
+
+        Sends the action at PATH with ARGS as its associated values and prints the
+        state version it produced. Paths name enum cases from the root down:
+          tcactl send counter.incrementButtonTapped
+          tcactl send cart.addItem 3
+          tcactl send products.rows[3].addToCart.plusButtonTapped
+          tcactl send bmi.input.binding.height 180
+          tcactl send search.textChanged "cute cats"
+        `tcactl actions` lists every path. An unknown path or a wrong argument is
+        rejected (exit 1) with the nearest valid paths.
+        """
+    case "get":
+      return """
+        usage: tcactl get [PATH] [--json]
+
+        Prints the state (or the part at PATH, dotted like `cart.items` or a JSON
+        Pointer like `/cart/items`) as indented JSON; --json prints it compact.
+        """
+    case "watch":
+      return """
+        usage: tcactl watch [PATH] [--since N] [--json]
+
+        Shows the state at PATH, then every change as it happens: the version, the
+        action that caused it and what changed. --since N resumes after version N
+        if the daemon still holds it. With --json, prints one JSON object per line:
+        first {"version":N,"state":…}, then {"version":N,"action":"…","patch":[…]}.
+        Stops with ^C.
+        """
+    case "actions":
+      return """
+        usage: tcactl actions [--json]
+
+        Lists every action path with its arguments and their types.
+        """
+    case "status":
+      return """
+        usage: tcactl status [--json]
+
+        Shows the daemon's version, uptime, state version, clients and subscribers.
+        """
+    default:
+      return nil
+    }
+  }
+}

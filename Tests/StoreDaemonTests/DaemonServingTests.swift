@@ -1,0 +1,130 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+import Wire
+
+/// The daemon's main path with real processes and sockets: actions in,
+/// acknowledgements with versions out, state and diffs to watchers.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct DaemonServingTests {
+  @Test func aSentActionIsAcknowledgedWithItsVersionAndVisibleInTheState() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    let version = try client.send(path: "counter.incrementButtonTapped")
+    #expect(version == 1)
+    let (stateVersion, counter) = try client.get(path: "/counter/count")
+    #expect(stateVersion == 1)
+    #expect(counter == .int(1))
+    #expect(try client.send(action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])])) == 2)
+    #expect(try client.get(path: "/counter/count").value == .int(2))
+  }
+
+  @Test func concurrentSendersGetContiguousVersionsAndNothingIsLost() throws {
+    let daemon = try DaemonProcess()
+    let senders = 4
+    let perSender = 150
+    let versions = Mutex<[UInt64]>([])
+    let failures = Mutex<[String]>([])
+    let path = daemon.socketPath
+    DispatchQueue.concurrentPerform(iterations: senders) { index in
+      do {
+        let client = try WireClient(path: path, clientName: "sender \(index)")
+        for _ in 0..<perSender {
+          let version = try client.send(path: "counter.incrementButtonTapped")
+          versions.withLock { $0.append(version) }
+        }
+      } catch {
+        failures.withLock { $0.append("\(error)") }
+      }
+    }
+    #expect(failures.withLock { $0 } == [])
+    let all = versions.withLock { $0 }.sorted()
+    #expect(all == Array(1...UInt64(senders * perSender)))
+    #expect(try daemon.client().get(path: "/counter/count").value == .int(senders * perSender))
+  }
+
+  @Test func aWatcherRebuildsTheStateExactlyFromSnapshotAndPatches() throws {
+    let daemon = try DaemonProcess()
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe()
+    guard case .snapshot(0, "", var document, nil) = try watcher.nextMessage() else {
+      Issue.record("a subscription must start with a snapshot at version 0")
+      return
+    }
+    let sender = try daemon.client("sender")
+    let paths: [(String, [String])] = [
+      ("counter.incrementButtonTapped", []), ("cart.addItem", ["3"]), ("search.textChanged", [""]),
+      ("bmi.input.binding.height", ["180"]), ("bmi.input.binding.weight", ["75"]), ("tabSelected", ["dice"]),
+      ("counter.decrementButtonTapped", []), ("dice.view.viewFullHistoryTapped", []), ("dice.destination.dismiss", []),
+    ]
+    var last: UInt64 = 0
+    for (path, arguments) in paths {
+      last = try sender.send(path: path, arguments: arguments)
+    }
+    var seen: [UInt64] = []
+    while seen.last != last {
+      guard case .diff(let version, _, _, let patchJSON) = try watcher.nextMessage() else { continue }
+      seen.append(version)
+      document = try JSONPatch.apply(JSONPatch.operations(from: patchJSON), to: document)
+    }
+    #expect(seen == Array(1...last))
+    #expect(document == (try sender.get().value))
+  }
+
+  @Test func aPathFilteredWatcherSeesOnlyItsPart() throws {
+    let daemon = try DaemonProcess()
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe(path: "/counter")
+    guard case .snapshot(_, "/counter", let snapshot, nil) = try watcher.nextMessage() else {
+      Issue.record("expected a snapshot of /counter")
+      return
+    }
+    #expect(try JSONPointer("/count").value(in: snapshot) == .int(0))
+    let sender = try daemon.client("sender")
+    _ = try sender.send(path: "dice.view.undoLastRoll")
+    _ = try sender.send(path: "tabSelected", arguments: ["bmi"])
+    let version = try sender.send(path: "counter.incrementButtonTapped")
+    guard case .diff(let diffVersion, _, let summary, let patch) = try watcher.nextMessage() else {
+      Issue.record("expected the counter's diff")
+      return
+    }
+    #expect(diffVersion == version)
+    #expect(summary == "counter.incrementButtonTapped")
+    #expect(patch == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(1)])]))
+  }
+
+  @Test func aWatcherResumesFromAVersionItHas() throws {
+    let daemon = try DaemonProcess()
+    let sender = try daemon.client("sender")
+    for _ in 0..<5 { _ = try sender.send(path: "counter.incrementButtonTapped") }
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe(since: 2)
+    #expect(try watcher.nextMessage() == .ack(id: 1, version: 2))
+    var versions: [UInt64] = []
+    for _ in 0..<3 {
+      guard case .diff(let version, _, _, _) = try watcher.nextMessage() else { continue }
+      versions.append(version)
+    }
+    #expect(versions == [3, 4, 5])
+
+    let lost = try daemon.client("lost")
+    try lost.subscribe(since: 999)
+    guard case .snapshot(5, "", _, .compacted) = try lost.nextMessage() else {
+      Issue.record("a version the daemon does not hold must give a snapshot with the 'compacted' notice")
+      return
+    }
+  }
+
+  @Test func sigtermStopsCleanlyAndRemovesTheSocket() throws {
+    let daemon = try DaemonProcess()
+    let watcher = try daemon.client()
+    try watcher.subscribe()
+    _ = try watcher.nextMessage()
+    #expect(daemon.stop() == 0)
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+    let last = try nextMessage(from: watcher) { if case .goodbye = $0 { true } else { false } }
+    #expect(last == .goodbye(reason: "storedaemon is shutting down"))
+  }
+}

@@ -1,0 +1,200 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+import Wire
+
+/// Hostile input never crashes the daemon nor disturbs another client: each
+/// case gets a clear error (or the documented close), and a bystander client
+/// keeps working throughout.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct HostileInputTests {
+  /// Checks that a well-behaved client still gets answers.
+  func bystanderWorks(_ bystander: WireClient) throws {
+    let before = try bystander.get(path: "/counter/count").value
+    _ = try bystander.send(path: "counter.incrementButtonTapped")
+    guard case .int(let count) = before else { throw DaemonTestError("count is not an int") }
+    #expect(try bystander.get(path: "/counter/count").value == .int(count + 1))
+  }
+
+  @Test func anOversizedLengthGetsAnErrorAndAClose() throws {
+    let daemon = try DaemonProcess()
+    let bystander = try daemon.client("bystander")
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    try raw.write([0xFF, 0xFF, 0xFF, 0xFF])
+    let messages = try raw.readUntilClosed()
+    #expect(messages.first == .error(id: nil, code: .frame, message: "frame of 4294967295 bytes exceeds the maximum of 1048576 bytes; closing the connection"))
+    #expect(messages.last.map { if case .goodbye = $0 { true } else { false } } == true)
+    try bystanderWorks(bystander)
+  }
+
+  @Test func garbageAndInvalidJSONGetErrorsAndTheConnectionGoesOn() throws {
+    let daemon = try DaemonProcess()
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    try raw.write(FrameEncoder.frame([0x00, 0xFF, 0x13, 0x37]))
+    guard case .error(nil, .invalidJSON, _) = try raw.read() else {
+      Issue.record("garbage must be answered with invalid_json")
+      return
+    }
+    try raw.send(#"{"type":"send","id":4,"action":"#)
+    guard case .error(nil, .invalidJSON, _) = try raw.read() else {
+      Issue.record("truncated JSON must be answered with invalid_json")
+      return
+    }
+    try raw.send(#"{"type":"send","id":5,"path":"counter.incrementButtonTapped"}"#)
+    #expect(try raw.read() == .ack(id: 5, version: 1))
+  }
+
+  @Test func unknownTypesAndMalformedMessagesNameWhatWasExpected() throws {
+    let daemon = try DaemonProcess()
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    try raw.send(#"{"type":"launch","id":7}"#)
+    #expect(
+      try raw.read()
+        == .error(id: 7, code: .unknownType, message: "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status"))
+    try raw.send(#"{"type":"send","id":"eight"}"#)
+    guard case .error(nil, .invalidMessage, let message) = try raw.read() else {
+      Issue.record("a mistyped id must be answered with invalid_message")
+      return
+    }
+    #expect(message.contains("'send' needs 'id' to be an integer"))
+    try raw.send("[1,2,3]")
+    guard case .error(nil, .invalidMessage, _) = try raw.read() else {
+      Issue.record("a non-object must be answered with invalid_message")
+      return
+    }
+  }
+
+  @Test func unknownActionsAndWrongArgumentsAreRejectedWithSuggestions() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    #expect {
+      try client.send(path: "cart.addItm", arguments: ["3"])
+    } throws: { error in
+      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
+      return message.contains("cart.addItem")
+    }
+    #expect {
+      try client.send(path: "cart.addItem", arguments: ["three"])
+    } throws: { error in
+      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
+      return message.contains("three")
+    }
+    #expect {
+      try client.send(path: "cart.addItem")
+    } throws: { error in
+      guard case ClientError.rejected(.invalidAction, _) = error else { return false }
+      return true
+    }
+    #expect {
+      try client.send(action: .object(["cart": .string("nonsense")]))
+    } throws: { error in
+      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
+      return message.contains("tcactl actions")
+    }
+    #expect(try client.get(path: "").version == 0)
+  }
+
+  @Test func aTruncatedFrameThenCloseLeavesTheDaemonServing() throws {
+    let daemon = try DaemonProcess()
+    let bystander = try daemon.client("bystander")
+    do {
+      let raw = try RawConnection(daemon)
+      try raw.hello()
+      try raw.write([0, 0, 0, 100, 1, 2, 3])
+    }
+    try bystanderWorks(bystander)
+  }
+
+  @Test func aClientThatNeverSpeaksIsTimedOut() throws {
+    let daemon = try DaemonProcess(arguments: ["--handshake-timeout", "0.3"])
+    let bystander = try daemon.client("bystander")
+    let raw = try RawConnection(daemon)
+    let messages = try raw.readUntilClosed()
+    guard case .error(nil, .timeout, _) = messages.first else {
+      Issue.record("a silent client must get a timeout error, got \(messages)")
+      return
+    }
+    try bystanderWorks(bystander)
+  }
+
+  @Test func theFirstMessageMustBeHelloWithTheRightVersion() throws {
+    let daemon = try DaemonProcess()
+    let early = try RawConnection(daemon)
+    try early.send(#"{"type":"get","id":1}"#)
+    guard case .error(1, .handshake, _) = try early.readUntilClosed().first else {
+      Issue.record("a request before hello must be refused")
+      return
+    }
+    let future = try RawConnection(daemon)
+    try future.send(#"{"type":"hello","protocol":99}"#)
+    #expect(
+      try future.readUntilClosed().first
+        == .error(id: nil, code: .unsupportedVersion, message: "this daemon speaks protocol 1; the client asked for 99"))
+  }
+
+  @Test func aWatcherThatReadsNothingIsDisconnectedAndNeverSlowsTheStore() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let stuck = try RawConnection(daemon)
+    try stuck.hello()
+    try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
+    let sender = try daemon.client("sender")
+    let text = String(repeating: "x", count: 2000)
+    for index in 0..<1500 {
+      _ = try sender.send(path: "search.textChanged", arguments: ["\(index)\(text)"])
+    }
+    let messages = try stuck.readUntilClosed()
+    guard case .notice(.lagged, let reason)? = messages.dropLast().last else {
+      Issue.record("a stuck watcher must end with a 'lagged' notice, got \(messages.suffix(2))")
+      return
+    }
+    #expect(reason.contains("read nothing"))
+    #expect(try sender.get(path: "/search/text").value == .string("1499\(text)"))
+  }
+
+  @Test func aSlowWatcherIsResyncedAndStillEndsWithTheExactState() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let watcher = try daemon.client("slow watcher")
+    try watcher.subscribe()
+    let path = daemon.socketPath
+    let text = String(repeating: "y", count: 2000)
+    let sending = DispatchSemaphore(value: 0)
+    let lastVersion = Mutex<UInt64>(0)
+    Thread.detachNewThread {
+      defer { sending.signal() }
+      guard let sender = try? WireClient(path: path, clientName: "fast sender") else { return }
+      for index in 0..<1500 {
+        if let version = try? sender.send(path: "search.textChanged", arguments: ["\(index)\(text)"]) {
+          lastVersion.withLock { $0 = version }
+        }
+      }
+    }
+    var document: JSONValue = .null
+    var version: UInt64 = 0
+    var notices: [ServerMessage.Notice] = []
+    var finished = false
+    while !finished || version < lastVersion.withLock({ $0 }) {
+      switch try watcher.nextMessage() {
+      case .snapshot(let snapshotVersion, _, let value, let notice):
+        if let notice { notices.append(notice) }
+        document = value
+        version = snapshotVersion
+      case .diff(let diffVersion, _, _, let patch):
+        #expect(diffVersion == version + 1, "diffs must follow each other without a gap")
+        document = try JSONPatch.apply(JSONPatch.operations(from: patch), to: document)
+        version = diffVersion
+      default:
+        break
+      }
+      usleep(2000)  // A slow reader: about 500 messages a second against a faster sender.
+      if !finished { finished = sending.wait(timeout: .now()) == .success }
+    }
+    #expect(notices.contains(.resynced))
+    #expect(!notices.contains(.lagged))
+    #expect(document == (try daemon.client().get().value))
+  }
+}

@@ -1,0 +1,119 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// A real `storedaemon` process for a test: its own socket and state directory
+/// in a fresh temporary directory, stopped (and killed if need be) when the
+/// test is done.
+final class DaemonProcess {
+  let directory: String
+  let socketPath: String
+  let stateDirectory: String
+  let process = Process()
+
+  /// The directory holding the built products (`storedaemon`, `tcactl`).
+  static var productsDirectory: URL {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+  }
+
+  init(arguments: [String] = []) throws {
+    directory = try Self.temporaryDirectory()
+    socketPath = directory + "/run/storedaemon.sock"
+    stateDirectory = directory + "/state"
+    process.executableURL = Self.productsDirectory.appendingPathComponent("storedaemon")
+    process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
+    // A file, not a pipe: a pipe nobody drains would stall a chatty daemon.
+    _ = FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
+    process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.log")
+    try process.run()
+    try waitUntilServing()
+  }
+
+  deinit {
+    if process.isRunning {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    try? FileManager.default.removeItem(atPath: directory)
+  }
+
+  /// A connected client.
+  func client(_ name: String = "test") throws -> WireClient {
+    try WireClient(path: socketPath, clientName: name)
+  }
+
+  /// A raw socket, for speaking bytes that no well-behaved client would.
+  func rawSocket() throws -> UnixSocket {
+    try UnixSocket.connect(to: socketPath)
+  }
+
+  /// Sends SIGTERM and returns the exit status.
+  @discardableResult
+  func stop() -> Int32 {
+    kill(process.processIdentifier, SIGTERM)
+    process.waitUntilExit()
+    return process.terminationStatus
+  }
+
+  /// What the daemon has written to standard error.
+  var standardError: String {
+    (try? String(contentsOfFile: directory + "/stderr.log", encoding: .utf8)) ?? ""
+  }
+
+  private func waitUntilServing() throws {
+    let deadline = ContinuousClock.now + .seconds(20)
+    while ContinuousClock.now < deadline {
+      if let client = try? WireClient(path: socketPath, clientName: "probe") {
+        client.close()
+        return
+      }
+      guard process.isRunning else {
+        throw DaemonTestError("storedaemon exited with status \(process.terminationStatus): \(standardError)")
+      }
+      usleep(20_000)
+    }
+    throw DaemonTestError("storedaemon did not start serving \(socketPath) within 20 s")
+  }
+
+  private static func temporaryDirectory() throws -> String {
+    var template = Array("/tmp/sd-test-XXXXXX".utf8CString)
+    guard let path = mkdtemp(&template) else { throw DaemonTestError("mkdtemp failed: errno \(errno)") }
+    return String(cString: path)
+  }
+}
+
+struct DaemonTestError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// Runs `tcactl` with `arguments` against `socketPath`; returns its exit
+/// status, standard output and standard error.
+func tcactl(_ arguments: [String], socket: String) throws -> (status: Int32, output: String, error: String) {
+  let process = Process()
+  process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcactl")
+  process.arguments = ["--socket", socket] + arguments
+  var environment = ProcessInfo.processInfo.environment
+  environment["NO_COLOR"] = "1"
+  process.environment = environment
+  let output = Pipe()
+  let error = Pipe()
+  process.standardOutput = output
+  process.standardError = error
+  try process.run()
+  let outputData = output.fileHandleForReading.readDataToEndOfFile()
+  let errorData = error.fileHandleForReading.readDataToEndOfFile()
+  process.waitUntilExit()
+  return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+}
+
+/// Reads messages until `predicate` accepts one, failing after `limit` messages.
+func nextMessage(from client: WireClient, limit: Int = 10_000, where predicate: (ServerMessage) -> Bool) throws -> ServerMessage {
+  for _ in 0..<limit {
+    let message = try client.nextMessage()
+    if predicate(message) { return message }
+  }
+  throw DaemonTestError("no matching message within \(limit) messages")
+}

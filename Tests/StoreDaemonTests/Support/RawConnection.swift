@@ -1,0 +1,45 @@
+import ComposableCore
+import Glibc
+import Wire
+
+/// A connection that speaks raw bytes, for hostile-input tests, and reads the
+/// daemon's answers as messages.
+final class RawConnection {
+  let socket: UnixSocket
+  private var decoder = FrameDecoder()
+
+  init(_ daemon: DaemonProcess) throws {
+    socket = try daemon.rawSocket()
+    try socket.setReadTimeout(.seconds(10))
+  }
+
+  deinit { socket.close() }
+
+  func write(_ bytes: [UInt8]) throws { try socket.write(bytes) }
+
+  func send(_ json: String) throws { try socket.write(FrameEncoder.frame(Array(json.utf8))) }
+
+  func hello() throws {
+    try send(#"{"type":"hello","protocol":1,"client":"raw"}"#)
+    guard case .welcome = try read() else { throw DaemonTestError("expected welcome") }
+  }
+
+  /// The next message, or nil when the daemon closed the connection.
+  func read() throws -> ServerMessage? {
+    while true {
+      if let payload = try decoder.nextFrame() {
+        return try ServerMessage(json: MessageCodec.parse(payload))
+      }
+      let bytes = try socket.read()
+      if bytes.isEmpty { return nil }
+      decoder.append(bytes)
+    }
+  }
+
+  /// Reads until the daemon closes; returns everything it said.
+  func readUntilClosed() throws -> [ServerMessage] {
+    var messages: [ServerMessage] = []
+    while let message = try read() { messages.append(message) }
+    return messages
+  }
+}

@@ -1,0 +1,104 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// The real `tcactl` binary against a real daemon: outputs and exit codes as
+/// docs/CLI.md documents them.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct TcactlTests {
+  @Test func sendPrintsTheAcceptedVersion() throws {
+    let daemon = try DaemonProcess()
+    let result = try tcactl(["send", "cart.addItem", "3"], socket: daemon.socketPath)
+    #expect(result.status == 0)
+    #expect(result.output == "accepted: version 1\n")
+    let json = try tcactl(["send", "counter.incrementButtonTapped", "--json"], socket: daemon.socketPath)
+    #expect(json.output == "{\"version\":2}\n")
+  }
+
+  @Test func aRejectedActionExitsOneWithSuggestions() throws {
+    let daemon = try DaemonProcess()
+    let result = try tcactl(["send", "cart.addItm", "3"], socket: daemon.socketPath)
+    #expect(result.status == 1)
+    #expect(result.error.contains("cart.addItem"))
+  }
+
+  @Test func noDaemonExits69SayingHowToStartIt() throws {
+    let result = try tcactl(["status"], socket: "/tmp/no-such-dir-\(getpid())/storedaemon.sock")
+    #expect(result.status == 69)
+    #expect(result.error.contains("storedaemon --socket"))
+  }
+
+  @Test func usageErrorsExitTwo() throws {
+    #expect(try tcactl(["launch"], socket: "/unused").status == 2)
+    #expect(try tcactl(["get", "--frobnicate"], socket: "/unused").status == 2)
+    let help = try tcactl(["send", "--help"], socket: "/unused")
+    #expect(help.status == 0)
+    #expect(help.output.contains("usage: tcactl send PATH"))
+  }
+
+  @Test func getPrintsTheStateAsJSON() throws {
+    let daemon = try DaemonProcess()
+    _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
+    let compact = try tcactl(["get", "counter", "--json"], socket: daemon.socketPath)
+    #expect(compact.status == 0)
+    #expect(compact.output == #"{"count":1,"isLoading":false}"# + "\n")
+    let pretty = try tcactl(["get", "counter.count"], socket: daemon.socketPath)
+    #expect(pretty.output == "1\n")
+    let missing = try tcactl(["get", "nowhere"], socket: daemon.socketPath)
+    #expect(missing.status == 1)
+    #expect(missing.error.contains("no state at '/nowhere'"))
+  }
+
+  @Test func watchJSONPrintsTheSnapshotThenOneLinePerChange() throws {
+    let daemon = try DaemonProcess()
+    let outputPath = daemon.directory + "/watch.out"
+    _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    let process = Process()
+    process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcactl")
+    process.arguments = ["--socket", daemon.socketPath, "watch", "counter", "--json"]
+    process.standardOutput = FileHandle(forWritingAtPath: outputPath)
+    try process.run()
+    defer {
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+    }
+    let snapshot = #"{"state":{"count":0,"isLoading":false},"version":0}"#
+    #expect(try waitForLines(in: outputPath, count: 1) == [snapshot])
+    _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
+    #expect(
+      try waitForLines(in: outputPath, count: 2) == [
+        snapshot,
+        #"{"action":"counter.incrementButtonTapped","patch":[{"op":"replace","path":"/count","value":1}],"version":1}"#,
+      ])
+  }
+
+  @Test func actionsListsEveryPathWithItsArguments() throws {
+    let daemon = try DaemonProcess()
+    let result = try tcactl(["actions"], socket: daemon.socketPath)
+    #expect(result.status == 0)
+    #expect(result.output.contains("cart.addItem <"))
+    #expect(result.output.contains("counter.incrementButtonTapped"))
+  }
+
+  @Test func statusShowsTheDaemon() throws {
+    let daemon = try DaemonProcess()
+    let result = try tcactl(["status"], socket: daemon.socketPath)
+    #expect(result.status == 0)
+    #expect(result.output.contains("storedaemon 0.2.0"))
+    #expect(result.output.contains("subscribers"))
+  }
+}
+
+/// The first `count` lines of the file at `path`, waiting up to 20 s for them.
+func waitForLines(in path: String, count: Int) throws -> [String] {
+  let deadline = ContinuousClock.now + .seconds(20)
+  while ContinuousClock.now < deadline {
+    let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+    let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+    if lines.count >= count { return Array(lines.prefix(count)) }
+    usleep(20_000)
+  }
+  throw DaemonTestError("\(path) did not reach \(count) lines within 20 s")
+}
