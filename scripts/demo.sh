@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# The quick start: builds storedaemon and tcactl, starts the daemon on a
+# private socket, watches the state live while a few actions are sent, prints
+# the cart, then stops the daemon. Needs only the Swift toolchain.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+swift build --product storedaemon
+swift build --product tcactl
+bin="$(swift build --show-bin-path)"
+
+work="$(mktemp -d /tmp/storedaemon-demo-XXXXXX)"
+export TCA_SOCKET="$work/storedaemon.sock"
+cleanup() {
+  [[ -n "${watcher:-}" ]] && kill "$watcher" 2>/dev/null || true
+  [[ -n "${daemon:-}" ]] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+"$bin/storedaemon" --socket "$TCA_SOCKET" --state-dir "$work/state" &
+daemon=$!
+for _ in $(seq 100); do "$bin/tcactl" status >/dev/null 2>&1 && break; sleep 0.1; done
+
+echo "== tcactl watch (live, in the background)"
+"$bin/tcactl" watch &
+watcher=$!
+sleep 0.5
+
+echo "== tcactl send cart.addItem 3"
+"$bin/tcactl" send cart.addItem 3
+sleep 0.2
+echo "== tcactl send counter.incrementButtonTapped"
+"$bin/tcactl" send counter.incrementButtonTapped
+sleep 0.2
+echo "== tcactl send dice.view.rollButtonTapped (a 500 ms timer lands the roll)"
+"$bin/tcactl" send dice.view.rollButtonTapped
+sleep 1
+
+echo "== tcactl get cart"
+"$bin/tcactl" get cart
+echo "== done: stopping the daemon"
