@@ -102,3 +102,32 @@ func waitForLines(in path: String, count: Int) throws -> [String] {
   }
   throw DaemonTestError("\(path) did not reach \(count) lines within 20 s")
 }
+
+/// The peer-credential check on its own: file permissions are opened up by
+/// hand, so only `SO_PEERCRED` stands between another user and the daemon.
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct PeerCredentialTests {
+  @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
+  func anotherUserIsRefusedWithAMessage() throws {
+    let daemon = try DaemonProcess()
+    chmod(daemon.directory, 0o755)
+    chmod(daemon.directory + "/run", 0o755)
+    chmod(daemon.socketPath, 0o777)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+    process.arguments = [
+      "--reuid=65534", "--regid=65534", "--clear-groups",
+      DaemonProcess.productsDirectory.appendingPathComponent("tcactl").path, "--socket", daemon.socketPath, "status",
+    ]
+    let errorPath = daemon.directory + "/refused.err"
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
+    try process.run()
+    process.waitUntilExit()
+    let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+    #expect(process.terminationStatus == 1)
+    #expect(message.contains("uid 65534 may not use this socket"))
+    #expect(try daemon.client().status() != .null)
+  }
+}

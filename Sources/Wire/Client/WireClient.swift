@@ -24,8 +24,15 @@ public final class WireClient {
       throw .unreachable(path: path, error)
     }
     var decoder = FrameDecoder(maximum: maximumFrame)
+    // A daemon that refuses us writes its reason and closes, possibly before
+    // our hello arrives: a failed write is reported only if nothing was said.
+    var writeError: SocketError?
     do {
       try socket.write(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName)))
+    } catch {
+      writeError = error
+    }
+    do {
       switch try Self.readMessage(from: socket, decoder: &decoder) {
       case .welcome(_, let server, let version):
         self.server = server
@@ -38,7 +45,8 @@ public final class WireClient {
       }
     } catch let error as ClientError {
       socket.close()
-      throw error
+      if case .rejected = error { throw error }
+      throw writeError.map(ClientError.io) ?? error
     } catch {
       socket.close()
       throw .protocolViolation("\(error)")

@@ -163,4 +163,10 @@ public struct PeerCredentials: Sendable, Hashable {
   public let pid: pid_t
   public let uid: uid_t
   public let gid: gid_t
+
+  public init(pid: pid_t, uid: uid_t, gid: gid_t) {
+    self.pid = pid
+    self.uid = uid
+    self.gid = gid
+  }
 }

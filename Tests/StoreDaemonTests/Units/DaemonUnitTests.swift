@@ -1,0 +1,112 @@
+import ComposableCore
+import Glibc
+import Testing
+import Wire
+
+@testable import StoreDaemon
+
+@Suite struct RuntimePathTests {
+  @Test func systemdDirectoriesComeFirst() {
+    let environment = ["RUNTIME_DIRECTORY": "/run/storedaemon", "STATE_DIRECTORY": "/var/lib/storedaemon", "XDG_RUNTIME_DIR": "/run/user/1000"]
+    #expect(RuntimePaths.defaultSocket(environment: environment) == "/run/storedaemon/storedaemon.sock")
+    #expect(RuntimePaths.defaultStateDirectory(environment: environment) == "/var/lib/storedaemon")
+  }
+
+  @Test func xdgDirectoriesComeNext() {
+    let environment = ["XDG_RUNTIME_DIR": "/run/user/1000", "XDG_STATE_HOME": "/home/a/.state", "HOME": "/home/a"]
+    #expect(RuntimePaths.defaultSocket(environment: environment) == "/run/user/1000/storedaemon/storedaemon.sock")
+    #expect(RuntimePaths.defaultStateDirectory(environment: environment) == "/home/a/.state/storedaemon")
+  }
+
+  @Test func perUserFallbacksNeedNoConfiguration() {
+    #expect(RuntimePaths.defaultSocket(environment: [:]) == "/tmp/storedaemon-\(getuid())/storedaemon.sock")
+    #expect(RuntimePaths.defaultStateDirectory(environment: ["HOME": "/home/a"]) == "/home/a/.local/state/storedaemon")
+  }
+}
+
+@Suite struct DaemonOptionTests {
+  @Test func parsesEveryOption() throws {
+    let options = try DaemonOptions.parse(
+      ["--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
+       "--client-buffer", "65536"], environment: [:])
+    #expect(options.socketPath == "/s")
+    #expect(options.stateDirectory == "/d")
+    #expect(options.allowedGroup == "tca")
+    #expect(options.handshakeTimeout == .milliseconds(500))
+    #expect(options.heartbeatInterval == .seconds(2))
+    #expect(options.outboxLimit == 65536)
+  }
+
+  @Test(arguments: [
+    (["--socket"], "--socket needs a value"),
+    (["--frobnicate"], "unknown option '--frobnicate'"),
+    (["--heartbeat", "soon"], "--heartbeat takes a number of seconds between 0 and 86400, got 'soon'"),
+    (["--client-buffer", "10"], "--client-buffer takes a number of bytes between 4096 and 1073741824, got '10'"),
+  ])
+  func badArgumentsAreNamed(_ arguments: [String], _ message: String) {
+    #expect {
+      try DaemonOptions.parse(arguments, environment: [:])
+    } throws: { error in
+      "\(error)" == message
+    }
+  }
+}
+
+@Suite struct PeerPolicyTests {
+  let policy = PeerPolicy(ownerUID: 1000, allowedGroup: nil)
+
+  @Test func ownerAndRootAreAllowed() {
+    #expect(policy.allows(PeerCredentials(pid: 1, uid: 1000, gid: 1000)))
+    #expect(policy.allows(PeerCredentials(pid: 1, uid: 0, gid: 0)))
+  }
+
+  @Test func othersAreRefusedWithAReasonThatSaysWhatToDo() {
+    let stranger = PeerCredentials(pid: 1, uid: 1001, gid: 1001)
+    #expect(!policy.allows(stranger))
+    #expect(policy.refusal(for: stranger).contains("uid 1001 may not use this socket"))
+    #expect(policy.refusal(for: stranger).contains("--allow-group"))
+  }
+
+  @Test func membersOfTheAllowedGroupAreAllowed() {
+    let grouped = PeerPolicy(ownerUID: 1000, allowedGroup: ("tca", 2000))
+    #expect(grouped.allows(PeerCredentials(pid: 1, uid: 1001, gid: 2000)))
+    #expect(!grouped.allows(PeerCredentials(pid: 1, uid: 1001, gid: 1001)))
+  }
+}
+
+@Suite struct DiffHistoryTests {
+  func change(_ version: UInt64) -> DiffHistory.Change {
+    DiffHistory.Change(version: version, action: .null, summary: "", patch: [])
+  }
+
+  @Test func resumesInsideTheWindowOnly() {
+    var history = DiffHistory(capacity: 3)
+    for version in 1...5 { history.append(change(UInt64(version))) }
+    #expect(history.changes(after: 5, upTo: 5)?.isEmpty == true)
+    #expect(history.changes(after: 2, upTo: 5)?.map(\.version) == [3, 4, 5])
+    #expect(history.changes(after: 4, upTo: 5)?.map(\.version) == [5])
+    #expect(history.changes(after: 1, upTo: 5) == nil)
+    #expect(history.changes(after: 9, upTo: 5) == nil)
+  }
+}
+
+@Suite struct OutboxTests {
+  @Test func refusesPastTheLimitAndDropsOnlyDroppableFrames() {
+    let outbox = Outbox(limit: 10)
+    #expect(outbox.offer([UInt8](repeating: 1, count: 6), droppable: true))
+    #expect(outbox.offer([2, 2, 2], droppable: false))
+    #expect(!outbox.offer([3, 3, 3], droppable: true))
+    #expect(outbox.dropDroppable() == 6)
+    #expect(outbox.pendingBytes == 3)
+    #expect(outbox.next() == [2, 2, 2])
+    #expect(outbox.framesTaken == 1)
+  }
+
+  @Test func aLargeFrameStillGoesThroughAnEmptyQueue() {
+    let outbox = Outbox(limit: 4)
+    #expect(outbox.offer([UInt8](repeating: 0, count: 100), droppable: true))
+    outbox.finish()
+    #expect(outbox.next()?.count == 100)
+    #expect(outbox.next() == nil)
+  }
+}
