@@ -8,6 +8,8 @@ struct Invocation {
   var socketPath: String
   var json = false
   var since: UInt64?
+  var wait = false
+  var timeout: Duration = .seconds(30)
   var help = false
 
   /// Exit statuses, documented in docs/CLI.md.
@@ -46,6 +48,14 @@ struct Invocation {
           throw UsageError("--since needs a version number")
         }
         invocation.since = version
+      case "--wait":
+        invocation.wait = true
+      case "--timeout":
+        index += 1
+        guard index < arguments.count, let seconds = Double(arguments[index]), seconds > 0, seconds <= 86_400 else {
+          throw UsageError("--timeout needs a number of seconds between 0 and 86400")
+        }
+        invocation.timeout = .milliseconds(Int(seconds * 1000))
       case "--help", "-h":
         invocation.help = true
       default:

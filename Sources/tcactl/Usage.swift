@@ -24,10 +24,12 @@ enum Usage {
     switch name {
     case "send":
       return """
-        usage: tcactl send PATH [ARGS...]
+        usage: tcactl send PATH [ARGS...] [--wait [--timeout S]] [--json]
 
         Sends the action at PATH with ARGS as its associated values and prints the
-        state version it produced. Paths name enum cases from the root down:
+        state version it produced. With --wait, also waits (up to --timeout S,
+        default 30) until every effect that followed from the action has finished,
+        and prints each change it made. Paths name enum cases from the root down:
           tcactl send counter.incrementButtonTapped
           tcactl send cart.addItem 3
           tcactl send products.rows[3].addToCart.plusButtonTapped

@@ -17,6 +17,30 @@ struct TcactlTests {
     #expect(json.output == "{\"version\":2}\n")
   }
 
+  @Test func sendWaitPrintsTheChangesOnceTheEffectsSettle() throws {
+    let daemon = try DaemonProcess()
+    let result = try tcactl(["send", "dice.view.rollButtonTapped", "--wait", "--json"], socket: daemon.socketPath)
+    #expect(result.status == 0)
+    let json = try JSONParser.parse(Array(result.output.utf8))
+    guard case .object(let fields) = json, case .array(let changes)? = fields["changes"] else {
+      Issue.record("expected {version, settled, changes}, got \(result.output)")
+      return
+    }
+    #expect(fields["version"] == .int(1))
+    #expect(fields["settled"] == .int(3))
+    let actions = changes.compactMap { change -> String? in
+      if case .object(let change) = change, case .string(let action)? = change["action"] { return action }
+      return nil
+    }
+    #expect(actions.count == 3)
+    #expect(actions.prefix(2) == ["dice.view.rollButtonTapped", "dice.internal.startAnimation"])
+    #expect(actions.last?.hasPrefix("dice.internal.rollCompleted ") == true)
+
+    let late = try tcactl(["send", "search.textChanged", "cats", "--wait", "--timeout", "0.3"], socket: daemon.socketPath)
+    #expect(late.status == 1)
+    #expect(late.error.contains("accepted as version 4, but its effects were still running"))
+  }
+
   @Test func aRejectedActionExitsOneWithSuggestions() throws {
     let daemon = try DaemonProcess()
     let result = try tcactl(["send", "cart.addItm", "3"], socket: daemon.socketPath)

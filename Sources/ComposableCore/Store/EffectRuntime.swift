@@ -32,18 +32,19 @@ final class EffectRuntime<Action: Sendable> {
     let mapping: ReplyMapping<Action>
     let node: Node
     let scope: [ScopeComponent]
+    let origin: Origin
     let onComplete: () -> Void
   }
 
   private let executor: any EffectExecutor
-  private let enqueue: (Action) -> Void
+  private let enqueue: (Action, Origin) -> Void
   private let root = Node(parent: nil)
   private var nextID: EffectID = 1
   private var running: [EffectID: Running] = [:]
   private var cancellables: [CancelKey: [ObjectIdentifier: Node]] = [:]
   private var scopes: [[ScopeComponent]: [ObjectIdentifier: Node]] = [:]
 
-  init(executor: any EffectExecutor, enqueue: @escaping (Action) -> Void) {
+  init(executor: any EffectExecutor, enqueue: @escaping (Action, Origin) -> Void) {
     self.executor = executor
     self.enqueue = enqueue
   }
@@ -53,9 +54,14 @@ final class EffectRuntime<Action: Sendable> {
     running.sorted { $0.key < $1.key }.map { InFlightRequest(id: $0.key, request: $0.value.request, scope: $0.value.scope) }
   }
 
-  /// Starts an effect returned by the root reducer.
-  func run(_ effect: Effect<Action>) {
-    run(effect, node: root, scope: [], onComplete: {})
+  /// Starts an effect returned by the root reducer for an action of `origin`.
+  func run(_ effect: Effect<Action>, origin: Origin) {
+    run(effect, node: root, scope: [], origin: origin, onComplete: {})
+  }
+
+  /// How many requests of `origin` are in flight.
+  func inFlightCount(origin: Origin) -> Int {
+    running.values.reduce(0) { $0 + ($1.origin == origin ? 1 : 0) }
   }
 
   /// Delivers a worker's reply: maps it to an action (enqueued) and, if the
@@ -66,7 +72,7 @@ final class EffectRuntime<Action: Sendable> {
     let isFinal: Bool
     if case .failure = reply { isFinal = true } else { isFinal = entry.request.completesOnFirstReply }
     if isFinal { running[id] = nil }
-    if let action = entry.mapping(reply) { enqueue(action) }
+    if let action = entry.mapping(reply) { enqueue(action, entry.origin) }
     if isFinal { entry.onComplete() }
   }
 
@@ -77,39 +83,42 @@ final class EffectRuntime<Action: Sendable> {
     entry.onComplete()
   }
 
-  private func run(_ effect: Effect<Action>, node: Node, scope: [ScopeComponent], onComplete: @escaping () -> Void) {
+  private func run(
+    _ effect: Effect<Action>, node: Node, scope: [ScopeComponent], origin: Origin, onComplete: @escaping () -> Void
+  ) {
     switch effect.operation {
     case .none:
       onComplete()
 
     case .send(let action):
-      enqueue(action)
+      enqueue(action, origin)
       onComplete()
 
     case .request(let request, let mapping):
       let id = nextID
       nextID += 1
-      running[id] = Running(request: request, mapping: mapping, node: node, scope: scope, onComplete: onComplete)
+      running[id] = Running(
+        request: request, mapping: mapping, node: node, scope: scope, origin: origin, onComplete: onComplete)
       executor.start(request, id: id)
 
     case .merge(let effects):
       var remaining = effects.count
       for effect in effects {
-        run(effect, node: node, scope: scope) {
+        run(effect, node: node, scope: scope, origin: origin) {
           remaining -= 1
           if remaining == 0 { onComplete() }
         }
       }
 
     case .concatenate(let effects):
-      runSequence(effects[...], node: node, scope: scope, onComplete: onComplete)
+      runSequence(effects[...], node: node, scope: scope, origin: origin, onComplete: onComplete)
 
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancelKey(scope: scope, id: id)
       if cancelInFlight { cancel(nodes: cancellables.removeValue(forKey: key)) }
       let child = Node(parent: node)
       cancellables[key, default: [:]][ObjectIdentifier(child)] = child
-      run(effect, node: child, scope: scope) { [weak self] in
+      run(effect, node: child, scope: scope, origin: origin) { [weak self] in
         self?.cancellables[key]?[ObjectIdentifier(child)] = nil
         if self?.cancellables[key]?.isEmpty == true { self?.cancellables[key] = nil }
         onComplete()
@@ -123,7 +132,7 @@ final class EffectRuntime<Action: Sendable> {
       let childScope = scope + [component]
       let child = Node(parent: node)
       scopes[childScope, default: [:]][ObjectIdentifier(child)] = child
-      run(effect, node: child, scope: childScope) { [weak self] in
+      run(effect, node: child, scope: childScope, origin: origin) { [weak self] in
         self?.scopes[childScope]?[ObjectIdentifier(child)] = nil
         if self?.scopes[childScope]?.isEmpty == true { self?.scopes[childScope] = nil }
         onComplete()
@@ -146,7 +155,8 @@ final class EffectRuntime<Action: Sendable> {
   /// Runs `effects` one after another without recursing for effects that
   /// complete at once, so long chains of sends cannot overflow the stack.
   private func runSequence(
-    _ effects: ArraySlice<Effect<Action>>, node: Node, scope: [ScopeComponent], onComplete: @escaping () -> Void
+    _ effects: ArraySlice<Effect<Action>>, node: Node, scope: [ScopeComponent], origin: Origin,
+    onComplete: @escaping () -> Void
   ) {
     var remaining = effects
     while let first = remaining.popFirst() {
@@ -154,11 +164,11 @@ final class EffectRuntime<Action: Sendable> {
       var runningSynchronously = true
       var completedSynchronously = false
       let rest = remaining
-      run(first, node: node, scope: scope) { [weak self] in
+      run(first, node: node, scope: scope, origin: origin) { [weak self] in
         if runningSynchronously {
           completedSynchronously = true
         } else {
-          self?.runSequence(rest, node: node, scope: scope, onComplete: onComplete)
+          self?.runSequence(rest, node: node, scope: scope, origin: origin, onComplete: onComplete)
         }
       }
       runningSynchronously = false

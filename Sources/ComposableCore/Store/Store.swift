@@ -22,7 +22,7 @@ public final class Store<R: Reducer> {
 
   private let reducer: R
   private var runtime: EffectRuntime<R.Action>!
-  private var queue: [R.Action] = []
+  private var queue: [(action: R.Action, origin: Origin)] = []
   private var queueHead = 0
   private var isProcessing = false
 
@@ -34,16 +34,20 @@ public final class Store<R: Reducer> {
     self.reducer = reducer
     self.version = version
     self.dependencies = dependencies
-    self.runtime = EffectRuntime(executor: executor) { [unowned self] action in
-      self.queue.append(action)
+    self.runtime = EffectRuntime(executor: executor) { [unowned self] action, origin in
+      self.queue.append((action, origin))
     }
   }
 
+  /// The origin of the action being reduced, for ``didReduce`` observers.
+  public private(set) var reducingOrigin: Origin = 0
+
   /// Reduces `action`, then every action its effects send synchronously, and
-  /// returns the version `action` itself produced.
+  /// returns the version `action` itself produced. `origin` tags the action and
+  /// everything its effects lead to (see ``isSettled(origin:)``).
   @discardableResult
-  public func send(_ action: R.Action) -> UInt64 {
-    queue.append(action)
+  public func send(_ action: R.Action, origin: Origin = 0) -> UInt64 {
+    queue.append((action, origin))
     let produced = version + UInt64(queue.count - queueHead)
     drain()
     return produced
@@ -67,12 +71,19 @@ public final class Store<R: Reducer> {
   /// The requests in flight, oldest first.
   public var inFlight: [InFlightRequest] { runtime.inFlight }
 
+  /// Whether nothing that followed from the actions sent with `origin` is still
+  /// running: no request of theirs in flight (the queue is always drained
+  /// between calls).
+  public func isSettled(origin: Origin) -> Bool {
+    runtime.inFlightCount(origin: origin) == 0
+  }
+
   private func drain() {
     guard !isProcessing else { return }
     isProcessing = true
     defer { isProcessing = false }
     while queueHead < queue.count {
-      let action = queue[queueHead]
+      let (action, origin) = queue[queueHead]
       queueHead += 1
       if queueHead > 1024 && queueHead * 2 > queue.count {
         queue.removeFirst(queueHead)
@@ -82,8 +93,9 @@ public final class Store<R: Reducer> {
         reducer.reduce(into: &state, action: action)
       }
       version += 1
+      reducingOrigin = origin
       didReduce?(version, action, state)
-      runtime.run(effect)
+      runtime.run(effect, origin: origin)
     }
     queue.removeAll(keepingCapacity: true)
     queueHead = 0

@@ -34,6 +34,15 @@ final class StoreLoop: @unchecked Sendable {
   private var history: DiffHistory
   private var clients: [Int: Client] = [:]
   private let schema = AppFeature.Action.actionSchema
+  private var nextOrigin: Origin = 1
+  /// Sends with `wait` whose effects are still running, by origin.
+  private var waits: [Origin: Wait] = [:]
+
+  private struct Wait {
+    let connectionID: Int
+    let requestID: Int
+    var changes: [JSONValue] = []
+  }
   /// Every action path with its arguments, for `actions`; computed once.
   private lazy var actionListing: JSONValue = (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
   private var isRunning = true
@@ -82,6 +91,7 @@ final class StoreLoop: @unchecked Sendable {
       let commands = inbox.take(waitingUntil: .now() + tick)
       for command in commands where isRunning {
         handle(command)
+        reportSettledWaits()
       }
       sendHeartbeats()
     }
@@ -96,6 +106,7 @@ final class StoreLoop: @unchecked Sendable {
       send(.welcome(protocol: ProtocolVersion.current, server: "storedaemon \(DaemonOptions.version)", version: store.version), to: connection)
     case .disconnected(let id):
       clients[id] = nil
+      waits = waits.filter { $0.value.connectionID != id }
     case .message(let id, let message):
       guard let client = clients[id] else { return }
       handle(message, from: client)
@@ -117,17 +128,20 @@ final class StoreLoop: @unchecked Sendable {
     case .hello:
       break  // The connection answers a second hello itself.
 
-    case .send(let id, let input):
+    case .send(let id, let input, let wait):
       let action: AppFeature.Action
-      do {
+      do throws(MessageError) {
         action = try resolve(input)
       } catch {
-        send(.error(id: id, code: .invalidAction, message: error.message), to: connection)
+        send(.error(id: id, code: error.code, message: error.message), to: connection)
         return
       }
+      let origin = nextOrigin
+      nextOrigin += 1
+      if wait { waits[origin] = Wait(connectionID: connection.id, requestID: id) }
       // Reduced, published to subscribers, then acknowledged: a journal write
       // and fsync (issue 5) go between `store.send` and the acknowledgement.
-      let version = store.send(action)
+      let version = store.send(action, origin: origin)
       send(.ack(id: id, version: version), to: connection)
 
     case .get(let id, let path):
@@ -228,6 +242,12 @@ final class StoreLoop: @unchecked Sendable {
       patch: JSONPatch.diff(from: published, to: document))
     published = document
     history.append(change)
+    if waits[store.reducingOrigin] != nil {
+      waits[store.reducingOrigin]!.changes.append(
+        .object([
+          "version": .int(Int(version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
+        ]))
+    }
     var shared: [UInt8]?
     for client in clients.values where client.subscription != nil {
       if client.subscription!.pointer.isRoot {
@@ -297,6 +317,15 @@ final class StoreLoop: @unchecked Sendable {
       return
     }
     client.subscription?.lastSent = .now
+  }
+
+  /// Tells each waiting client whose action's effects have all finished.
+  private func reportSettledWaits() {
+    for (origin, wait) in waits where store.isSettled(origin: origin) {
+      waits[origin] = nil
+      guard let client = clients[wait.connectionID] else { continue }
+      send(.settled(id: wait.requestID, version: store.version, changes: .array(wait.changes)), to: client.connection)
+    }
   }
 
   private func sendHeartbeats() {

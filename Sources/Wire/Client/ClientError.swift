@@ -10,6 +10,8 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
   case closed(reason: String)
   /// Reading or writing the socket failed.
   case io(SocketError)
+  /// The answer did not come in time; the message says what was waited for.
+  case timedOut(String)
 
   public var description: String {
     switch self {
@@ -19,6 +21,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
     case .protocolViolation(let message): "protocol error: \(message)"
     case .closed(let reason): "the daemon closed the connection: \(reason)"
     case .io(let error): "\(error)"
+    case .timedOut(let message): message
     }
   }
 }

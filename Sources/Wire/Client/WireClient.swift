@@ -1,4 +1,5 @@
 import ComposableCore
+import Glibc
 
 /// A blocking client of storedaemon: connects, shakes hands, sends requests and
 /// reads answers. Used by `tcactl` and the integration tests; a model for
@@ -58,6 +59,40 @@ public final class WireClient {
   /// Sends an action named by its command-line path; returns the version it produced.
   public func send(path: String, arguments: [String] = []) throws(ClientError) -> UInt64 {
     try expectAck(request { .send(id: $0, action: .path(path, arguments: arguments)) })
+  }
+
+  /// Sends an action named by its command-line path and waits until every
+  /// effect that followed from it has finished, up to `timeout`. Returns the
+  /// version the action produced, the version when it settled, and each change
+  /// as `{"version", "action", "patch"}`.
+  public func sendAndWait(
+    path: String, arguments: [String] = [], timeout: Duration
+  ) throws(ClientError) -> (version: UInt64, settledVersion: UInt64, changes: JSONValue) {
+    let id = nextID
+    let version = try expectAck(request { .send(id: $0, action: .path(path, arguments: arguments), wait: true) })
+    do {
+      try socket.setReadTimeout(timeout)
+    } catch {
+      throw .io(error)
+    }
+    defer { try? socket.setReadTimeout(.zero) }
+    while true {
+      let message: ServerMessage
+      do {
+        message = try readMessage()
+      } catch .io(let error) where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+        throw .timedOut(
+          "the action was accepted as version \(version), but its effects were still running after \(timeout)")
+      }
+      switch message {
+      case .settled(id, let settledVersion, let changes):
+        return (version, settledVersion, changes)
+      case .goodbye(let reason):
+        throw .closed(reason: reason)
+      default:
+        continue
+      }
+    }
   }
 
   /// Sends an action as its JSON; returns the version it produced.

@@ -7,8 +7,10 @@ public enum ClientMessage: Equatable, Sendable {
   /// speaking (for logs and `tcactl status`).
   case hello(protocol: Int, client: String)
   /// Sends an action, given as JSON or as a command-line path with arguments.
-  /// Answered by `ack` with the version the action produced, or by `error`.
-  case send(id: Int, action: ActionInput)
+  /// Answered by `ack` with the version the action produced, or by `error`;
+  /// with `wait`, also by `settled` once every effect that followed from the
+  /// action has finished.
+  case send(id: Int, action: ActionInput, wait: Bool = false)
   /// Asks for the state (or the part at a JSON Pointer). Answered by `state`.
   case get(id: Int, path: String)
   /// Subscribes to the state at a JSON Pointer: a snapshot, then every change.
@@ -31,7 +33,7 @@ public enum ClientMessage: Equatable, Sendable {
   public var id: Int? {
     switch self {
     case .hello: nil
-    case .send(let id, _), .get(let id, _), .subscribe(let id, _, _), .actions(let id), .status(let id): id
+    case .send(let id, _, _), .get(let id, _), .subscribe(let id, _, _), .actions(let id), .status(let id): id
     }
   }
 
@@ -40,13 +42,17 @@ public enum ClientMessage: Equatable, Sendable {
     switch self {
     case .hello(let version, let client):
       return .object(["type": .string("hello"), "protocol": .int(version), "client": .string(client)])
-    case .send(let id, .json(let action)):
-      return .object(["type": .string("send"), "id": .int(id), "action": action])
-    case .send(let id, .path(let path, let arguments)):
-      return .object([
-        "type": .string("send"), "id": .int(id), "path": .string(path),
-        "arguments": .array(arguments.map(JSONValue.string)),
-      ])
+    case .send(let id, let input, let wait):
+      var object: [String: JSONValue] = ["type": .string("send"), "id": .int(id)]
+      switch input {
+      case .json(let action):
+        object["action"] = action
+      case .path(let path, let arguments):
+        object["path"] = .string(path)
+        object["arguments"] = .array(arguments.map(JSONValue.string))
+      }
+      if wait { object["wait"] = .bool(true) }
+      return .object(object)
     case .get(let id, let path):
       return .object(["type": .string("get"), "id": .int(id), "path": .string(path)])
     case .subscribe(let id, let path, let since):
@@ -76,10 +82,16 @@ public enum ClientMessage: Equatable, Sendable {
       self = .hello(protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "")
     case "send":
       let id = try object.int("id", in: type)
+      let wait: Bool
+      switch object["wait"] {
+      case nil, .null?: wait = false
+      case .bool(let value)?: wait = value
+      default: throw MessageError(.invalidMessage, "'send' needs 'wait' to be true or false")
+      }
       if let action = object["action"] {
-        self = .send(id: id, action: .json(action))
+        self = .send(id: id, action: .json(action), wait: wait)
       } else if let path = try object.optionalString("path", in: type) {
-        self = .send(id: id, action: .path(path, arguments: try object.strings("arguments", in: type)))
+        self = .send(id: id, action: .path(path, arguments: try object.strings("arguments", in: type)), wait: wait)
       } else {
         throw MessageError(.invalidMessage, "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
       }

@@ -6,6 +6,10 @@ public enum ServerMessage: Equatable, Sendable {
   case welcome(protocol: Int, server: String, version: UInt64)
   /// The action of `send` `id` was reduced and produced `version`.
   case ack(id: Int, version: UInt64)
+  /// Everything that followed from the action of `send` `id` (sent with
+  /// `wait`) has finished; `changes` lists each change it made as
+  /// `{"version", "action", "patch"}`, and `version` is the state version then.
+  case settled(id: Int, version: UInt64, changes: JSONValue)
   /// A request (`id`) or the connection (`id` nil) failed.
   case error(id: Int?, code: WireErrorCode, message: String)
   /// The answer to `get`: the state at `path` as of `version`.
@@ -41,7 +45,7 @@ public enum ServerMessage: Equatable, Sendable {
 
   /// The message types the daemon sends.
   public static let types = [
-    "welcome", "ack", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status", "goodbye",
+    "welcome", "ack", "settled", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status", "goodbye",
   ]
 
   /// The message as JSON.
@@ -54,6 +58,8 @@ public enum ServerMessage: Equatable, Sendable {
       ])
     case .ack(let id, let version):
       return .object(["type": .string("ack"), "id": .int(id), "version": .int(Int(version))])
+    case .settled(let id, let version, let changes):
+      return .object(["type": .string("settled"), "id": .int(id), "version": .int(Int(version)), "changes": changes])
     case .error(let id, let code, let message):
       return .object([
         "type": .string("error"), "id": id.map(JSONValue.int) ?? .null, "code": .string(code.rawValue),
@@ -109,6 +115,8 @@ public enum ServerMessage: Equatable, Sendable {
         version: try version())
     case "ack":
       self = .ack(id: try object.int("id", in: type), version: try version())
+    case "settled":
+      self = .settled(id: try object.int("id", in: type), version: try version(), changes: try value("changes"))
     case "error":
       let codeName = try object.string("code", in: type)
       self = .error(

@@ -62,7 +62,9 @@ enum Watch {
     }
   }
 
-  private static func describe(_ operation: PatchOperation, before: JSONValue?) -> String {
+  /// One line for a patch operation; with `before`, replaced and removed
+  /// values show what they were.
+  static func describe(_ operation: PatchOperation, before: JSONValue?) -> String {
     let old: (JSONPointer) -> JSONValue? = { path in before.flatMap { path.value(in: $0) } }
     switch operation {
     case .add(let path, let value):

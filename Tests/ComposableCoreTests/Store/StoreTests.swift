@@ -153,3 +153,31 @@ import Testing
     #expect(request.headers.contains(HTTPHeader("Content-Type", "application/json")))
   }
 }
+
+@Suite struct OriginTests {
+  @Test func anOriginSettlesWhenEverythingThatFollowedFromItIsDone() {
+    let executor = RecordingExecutor()
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      switch action {
+      case "start": return .merge(.timer(after: .seconds(1), send: "fired"), .send("next"))
+      case "next": return .http(.get("https://x.test")) { _ in "answered" }
+      default: return .none
+      }
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: executor)
+    var origins: [String: Origin] = [:]
+    store.didReduce = { [unowned store] _, action, _ in origins[action] = store.reducingOrigin }
+    store.send("start", origin: 7)
+    store.send("unrelated", origin: 8)
+    #expect(origins == ["start": 7, "next": 7, "unrelated": 8])
+    #expect(!store.isSettled(origin: 7))
+    #expect(store.isSettled(origin: 8))
+    store.deliver(.timerFired(tick: 1), to: executor.started[0].id)
+    #expect(origins["fired"] == 7)
+    #expect(!store.isSettled(origin: 7))
+    store.deliver(.http(HTTPResponse(status: 200)), to: executor.started[1].id)
+    #expect(origins["answered"] == 7)
+    #expect(store.isSettled(origin: 7))
+  }
+}
