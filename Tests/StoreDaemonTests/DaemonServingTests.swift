@@ -128,3 +128,26 @@ struct DaemonServingTests {
     #expect(last == .goodbye(reason: "storedaemon is shutting down"))
   }
 }
+
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct EpochTests {
+  @Test func aVersionFromAnotherRunIsNotResumed() throws {
+    let first = try DaemonProcess()
+    let oldEpoch = try first.client().epoch
+    let sender = try first.client()
+    for _ in 0..<3 { _ = try sender.send(path: "counter.incrementButtonTapped") }
+    let second = try DaemonProcess()
+    let newSender = try second.client()
+    #expect(newSender.epoch != oldEpoch)
+    for _ in 0..<5 { _ = try newSender.send(path: "dice.view.undoLastRoll") }
+    let watcher = try second.client()
+    try watcher.subscribe(since: 3, epoch: oldEpoch)
+    guard case .snapshot(5, "", _, .compacted) = try watcher.nextMessage() else {
+      Issue.record("a version of another epoch must give a compacted snapshot")
+      return
+    }
+    let resumer = try second.client()
+    try resumer.subscribe(since: 3, epoch: resumer.epoch)
+    #expect(try resumer.nextMessage() == .ack(id: 1, version: 3))
+  }
+}

@@ -28,6 +28,9 @@ final class StoreLoop: @unchecked Sendable {
   private let inbox = Inbox<Command>()
   private let options: DaemonOptions
   private let startedAt = ContinuousClock.now
+  /// Names this run's lineage of versions: they restart with the daemon, so a
+  /// version is only meaningful within its epoch.
+  private let epoch = String(UInt64.random(in: 1...UInt64.max), radix: 16)
 
   private var store: Store<AppFeature>!
   private var published: JSONValue = .null
@@ -103,7 +106,10 @@ final class StoreLoop: @unchecked Sendable {
     switch command {
     case .connected(let connection, let name):
       clients[connection.id] = Client(connection: connection, name: name)
-      send(.welcome(protocol: ProtocolVersion.current, server: "storedaemon \(DaemonOptions.version)", version: store.version), to: connection)
+      send(
+        .welcome(
+          protocol: ProtocolVersion.current, server: "storedaemon \(DaemonOptions.version)", version: store.version,
+          epoch: epoch), to: connection)
     case .disconnected(let id):
       clients[id] = nil
       waits = waits.filter { $0.value.connectionID != id }
@@ -150,8 +156,10 @@ final class StoreLoop: @unchecked Sendable {
       case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: connection)
       }
 
-    case .subscribe(let id, let path, let since):
-      subscribe(client, id: id, path: path, since: since)
+    case .subscribe(let id, let path, let since, let clientEpoch):
+      // A version from another epoch names another lineage: start afresh.
+      let resumable = clientEpoch == nil || clientEpoch == epoch
+      subscribe(client, id: id, path: path, since: since, resumable: resumable)
 
     case .actions(let id):
       send(.actions(id: id, actions: actionListing), to: connection)
@@ -199,7 +207,7 @@ final class StoreLoop: @unchecked Sendable {
 
   // MARK: Subscriptions
 
-  private func subscribe(_ client: Client, id: Int, path: String, since: UInt64?) {
+  private func subscribe(_ client: Client, id: Int, path: String, since: UInt64?, resumable: Bool) {
     let connection = client.connection
     guard client.subscription == nil else {
       send(.error(id: id, code: .alreadySubscribed, message: "this connection is already subscribed; open another for a second subscription"), to: connection)
@@ -216,7 +224,7 @@ final class StoreLoop: @unchecked Sendable {
       return
     }
     client.subscription = Subscription(pointer: pointer, lastSent: .now)
-    if let since, let missed = history.changes(after: since, upTo: store.version) {
+    if let since, resumable, let missed = history.changes(after: since, upTo: store.version) {
       send(.ack(id: id, version: since), to: connection)
       for change in missed {
         offerDiff(change, to: client, document: nil)
@@ -245,7 +253,7 @@ final class StoreLoop: @unchecked Sendable {
     if waits[store.reducingOrigin] != nil {
       waits[store.reducingOrigin]!.changes.append(
         .object([
-          "version": .int(Int(version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
+          "version": .int(Int(clamping: version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
         ]))
     }
     var shared: [UInt8]?
@@ -358,6 +366,7 @@ final class StoreLoop: @unchecked Sendable {
       "protocol": .int(ProtocolVersion.current),
       "pid": .int(Int(getpid())),
       "uptimeSeconds": .int(Int(uptime.components.seconds)),
+      "epoch": .string(epoch),
       "version": .int(Int(store.version)),
       "clients": .int(clients.count),
       "subscribers": .int(clients.values.filter { $0.subscription != nil }.count),

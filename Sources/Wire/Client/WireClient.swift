@@ -11,6 +11,8 @@ public final class WireClient {
   public let server: String
   /// The state version when the connection was made.
   public let versionAtConnect: UInt64
+  /// The daemon's epoch: versions from another epoch cannot be resumed.
+  public let epoch: String
 
   private let socket: UnixSocket
   private var decoder: FrameDecoder
@@ -35,9 +37,10 @@ public final class WireClient {
     }
     do {
       switch try Self.readMessage(from: socket, decoder: &decoder) {
-      case .welcome(_, let server, let version):
+      case .welcome(_, let server, let version, let epoch):
         self.server = server
         self.versionAtConnect = version
+        self.epoch = epoch
         self.decoder = decoder
       case .error(_, let code, let message):
         throw ClientError.rejected(code: code, message: message)
@@ -126,10 +129,10 @@ public final class WireClient {
 
   /// Subscribes to the state at `path`; read the snapshot and the changes with
   /// ``nextMessage()``.
-  public func subscribe(path: String = "", since: UInt64? = nil) throws(ClientError) {
+  public func subscribe(path: String = "", since: UInt64? = nil, epoch: String? = nil) throws(ClientError) {
     let id = nextID
     nextID += 1
-    try write(.subscribe(id: id, path: path, since: since))
+    try write(.subscribe(id: id, path: path, since: since, epoch: epoch))
   }
 
   /// The next message from the daemon, waiting for it.

@@ -14,8 +14,9 @@ public enum ClientMessage: Equatable, Sendable {
   /// Asks for the state (or the part at a JSON Pointer). Answered by `state`.
   case get(id: Int, path: String)
   /// Subscribes to the state at a JSON Pointer: a snapshot, then every change.
-  /// With `since`, resumes after that version if the daemon still holds it.
-  case subscribe(id: Int, path: String, since: UInt64?)
+  /// With `since`, resumes after that version if the daemon still holds it
+  /// and, when `epoch` is given, it is the daemon's current epoch.
+  case subscribe(id: Int, path: String, since: UInt64?, epoch: String? = nil)
   /// Asks for every action path with its arguments. Answered by `actions`.
   case actions(id: Int)
   /// Asks for the daemon's status. Answered by `status`.
@@ -33,7 +34,7 @@ public enum ClientMessage: Equatable, Sendable {
   public var id: Int? {
     switch self {
     case .hello: nil
-    case .send(let id, _, _), .get(let id, _), .subscribe(let id, _, _), .actions(let id), .status(let id): id
+    case .send(let id, _, _), .get(let id, _), .subscribe(let id, _, _, _), .actions(let id), .status(let id): id
     }
   }
 
@@ -55,9 +56,10 @@ public enum ClientMessage: Equatable, Sendable {
       return .object(object)
     case .get(let id, let path):
       return .object(["type": .string("get"), "id": .int(id), "path": .string(path)])
-    case .subscribe(let id, let path, let since):
+    case .subscribe(let id, let path, let since, let epoch):
       var object: [String: JSONValue] = ["type": .string("subscribe"), "id": .int(id), "path": .string(path)]
-      if let since { object["since"] = .int(Int(since)) }
+      if let since { object["since"] = .int(Int(clamping: since)) }
+      if let epoch { object["epoch"] = .string(epoch) }
       return .object(object)
     case .actions(let id):
       return .object(["type": .string("actions"), "id": .int(id)])
@@ -100,7 +102,7 @@ public enum ClientMessage: Equatable, Sendable {
     case "subscribe":
       self = .subscribe(
         id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
-        since: try object.optionalUInt64("since", in: type))
+        since: try object.optionalUInt64("since", in: type), epoch: try object.optionalString("epoch", in: type))
     case "actions":
       self = .actions(id: try object.int("id", in: type))
     case "status":

@@ -2,8 +2,10 @@ import ComposableCore
 
 /// A message from the daemon to a client (docs/PROTOCOL.md, "Daemon messages").
 public enum ServerMessage: Equatable, Sendable {
-  /// The answer to `hello`: the daemon's protocol, name and current state version.
-  case welcome(protocol: Int, server: String, version: UInt64)
+  /// The answer to `hello`: the daemon's protocol, name, current state version,
+  /// and the epoch that version belongs to (versions are comparable only
+  /// within one epoch).
+  case welcome(protocol: Int, server: String, version: UInt64, epoch: String)
   /// The action of `send` `id` was reduced and produced `version`.
   case ack(id: Int, version: UInt64)
   /// Everything that followed from the action of `send` `id` (sent with
@@ -51,15 +53,15 @@ public enum ServerMessage: Equatable, Sendable {
   /// The message as JSON.
   public var json: JSONValue {
     switch self {
-    case .welcome(let version, let server, let stateVersion):
+    case .welcome(let version, let server, let stateVersion, let epoch):
       return .object([
         "type": .string("welcome"), "protocol": .int(version), "server": .string(server),
-        "version": .int(Int(stateVersion)),
+        "version": .int(Int(clamping: stateVersion)), "epoch": .string(epoch),
       ])
     case .ack(let id, let version):
-      return .object(["type": .string("ack"), "id": .int(id), "version": .int(Int(version))])
+      return .object(["type": .string("ack"), "id": .int(id), "version": .int(Int(clamping: version))])
     case .settled(let id, let version, let changes):
-      return .object(["type": .string("settled"), "id": .int(id), "version": .int(Int(version)), "changes": changes])
+      return .object(["type": .string("settled"), "id": .int(id), "version": .int(Int(clamping: version)), "changes": changes])
     case .error(let id, let code, let message):
       return .object([
         "type": .string("error"), "id": id.map(JSONValue.int) ?? .null, "code": .string(code.rawValue),
@@ -67,21 +69,21 @@ public enum ServerMessage: Equatable, Sendable {
       ])
     case .state(let id, let version, let path, let value):
       return .object([
-        "type": .string("state"), "id": .int(id), "version": .int(Int(version)), "path": .string(path), "state": value,
+        "type": .string("state"), "id": .int(id), "version": .int(Int(clamping: version)), "path": .string(path), "state": value,
       ])
     case .snapshot(let version, let path, let value, let notice):
       var object: [String: JSONValue] = [
-        "type": .string("snapshot"), "version": .int(Int(version)), "path": .string(path), "state": value,
+        "type": .string("snapshot"), "version": .int(Int(clamping: version)), "path": .string(path), "state": value,
       ]
       if let notice { object["notice"] = .string(notice.rawValue) }
       return .object(object)
     case .diff(let version, let action, let summary, let patch):
       return .object([
-        "type": .string("diff"), "version": .int(Int(version)), "action": action, "summary": .string(summary),
+        "type": .string("diff"), "version": .int(Int(clamping: version)), "action": action, "summary": .string(summary),
         "patch": patch,
       ])
     case .heartbeat(let version):
-      return .object(["type": .string("heartbeat"), "version": .int(Int(version))])
+      return .object(["type": .string("heartbeat"), "version": .int(Int(clamping: version))])
     case .notice(let notice, let message):
       return .object(["type": .string("notice"), "notice": .string(notice.rawValue), "message": .string(message)])
     case .actions(let id, let actions):
@@ -112,7 +114,7 @@ public enum ServerMessage: Equatable, Sendable {
     case "welcome":
       self = .welcome(
         protocol: try object.int("protocol", in: type), server: try object.string("server", in: type),
-        version: try version())
+        version: try version(), epoch: try object.optionalString("epoch", in: type) ?? "")
     case "ack":
       self = .ack(id: try object.int("id", in: type), version: try version())
     case "settled":

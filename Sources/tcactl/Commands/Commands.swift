@@ -14,7 +14,7 @@ enum Commands {
     }
     let version = try client.send(path: path, arguments: arguments)
     if invocation.json {
-      Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(version))])))
+      Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(clamping: version))])))
     } else {
       Terminal.line("accepted: version \(version)")
     }
@@ -27,7 +27,7 @@ enum Commands {
     let (version, settled, changes) = try client.sendAndWait(path: path, arguments: arguments, timeout: invocation.timeout)
     if invocation.json {
       Terminal.line(
-        CanonicalJSON.text(.object(["version": .int(Int(version)), "settled": .int(Int(settled)), "changes": changes])))
+        CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "settled": .int(Int(clamping: settled)), "changes": changes])))
       return .ok
     }
     Terminal.line("accepted: version \(version); settled at version \(settled)")

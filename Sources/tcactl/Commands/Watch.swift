@@ -14,7 +14,7 @@ enum Watch {
       case .snapshot(let version, _, let value, let notice):
         document = value
         if invocation.json {
-          Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(version)), "state": value])))
+          Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "state": value])))
         } else {
           if let notice { Terminal.line(Terminal.yellow("(\(notice.rawValue): a fresh snapshot follows)")) }
           Terminal.line(Terminal.bold("version \(version)") + "  " + (path.isEmpty ? "state" : path))
@@ -39,7 +39,7 @@ enum Watch {
         }
         if invocation.json {
           Terminal.line(
-            CanonicalJSON.text(.object(["version": .int(Int(version)), "action": .string(summary), "patch": patchJSON])))
+            CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "action": .string(summary), "patch": patchJSON])))
         } else {
           Terminal.line(Terminal.bold("v\(version)") + "  " + summary)
           for operation in patch {

@@ -12,7 +12,7 @@ struct MessageVector: Sendable, CustomTestStringConvertible {
 
 let messageVectors = [
   MessageVector(name: "hello", json: #"{"client":"tcactl","protocol":1,"type":"hello"}"#, frameHex: "0000002f7b22636c69656e74223a2274636163746c222c2270726f746f636f6c223a312c2274797065223a2268656c6c6f227d"),
-  MessageVector(name: "welcome", json: #"{"protocol":1,"server":"storedaemon 0.2.0","type":"welcome","version":0}"#, frameHex: "000000487b2270726f746f636f6c223a312c22736572766572223a2273746f72656461656d6f6e20302e322e30222c2274797065223a2277656c636f6d65222c2276657273696f6e223a307d"),
+  MessageVector(name: "welcome", json: #"{"epoch":"5f1c2e9a0b7d4c13","protocol":1,"server":"storedaemon 0.2.0","type":"welcome","version":0}"#, frameHex: "000000637b2265706f6368223a2235663163326539613062376434633133222c2270726f746f636f6c223a312c22736572766572223a2273746f72656461656d6f6e20302e322e30222c2274797065223a2277656c636f6d65222c2276657273696f6e223a307d"),
   MessageVector(name: "send by path", json: #"{"arguments":["3"],"id":1,"path":"cart.addItem","type":"send"}"#, frameHex: "0000003e7b22617267756d656e7473223a5b2233225d2c226964223a312c2270617468223a22636172742e6164644974656d222c2274797065223a2273656e64227d"),
   MessageVector(name: "ack", json: #"{"id":1,"type":"ack","version":1}"#, frameHex: "000000217b226964223a312c2274797065223a2261636b222c2276657273696f6e223a317d"),
   MessageVector(name: "subscribe to /counter", json: #"{"id":2,"path":"/counter","type":"subscribe"}"#, frameHex: "0000002d7b226964223a322c2270617468223a222f636f756e746572222c2274797065223a22737562736372696265227d"),
