@@ -151,3 +151,18 @@ struct EpochTests {
     #expect(try resumer.nextMessage() == .ack(id: 1, version: 3))
   }
 }
+
+@Suite(.serialized, .timeLimit(.minutes(1)))
+struct HeartbeatTests {
+  @Test func anIdleSubscriberHearsHeartbeats() throws {
+    let daemon = try DaemonProcess(arguments: ["--heartbeat", "0.2"])
+    let watcher = try daemon.client()
+    try watcher.subscribe(path: "/counter")
+    guard case .snapshot = try watcher.nextMessage() else {
+      Issue.record("expected the snapshot first")
+      return
+    }
+    #expect(try watcher.nextMessage() == .heartbeat(version: 0))
+    #expect(try watcher.nextMessage() == .heartbeat(version: 0))
+  }
+}
