@@ -32,7 +32,7 @@ public struct IssueReporter: Sendable {
     var line = "storedaemon: runtime issue: \(message)"
     if let location { line += " (\(location))" }
     line += "\n"
-    FileHandleWriter.standardError(line)
+    StandardStream.error.write(line)
   }
 
   /// The reporter used by ``reportIssue(_:location:)`` on this task.
@@ -44,17 +44,3 @@ public func reportIssue(_ message: String, location: SourceLocation? = nil) {
   IssueReporter.current.report(message, location)
 }
 
-/// A minimal unbuffered writer so the core stays free of Foundation.
-enum FileHandleWriter {
-  static func standardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
-  }
-}

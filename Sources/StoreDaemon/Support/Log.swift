@@ -1,4 +1,4 @@
-import Glibc
+import ComposableCore
 
 /// The daemon's log: one line per event on standard error.
 enum Log {
@@ -7,14 +7,6 @@ enum Log {
   static func error(_ message: String) { write("storedaemon: error: \(message)") }
 
   private static func write(_ line: String) {
-    var line = line + "\n"
-    line.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = Glibc.write(2, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    StandardStream.error.write(line + "\n")
   }
 }

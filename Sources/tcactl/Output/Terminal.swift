@@ -1,3 +1,4 @@
+import ComposableCore
 import Glibc
 
 /// Writing to the terminal: colours only when standard output is a terminal
@@ -18,20 +19,11 @@ enum Terminal {
   /// Writes `line` to standard output unbuffered, so `watch` output appears at
   /// once in a pipe.
   static func line(_ line: String) {
-    var text = line + "\n"
-    text.withUTF8 { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let written = write(1, bytes.baseAddress! + offset, bytes.count - offset)
-        if written <= 0 { return }
-        offset += written
-      }
-    }
+    StandardStream.output.write(line + "\n")
   }
 
   /// Prints to standard error.
   static func error(_ text: String) {
-    var text = "tcactl: " + text + "\n"
-    text.withUTF8 { _ = write(2, $0.baseAddress, $0.count) }
+    StandardStream.error.write("tcactl: " + text + "\n")
   }
 }
