@@ -13,15 +13,14 @@ final class Daemon: Sendable {
   private let loop: StoreLoop
   private let policy: PeerPolicy
   private let nextConnectionID = Atomic<Int>(1)
+  private let openConnections = Counter()
   private let stopping = Atomic<Bool>(false)
 
   init(options: DaemonOptions) throws {
     self.options = options
     var group: (name: String, gid: gid_t)?
     if let name = options.allowedGroup {
-      guard let entry = getgrnam(name) else {
-        throw SocketError("--allow-group", errno: 0, detail: "no group named '\(name)' exists")
-      }
+      guard let entry = getgrnam(name) else { throw UsageError("--allow-group: no group named '\(name)' exists") }
       group = (name, entry.pointee.gr_gid)
     }
     policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
@@ -64,9 +63,20 @@ final class Daemon: Sendable {
       do {
         socket = try listener.socket.accept()
       } catch {
-        if error.errno == EINTR || error.errno == ECONNABORTED { continue }
-        if !stopping.load(ordering: .sequentiallyConsistent) { Log.error("\(error); no longer accepting connections") }
-        return
+        if stopping.load(ordering: .sequentiallyConsistent) { return }
+        switch error.errno {
+        case EINTR, ECONNABORTED, EPROTO:
+          continue
+        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
+          // Out of descriptors or memory for now: connections that end free
+          // them, so wait a little and go on rather than stop serving.
+          Log.warning("\(error); retrying in 100 ms")
+          usleep(100_000)
+          continue
+        default:
+          Log.error("\(error); no longer accepting connections")
+          return
+        }
       }
       let credentials: PeerCredentials
       do {
@@ -88,8 +98,27 @@ final class Daemon: Sendable {
         socket.close()
         continue
       }
+      guard openConnections.value < options.maximumClients else {
+        let reason = "storedaemon already serves \(options.maximumClients) clients (--max-clients); try again later"
+        try? socket.write(
+          MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
+            + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
+        socket.close()
+        continue
+      }
       let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-      Connection(id: id, socket: socket, outboxLimit: options.outboxLimit).start(loop: loop, options: options)
+      openConnections.add(1)
+      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [openConnections] in
+        openConnections.add(-1)
+      }
+      connection.start(loop: loop, options: options)
     }
   }
+}
+
+/// A shared count, safe from any thread.
+final class Counter: Sendable {
+  private let count = Atomic<Int>(0)
+  var value: Int { count.load(ordering: .relaxed) }
+  func add(_ delta: Int) { count.add(delta, ordering: .relaxed) }
 }

@@ -7,6 +7,9 @@ import Glibc
 import Wire
 
 SignalMask.unblockAll()
+// Writes to closed sockets fail with EPIPE (MSG_NOSIGNAL); this also covers a
+// closed standard error, which must not kill the daemon.
+signal(SIGPIPE, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -29,6 +32,9 @@ do {
 let daemon: Daemon
 do {
   daemon = try Daemon(options: options)
+} catch let error as UsageError {
+  Log.error("\(error)")
+  exit(64)
 } catch {
   Log.error("\(error)")
   exit(70)

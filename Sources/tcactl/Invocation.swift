@@ -8,6 +8,8 @@ struct Invocation {
   var socketPath: String
   var json = false
   var since: UInt64?
+  var epoch: String?
+  var version = false
   var wait = false
   var timeout: Duration = .seconds(30)
   var help = false
@@ -28,6 +30,11 @@ struct Invocation {
     var optionsEnded = false
     while index < arguments.count {
       let argument = arguments[index]
+      if argument == "-h" {
+        invocation.help = true
+        index += 1
+        continue
+      }
       if optionsEnded || !argument.hasPrefix("--") {
         positional.append(argument)
         index += 1
@@ -48,6 +55,12 @@ struct Invocation {
           throw UsageError("--since needs a version number")
         }
         invocation.since = version
+      case "--epoch":
+        index += 1
+        guard index < arguments.count, !arguments[index].isEmpty else { throw UsageError("--epoch needs the epoch that --since belongs to") }
+        invocation.epoch = arguments[index]
+      case "--version":
+        invocation.version = true
       case "--wait":
         invocation.wait = true
       case "--timeout":
@@ -56,7 +69,7 @@ struct Invocation {
           throw UsageError("--timeout needs a number of seconds between 0 and 86400")
         }
         invocation.timeout = .milliseconds(Int(seconds * 1000))
-      case "--help", "-h":
+      case "--help":
         invocation.help = true
       default:
         throw UsageError("unknown option '\(argument)'")

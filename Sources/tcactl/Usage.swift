@@ -47,12 +47,15 @@ enum Usage {
         """
     case "watch":
       return """
-        usage: tcactl watch [PATH] [--since N] [--json]
+        usage: tcactl watch [PATH] [--since N [--epoch E]] [--json]
 
         Shows the state at PATH, then every change as it happens: the version, the
         action that caused it and what changed. --since N resumes after version N
-        if the daemon still holds it. With --json, prints one JSON object per line:
-        first {"version":N,"state":…}, then {"version":N,"action":"…","patch":[…]}.
+        if the daemon still holds it; give --epoch E (from `tcactl status`) so that
+        a version of an earlier run of the daemon is not mistaken for this run's.
+        With --json, prints one JSON object per line: first {"state":…,"version":N}
+        (or {"epoch":E,"resumedAfter":N} when resuming), then
+        {"action":"…","patch":[…],"version":N} per change.
         Stops with ^C.
         """
     case "actions":

@@ -14,7 +14,7 @@ do {
   exit(Invocation.ExitCode.usage.rawValue)
 }
 
-if invocation.command == "--version" || invocation.command == "version" {
+if invocation.version || invocation.command == "version" {
   print("tcactl 0.2.0")
   exit(0)
 }
@@ -44,9 +44,8 @@ do {
 } catch {
   Terminal.error("\(error)")
   switch error {
-  case .unreachable: code = .unreachable
-  case .rejected: code = .rejected
-  default: code = .rejected
+  case .rejected, .timedOut: code = .rejected
+  case .unreachable, .closed, .io, .protocolViolation: code = .unreachable
   }
 }
 exit(code.rawValue)

@@ -18,6 +18,8 @@ struct DaemonOptions: Sendable {
   var retainedDiffs: Int = 4096
   /// The largest frame accepted from a client.
   var maximumFrame: UInt32 = 1 << 20
+  /// How many clients may be connected at once (each costs two threads).
+  var maximumClients = 512
 
   static let version = "0.2.0"
 
@@ -37,8 +39,9 @@ struct DaemonOptions: Sendable {
       --handshake-timeout S  seconds a client may stay silent before its hello (default 5)
       --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
       --client-buffer BYTES  bytes that may wait for one client before its subscription is
-                             resynced with a snapshot (default 4194304; a subscriber resynced
-                             more than 3 times is disconnected)
+                             resynced with a snapshot (default 4194304); a subscriber that
+                             reads nothing between three resyncs in a row is disconnected
+      --max-clients N        clients connected at once, at most (default 512)
       --help                 show this help
       --version              show the version
 
@@ -59,8 +62,8 @@ struct DaemonOptions: Sendable {
     }
     func seconds(for flag: String) throws(UsageError) -> Duration {
       let text = try value(for: flag)
-      guard let seconds = Double(text), seconds > 0, seconds < 86_400 else {
-        throw UsageError("\(flag) takes a number of seconds between 0 and 86400, got '\(text)'")
+      guard let seconds = Double(text), seconds >= 0.001, seconds < 86_400 else {
+        throw UsageError("\(flag) takes a number of seconds between 0.001 and 86400, got '\(text)'")
       }
       return .milliseconds(Int(seconds * 1000))
     }
@@ -72,6 +75,12 @@ struct DaemonOptions: Sendable {
       case "--allow-group": options.allowedGroup = try value(for: argument)
       case "--handshake-timeout": options.handshakeTimeout = try seconds(for: argument)
       case "--heartbeat": options.heartbeatInterval = try seconds(for: argument)
+      case "--max-clients":
+        let text = try value(for: argument)
+        guard let count = Int(text), count >= 1, count <= 100_000 else {
+          throw UsageError("--max-clients takes a number between 1 and 100000, got '\(text)'")
+        }
+        options.maximumClients = count
       case "--client-buffer":
         let text = try value(for: argument)
         guard let bytes = Int(text), bytes >= 4096, bytes <= 1 << 30 else {

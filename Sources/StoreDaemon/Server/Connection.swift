@@ -1,29 +1,47 @@
 import ComposableCore
+import Dispatch
 import Foundation
 import Synchronization
 import Wire
 
 /// One client connection: a reader thread that turns frames into messages for
 /// the store loop, and a writer thread that drains the connection's
-/// ``Outbox``. The socket is closed by whichever thread ends last.
+/// ``Outbox``.
 ///
-/// Hostile input is answered here, before it reaches the store: an oversized
-/// frame or a silent client gets an error and a goodbye, invalid JSON or an
-/// unknown message type gets an error and the connection goes on.
+/// Bounds, so one client can never hurt the others: the reader holds at most
+/// ``creditLimit`` messages the loop has not handled yet (it stops reading
+/// until the loop catches up); a write that waits longer than
+/// `writeTimeout` for the client to read ends the connection; a connection
+/// must say `hello` within the handshake timeout, counted from `accept`.
+///
+/// The socket is closed by whichever thread ends last, under a lock that
+/// ``shutdownNow()`` also takes, so no thread ever touches a descriptor number
+/// that was closed and reused.
 final class Connection: Sendable {
+  /// Messages posted to the loop and not yet handled, at most.
+  static let creditLimit = 64
+  /// How long a write may wait for the client to read.
+  static let writeTimeout: Duration = .seconds(10)
+
   let id: Int
   let socket: UnixSocket
   let outbox: Outbox
-  private let threadsRunning = Atomic<Int>(2)
+  /// The loop signals one credit per message it has handled.
+  let credits = DispatchSemaphore(value: Connection.creditLimit)
+  private let lifecycle = Mutex<(threadsRunning: Int, isClosed: Bool)>((2, false))
+  private let closing = Atomic<Bool>(false)
+  private let onEnd: @Sendable () -> Void
 
-  init(id: Int, socket: UnixSocket, outboxLimit: Int) {
+  init(id: Int, socket: UnixSocket, outboxLimit: Int, onEnd: @escaping @Sendable () -> Void = {}) {
     self.id = id
     self.socket = socket
     self.outbox = Outbox(limit: outboxLimit)
+    self.onEnd = onEnd
   }
 
   /// Starts the reader and writer threads.
   func start(loop: StoreLoop, options: DaemonOptions) {
+    try? socket.setWriteTimeout(Self.writeTimeout)
     Thread.detachNewThread { [self] in
       readLoop(loop: loop, options: options)
       loop.post(.disconnected(connectionID: id))
@@ -38,52 +56,90 @@ final class Connection: Sendable {
           break
         }
       }
+      markClosing()
       outbox.finish()
       // Wakes the reader, whether the peer is gone or the daemon said goodbye.
-      socket.shutdown()
+      shutdownNow()
       threadEnded()
     }
   }
 
-  /// Sends `message` and a goodbye, then closes.
+  /// Sends an error and a goodbye (even past the outbox's limit, after
+  /// dropping queued diffs), reads nothing more, and closes once they are
+  /// written — or once the client has failed to read for `writeTimeout`.
   func closeWithError(id requestID: Int?, _ code: WireErrorCode, _ message: String) {
-    outbox.offer(MessageCodec.frame(ServerMessage.error(id: requestID, code: code, message: message)), droppable: false)
-    outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: message)), droppable: false)
+    markClosing()
+    outbox.dropDroppable()
+    outbox.offer(MessageCodec.frame(ServerMessage.error(id: requestID, code: code, message: message)), droppable: false, force: true)
+    outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: message)), droppable: false, force: true)
     outbox.finish()
   }
 
-  private func threadEnded() {
-    if threadsRunning.subtract(1, ordering: .acquiringAndReleasing).newValue == 0 {
-      socket.close()
+  /// Closes with a notice and a goodbye, for a subscriber that fell behind.
+  func closeWithNotice(_ notice: ServerMessage.Notice, _ message: String) {
+    markClosing()
+    outbox.dropDroppable()
+    outbox.offer(MessageCodec.frame(ServerMessage.notice(notice, message: message)), droppable: false, force: true)
+    outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: message)), droppable: false, force: true)
+    outbox.finish()
+  }
+
+  /// Whether the connection is on its way out; the loop ignores its messages.
+  var isClosing: Bool { closing.load(ordering: .acquiring) }
+
+  private func markClosing() {
+    closing.store(true, ordering: .releasing)
+    credits.signal()  // Wakes a reader waiting for credit, so it can leave.
+  }
+
+  /// Shuts the socket down now (both directions), unless it is already closed.
+  private func shutdownNow() {
+    lifecycle.withLock { state in
+      if !state.isClosed { socket.shutdown() }
     }
   }
 
-  private func reply(_ message: ServerMessage) {
-    outbox.offer(MessageCodec.frame(message), droppable: false)
+  private func threadEnded() {
+    let last = lifecycle.withLock { state -> Bool in
+      state.threadsRunning -= 1
+      guard state.threadsRunning == 0 else { return false }
+      socket.close()
+      state.isClosed = true
+      return true
+    }
+    if last { onEnd() }
   }
 
   private func readLoop(loop: StoreLoop, options: DaemonOptions) {
     var decoder = FrameDecoder(maximum: options.maximumFrame)
     var greeted = false
-    try? socket.setReadTimeout(options.handshakeTimeout)
-    while true {
+    let handshakeDeadline = ContinuousClock.now + options.handshakeTimeout
+    while !isClosing {
+      if !greeted {
+        // A deadline for the whole handshake, not per read: a client trickling
+        // one byte at a time is still timed out.
+        let remaining = handshakeDeadline - ContinuousClock.now
+        guard remaining > .zero else {
+          closeWithError(id: nil, .timeout, "no hello within \(options.handshakeTimeout); closing")
+          return
+        }
+        try? socket.setReadTimeout(max(remaining, .milliseconds(1)))
+      }
       let bytes: [UInt8]
       do {
         bytes = try socket.read()
       } catch {
-        if !greeted && (error.errno == EAGAIN || error.errno == EWOULDBLOCK) {
-          closeWithError(id: nil, .timeout, "no hello within \(options.handshakeTimeout); closing")
-        }
+        if !greeted && (error.errno == EAGAIN || error.errno == EWOULDBLOCK) { continue }
         return
       }
       if bytes.isEmpty {
-        if let error = Result(catching: { () throws(FrameError) in try decoder.finish() }).failure {
-          Log.info("connection \(id) closed mid-frame: \(error)")
+        if bytes.isEmpty, decoder.bufferedByteCount > 0 {
+          Log.info("connection \(id) closed inside a frame (\(decoder.bufferedByteCount) bytes of it received)")
         }
         return
       }
       decoder.append(bytes)
-      while true {
+      while !isClosing {
         let payload: [UInt8]
         do {
           guard let next = try decoder.nextFrame() else { break }
@@ -92,53 +148,63 @@ final class Connection: Sendable {
           closeWithError(id: nil, .frame, "\(error); closing the connection")
           return
         }
-        let message: ClientMessage
-        do {
-          let json = try MessageCodec.parse(payload)
-          do {
-            message = try ClientMessage(json: json)
-          } catch {
-            reply(.error(id: Self.requestID(in: json), code: error.code, message: error.message))
-            continue
-          }
-        } catch {
-          reply(.error(id: nil, code: error.code, message: error.message))
-          continue
-        }
+        let parsed = Self.parse(payload)
         if !greeted {
-          guard case .hello(let version, let client) = message else {
-            closeWithError(id: message.id, .handshake, "the first message must be 'hello' with the protocol version")
+          switch parsed {
+          case .success(.hello(let version, let client)):
+            guard version == ProtocolVersion.current else {
+              closeWithError(
+                id: nil, .unsupportedVersion,
+                "this daemon speaks protocol \(ProtocolVersion.current); the client asked for \(version)")
+              return
+            }
+            greeted = true
+            try? socket.setReadTimeout(.zero)
+            loop.post(.connected(self, client: client))
+          case .success(let other):
+            closeWithError(id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
+            return
+          case .failure(let failure):
+            closeWithError(id: nil, .handshake, "the first message must be 'hello' with the protocol version; \(failure.error.message)")
             return
           }
-          guard version == ProtocolVersion.current else {
-            closeWithError(
-              id: nil, .unsupportedVersion,
-              "this daemon speaks protocol \(ProtocolVersion.current); the client asked for \(version)")
-            return
-          }
-          greeted = true
-          try? socket.setReadTimeout(.zero)
-          loop.post(.connected(self, client: client))
           continue
         }
-        if case .hello = message {
-          reply(.error(id: nil, code: .handshake, message: "'hello' may be sent only once"))
-          continue
+        // Everything else is answered by the loop, in order with the rest.
+        guard waitForCredit() else { return }
+        switch parsed {
+        case .success(let message): loop.post(.message(connectionID: id, message))
+        case .failure(let failure): loop.post(.invalid(connectionID: id, requestID: failure.requestID, failure.error))
         }
-        loop.post(.message(connectionID: id, message))
       }
     }
   }
 
-  private static func requestID(in json: JSONValue) -> Int? {
-    if case .object(let object) = json, case .int(let id)? = object["id"] { return id }
-    return nil
+  private func waitForCredit() -> Bool {
+    while credits.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
+      if isClosing { return false }
+    }
+    return !isClosing
   }
-}
 
-extension Result {
-  fileprivate var failure: Failure? {
-    if case .failure(let error) = self { return error }
-    return nil
+  private struct ParseFailure: Error {
+    let requestID: Int?
+    let error: MessageError
+  }
+
+  private static func parse(_ payload: [UInt8]) -> Result<ClientMessage, ParseFailure> {
+    let json: JSONValue
+    do {
+      json = try MessageCodec.parse(payload)
+    } catch {
+      return .failure(ParseFailure(requestID: nil, error: error))
+    }
+    do {
+      return .success(try ClientMessage(json: json))
+    } catch {
+      var requestID: Int?
+      if case .object(let object) = json, case .int(let id)? = object["id"] { requestID = id }
+      return .failure(ParseFailure(requestID: requestID, error: error))
+    }
   }
 }

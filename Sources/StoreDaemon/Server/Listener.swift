@@ -14,8 +14,13 @@ struct Listener: Sendable {
     let path = options.socketPath
     let directory = path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
     if !directory.isEmpty {
-      try DirectorySetup.create(directory, mode: group == nil ? 0o700 : 0o750)
-      if let group { _ = chown(directory, uid_t.max, group.gid) }
+      // Only directories created here are opened to the group: an existing one
+      // (a home directory, /run) is never changed.
+      let created = try DirectorySetup.create(directory, mode: group == nil ? 0o700 : 0o750)
+      if let group {
+        for path in created { _ = chown(path, uid_t.max, group.gid) }
+      }
+      try DirectorySetup.checkSafeForSocket(directory)
     }
     try removeStaleSocket(at: path)
     let socket = try UnixSocket.listen(at: path, mode: group == nil ? 0o600 : 0o660)

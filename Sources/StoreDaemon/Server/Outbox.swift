@@ -26,13 +26,14 @@ final class Outbox: Sendable {
     self.limit = limit
   }
 
-  /// Queues `frame` unless that would pass the limit; returns whether it was
-  /// queued. Frames offered after ``finish()`` are discarded.
+  /// Queues `frame` unless that would pass the limit (or `force` says it must
+  /// go anyway: the last words before a close); returns whether it was queued.
+  /// Frames offered after ``finish()`` are discarded.
   @discardableResult
-  func offer(_ frame: [UInt8], droppable: Bool) -> Bool {
+  func offer(_ frame: [UInt8], droppable: Bool, force: Bool = false) -> Bool {
     let queued = state.withLock { state -> Bool in
       guard !state.isFinished else { return false }
-      guard state.byteCount + frame.count <= limit || state.byteCount == 0 else { return false }
+      guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return false }
       state.frames.append((frame, droppable))
       state.byteCount += frame.count
       return true

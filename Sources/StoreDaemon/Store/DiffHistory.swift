@@ -29,13 +29,24 @@ struct DiffHistory {
     }
   }
 
-  /// The changes after `version` up to the newest, if every one of them is still
-  /// held; `nil` when some were dropped.
+  /// The changes after `version` up to `newest`, if every one of them is still
+  /// held and they follow each other without a gap; `nil` otherwise.
   func changes(after version: UInt64, upTo newest: UInt64) -> [Change]? {
     if version == newest { return [] }
     guard version < newest, let oldest = oldestVersion, version + 1 >= oldest else { return nil }
-    let skip = Int(version + 1 - oldest)
-    return (skip..<changes.count).map { changes[(start + $0) % changes.count] }
+    let skip = version + 1 - oldest
+    guard skip < UInt64(changes.count) else { return nil }
+    let result = (Int(skip)..<changes.count).map { changes[(start + $0) % changes.count] }
+    for (offset, change) in result.enumerated() where change.version != version + 1 + UInt64(offset) {
+      return nil
+    }
+    return result.last?.version == newest ? result : nil
+  }
+
+  /// Forgets every change, so that no subscriber resumes across a gap.
+  mutating func removeAll() {
+    changes.removeAll()
+    start = 0
   }
 
   private var oldestVersion: UInt64? {

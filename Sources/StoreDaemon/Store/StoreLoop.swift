@@ -21,6 +21,8 @@ final class StoreLoop: @unchecked Sendable {
     case connected(Connection, client: String)
     case disconnected(connectionID: Int)
     case message(connectionID: Int, ClientMessage)
+    /// A frame from a greeted client that is not a valid message.
+    case invalid(connectionID: Int, requestID: Int?, MessageError)
     case effectReply(EffectReply, EffectID)
     case shutdown(done: @Sendable () -> Void)
   }
@@ -114,8 +116,13 @@ final class StoreLoop: @unchecked Sendable {
       clients[id] = nil
       waits = waits.filter { $0.value.connectionID != id }
     case .message(let id, let message):
-      guard let client = clients[id] else { return }
+      guard let client = clients[id], !client.connection.isClosing else { return }
       handle(message, from: client)
+      client.connection.credits.signal()
+    case .invalid(let id, let requestID, let error):
+      guard let client = clients[id], !client.connection.isClosing else { return }
+      send(.error(id: requestID, code: error.code, message: error.message), to: client.connection)
+      client.connection.credits.signal()
     case .effectReply(let reply, let id):
       store.deliver(reply, to: id)
     case .shutdown(let done):
@@ -198,11 +205,31 @@ final class StoreLoop: @unchecked Sendable {
       return .failure(MessageError(.invalidPath, "'\(path)' is not a JSON Pointer: \(error)"))
     }
     guard let value = pointer.value(in: published) else {
-      var keys = ""
-      if case .object(let object) = published { keys = object.keys.sorted().joined(separator: ", ") }
-      return .failure(MessageError(.invalidPath, "no state at '\(path)'; the top-level keys are: \(keys)"))
+      return .failure(MessageError(.invalidPath, "no state at '\(path)'; \(Self.whatExists(along: pointer, in: published))"))
     }
     return .success(value)
+  }
+
+  /// Describes the deepest part of `document` that `pointer` reaches, for an
+  /// error message: its keys, or its length.
+  private static func whatExists(along pointer: JSONPointer, in document: JSONValue) -> String {
+    var found = JSONPointer.root
+    for token in pointer.tokens {
+      let next = found.appending(token)
+      guard next.value(in: document) != nil else { break }
+      found = next
+    }
+    let place = found.isRoot ? "the state" : "'\(found)'"
+    switch found.value(in: document) {
+    case .object(let members)?:
+      return "\(place) has: \(members.keys.sorted().joined(separator: ", "))"
+    case .array(let elements)?:
+      return "\(place) is a list of \(elements.count) element(s), indexed from 0"
+    case let value?:
+      return "\(place) is the value \(CanonicalJSON.text(value)), which has no parts"
+    case nil:
+      return "the state is empty"
+    }
   }
 
   // MARK: Subscriptions
@@ -224,7 +251,9 @@ final class StoreLoop: @unchecked Sendable {
       return
     }
     client.subscription = Subscription(pointer: pointer, lastSent: .now)
-    if let since, resumable, let missed = history.changes(after: since, upTo: store.version) {
+    if let since, resumable, let missed = history.changes(after: since, upTo: store.version),
+      pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) })
+    {
       send(.ack(id: id, version: since), to: connection)
       for change in missed {
         offerDiff(change, to: client, document: nil)
@@ -242,7 +271,10 @@ final class StoreLoop: @unchecked Sendable {
       document = try CanonicalJSON.value(of: state)
       actionJSON = try CanonicalJSON.value(of: action)
     } catch {
-      Log.error("version \(version): the state or action did not encode as JSON: \(error)")
+      // Unreachable with Codable state (non-finite numbers encode as strings);
+      // should it happen, no subscriber may resume across the missing diff.
+      Log.error("version \(version): the state or action did not encode as JSON: \(error); subscribers will resync")
+      history.removeAll()
       return
     }
     let change = DiffHistory.Change(
@@ -264,6 +296,17 @@ final class StoreLoop: @unchecked Sendable {
       } else {
         offerDiff(change, to: client, document: document)
       }
+    }
+  }
+
+  /// Whether `change`, seen from `pointer`, replaces the whole view: such a
+  /// change can only be sent with the value the view had after it, which the
+  /// history does not keep, so a resume across it gets a snapshot instead.
+  private func replacesView(_ pointer: JSONPointer, _ change: DiffHistory.Change) -> Bool {
+    guard let scoped = JSONPatch.scoped(change.patch, to: pointer, newDocument: published) else { return true }
+    return scoped.contains { operation in
+      if case .replace(let path, _) = operation, path.isRoot { return true }
+      return false
     }
   }
 
@@ -311,16 +354,14 @@ final class StoreLoop: @unchecked Sendable {
     subscription.takenAtLastResync = taken
     client.subscription = subscription
     let path = subscription.pointer.description
-    guard subscription.stalledResyncs <= 3, let value = subscription.pointer.value(in: published),
+    guard subscription.stalledResyncs < 3, let value = subscription.pointer.value(in: published),
       connection.outbox.offer(
         MessageCodec.frame(ServerMessage.snapshot(version: store.version, path: path, value: value, notice: .resynced)),
         droppable: true)
     else {
-      let reason = "the subscriber read nothing across \(subscription.stalledResyncs) resyncs; disconnecting it"
-      connection.outbox.offer(MessageCodec.frame(ServerMessage.notice(.lagged, message: reason)), droppable: false)
-      connection.outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: reason)), droppable: false)
-      connection.outbox.finish()
-      client.subscription = nil
+      let reason = "the subscriber read nothing between \(subscription.stalledResyncs) resyncs in a row; disconnecting it"
+      connection.closeWithNotice(.lagged, reason)
+      clients[connection.id] = nil
       Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
       return
     }
@@ -357,6 +398,7 @@ final class StoreLoop: @unchecked Sendable {
       if connection.outbox.offer(frame, droppable: false) { return }
     }
     connection.closeWithError(id: nil, .internal, "the client does not read its replies; closing")
+    clients[connection.id] = nil
   }
 
   private var statusReport: JSONValue {

@@ -20,13 +20,19 @@ public final class WireClient {
   private var isClosed = false
 
   /// Connects to the daemon at `path` and completes the handshake.
-  public init(path: String, clientName: String, maximumFrame: UInt32 = FrameDecoder.defaultMaximum) throws(ClientError) {
+  public init(
+    path: String, clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
+    handshakeTimeout: Duration = .seconds(10)
+  ) throws(ClientError) {
     do {
       socket = try UnixSocket.connect(to: path)
     } catch {
       throw .unreachable(path: path, error)
     }
     var decoder = FrameDecoder(maximum: maximumFrame)
+    // A daemon that accepts but never answers (wedged, or out of descriptors)
+    // must not hang the client.
+    try? socket.setReadTimeout(handshakeTimeout)
     // A daemon that refuses us writes its reason and closes, possibly before
     // our hello arrives: a failed write is reported only if nothing was said.
     var writeError: SocketError?
@@ -42,6 +48,7 @@ public final class WireClient {
         self.versionAtConnect = version
         self.epoch = epoch
         self.decoder = decoder
+        try? socket.setReadTimeout(.zero)
       case .error(_, let code, let message):
         throw ClientError.rejected(code: code, message: message)
       case let other:
@@ -50,6 +57,9 @@ public final class WireClient {
     } catch let error as ClientError {
       socket.close()
       if case .rejected = error { throw error }
+      if case .io(let readError) = error, readError.errno == EAGAIN || readError.errno == EWOULDBLOCK {
+        throw .timedOut("storedaemon at \(path) accepted the connection but did not answer within \(handshakeTimeout)")
+      }
       throw writeError.map(ClientError.io) ?? error
     } catch {
       socket.close()
@@ -174,8 +184,14 @@ public final class WireClient {
   }
 
   private func write(_ message: ClientMessage) throws(ClientError) {
+    let frame: [UInt8]
     do {
-      try socket.write(MessageCodec.frame(message))
+      frame = try FrameEncoder.frame(MessageCodec.encode(message.json), maximum: MessageCodec.maximumPayload)
+    } catch {
+      throw .rejected(code: .frame, message: "the request is too large to send: \(error)")
+    }
+    do {
+      try socket.write(frame)
     } catch {
       throw .io(error)
     }

@@ -146,6 +146,10 @@ public enum CanonicalJSON {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     encoder.dateEncodingStrategy = .iso8601
+    // A reducer can compute an infinite or undefined number (a huge price times
+    // a quantity); the state must still encode, or it could not be published.
+    encoder.nonConformingFloatEncodingStrategy = .convertToString(
+      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     return encoder
   }
 
@@ -153,6 +157,8 @@ public enum CanonicalJSON {
   public static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
+    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
+      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     return decoder
   }
 }

@@ -6,6 +6,10 @@ import ComposableCore
 /// anything that is not a message comes back as a ``MessageError`` that says
 /// what was expected.
 public enum MessageCodec {
+  /// The largest payload the daemon sends and a client accepts: a snapshot of
+  /// a large state must fit. The daemon accepts far less from clients.
+  public static let maximumPayload: UInt32 = 256 << 20
+
   /// The payload bytes of `value`: canonical JSON (compact, sorted keys).
   public static func encode(_ value: JSONValue) -> [UInt8] {
     CanonicalJSON.encode(value)
@@ -30,10 +34,14 @@ public enum MessageCodec {
     frame(payload: encode(message.json))
   }
 
+  /// A frame of `payload`. A payload past ``maximumPayload`` (a state of
+  /// hundreds of megabytes) is replaced by an error frame saying so: the peer
+  /// would refuse the frame, and the connection must stay in step.
   private static func frame(payload: [UInt8]) -> [UInt8] {
-    // Messages this process builds stay far below the frame maximum; should one
-    // not, the peer would refuse it, so send an error frame instead.
-    (try? FrameEncoder.frame(payload))
-      ?? (try! FrameEncoder.frame(encode(ServerMessage.error(id: nil, code: .internal, message: "message too large").json)))
+    if let frame = try? FrameEncoder.frame(payload, maximum: maximumPayload) { return frame }
+    let error = ServerMessage.error(
+      id: nil, code: .internal, message: "a message of \(payload.count) bytes exceeds the \(maximumPayload)-byte maximum")
+    // Safe: this error message is a few hundred bytes, far below any maximum.
+    return try! FrameEncoder.frame(encode(error.json))
   }
 }

@@ -36,8 +36,8 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
   case forbidden = "forbidden"
   /// The client sent nothing for too long after connecting.
   case timeout = "timeout"
-  /// The daemon is shutting down.
-  case shuttingDown = "shutting_down"
+  /// The daemon already serves as many clients as it allows.
+  case tooManyClients = "too_many_clients"
   /// The connection already has a subscription.
   case alreadySubscribed = "already_subscribed"
   /// Something failed inside the daemon; the message says what.

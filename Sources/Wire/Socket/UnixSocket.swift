@@ -112,6 +112,16 @@ public struct UnixSocket: Sendable, Hashable {
     }
   }
 
+  /// Sets how long a write may wait for the peer to make room before failing
+  /// with `EAGAIN` (zero waits forever).
+  public func setWriteTimeout(_ duration: Duration) throws(SocketError) {
+    let (seconds, attoseconds) = duration.components
+    var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+    guard setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
+      throw SocketError("setsockopt(SO_SNDTIMEO)")
+    }
+  }
+
   /// The user and group of the process on the other end (`SO_PEERCRED`).
   public func peerCredentials() throws(SocketError) -> PeerCredentials {
     // `struct ucred` (pid_t pid; uid_t uid; gid_t gid) needs _GNU_SOURCE, which

@@ -83,7 +83,7 @@ enum Commands {
       return .ok
     }
     guard case .object(let fields) = report else { throw .protocolViolation("'status' must be an object") }
-    for key in ["server", "pid", "uptimeSeconds", "version", "clients", "subscribers", "effectsInFlight", "socket", "stateDirectory"] {
+    for key in ["server", "pid", "uptimeSeconds", "version", "epoch", "clients", "subscribers", "effectsInFlight", "socket", "stateDirectory"] {
       if let value = fields[key] {
         let text = if case .string(let string) = value { string } else { CanonicalJSON.text(value) }
         Terminal.line("\(key.padding(toLength: 16))\(text)")

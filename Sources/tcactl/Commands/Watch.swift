@@ -7,7 +7,7 @@ import Wire
 enum Watch {
   static func run(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
     let path = Invocation.pointer(fromStatePath: invocation.words.first)
-    try client.subscribe(path: path, since: invocation.since)
+    try client.subscribe(path: path, since: invocation.since, epoch: invocation.epoch)
     var document: JSONValue?
     while true {
       switch try client.nextMessage() {
@@ -21,7 +21,11 @@ enum Watch {
           Terminal.line(JSONPrinter.pretty(value))
         }
       case .ack(_, let version):
-        if !invocation.json { Terminal.line(Terminal.dim("resuming after version \(version)")) }
+        if invocation.json {
+          Terminal.line(CanonicalJSON.text(.object(["resumedAfter": .int(Int(clamping: version)), "epoch": .string(client.epoch)])))
+        } else {
+          Terminal.line(Terminal.dim("resuming after version \(version) (epoch \(client.epoch))"))
+        }
       case .diff(let version, _, let summary, let patchJSON):
         let patch: [PatchOperation]
         do {
@@ -29,21 +33,20 @@ enum Watch {
         } catch {
           throw .protocolViolation("diff \(version) carries no valid JSON Patch: \(error)")
         }
-        let before = document
-        if let current = document {
-          do {
-            document = try JSONPatch.apply(patch, to: current)
-          } catch {
-            throw .protocolViolation("diff \(version) does not apply to the state held: \(error)")
-          }
-        }
         if invocation.json {
           Terminal.line(
             CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "action": .string(summary), "patch": patchJSON])))
         } else {
           Terminal.line(Terminal.bold("v\(version)") + "  " + summary)
-          for operation in patch {
-            Terminal.line("    " + describe(operation, before: before))
+        }
+        // One operation at a time, so each shows the value it replaced.
+        for operation in patch {
+          if !invocation.json { Terminal.line("    " + describe(operation, before: document)) }
+          guard let current = document else { continue }
+          do {
+            document = try JSONPatch.apply([operation], to: current)
+          } catch {
+            throw .protocolViolation("diff \(version) does not apply to the state held: \(error)")
           }
         }
       case .heartbeat:

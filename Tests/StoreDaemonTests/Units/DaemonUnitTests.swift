@@ -40,7 +40,7 @@ import Wire
   @Test(arguments: [
     (["--socket"], "--socket needs a value"),
     (["--frobnicate"], "unknown option '--frobnicate'"),
-    (["--heartbeat", "soon"], "--heartbeat takes a number of seconds between 0 and 86400, got 'soon'"),
+    (["--heartbeat", "soon"], "--heartbeat takes a number of seconds between 0.001 and 86400, got 'soon'"),
     (["--client-buffer", "10"], "--client-buffer takes a number of bytes between 4096 and 1073741824, got '10'"),
   ])
   func badArgumentsAreNamed(_ arguments: [String], _ message: String) {
