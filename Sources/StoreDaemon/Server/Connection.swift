@@ -26,8 +26,10 @@ final class Connection: Sendable {
   let id: Int
   let socket: UnixSocket
   let outbox: Outbox
-  /// The loop signals one credit per message it has handled.
-  let credits = DispatchSemaphore(value: Connection.creditLimit)
+  /// The loop signals one credit per message it has handled. Created at zero
+  /// and filled in `init`: libdispatch traps when a semaphore is freed with a
+  /// count below the one it was created with.
+  let credits = DispatchSemaphore(value: 0)
   private let lifecycle = Mutex<(threadsRunning: Int, isClosed: Bool)>((2, false))
   private let closing = Atomic<Bool>(false)
   private let onEnd: @Sendable () -> Void
@@ -37,6 +39,7 @@ final class Connection: Sendable {
     self.socket = socket
     self.outbox = Outbox(limit: outboxLimit)
     self.onEnd = onEnd
+    for _ in 0..<Self.creditLimit { credits.signal() }
   }
 
   /// Starts the reader and writer threads.

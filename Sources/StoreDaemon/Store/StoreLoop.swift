@@ -139,7 +139,7 @@ final class StoreLoop: @unchecked Sendable {
     let connection = client.connection
     switch message {
     case .hello:
-      break  // The connection answers a second hello itself.
+      send(.error(id: nil, code: .handshake, message: "'hello' may be sent only once"), to: connection)
 
     case .send(let id, let input, let wait):
       let action: AppFeature.Action

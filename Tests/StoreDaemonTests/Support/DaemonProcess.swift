@@ -18,8 +18,21 @@ final class DaemonProcess {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 
-  init(arguments: [String] = []) throws {
-    directory = try Self.temporaryDirectory()
+  convenience init(arguments: [String] = []) throws {
+    try self.init(directory: Self.temporaryDirectory(), arguments: arguments)
+  }
+
+  /// A new daemon on the socket and state directory of `previous`, which must
+  /// have stopped (as after `kill -9`); the directory then belongs to this one.
+  convenience init(reusing previous: DaemonProcess) throws {
+    try self.init(directory: previous.directory, arguments: [])
+    previous.ownsDirectory = false
+  }
+
+  private var ownsDirectory = true
+
+  private init(directory: String, arguments: [String]) throws {
+    self.directory = directory
     socketPath = directory + "/run/storedaemon.sock"
     stateDirectory = directory + "/state"
     process.executableURL = Self.productsDirectory.appendingPathComponent("storedaemon")
@@ -36,7 +49,7 @@ final class DaemonProcess {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
-    try? FileManager.default.removeItem(atPath: directory)
+    if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
   }
 
   /// A connected client.

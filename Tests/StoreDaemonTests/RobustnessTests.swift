@@ -1,0 +1,205 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// Behaviour found missing in review, each pinned by a test: bounded clients,
+/// the handshake deadline, ordering, resumption of filtered subscriptions, the
+/// socket's files, and stopping on SIGINT.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct RobustnessTests {
+  @Test func aLaggedClientIsForgottenAndItsLaterActionsAreNotReduced() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let stuck = try RawConnection(daemon)
+    try stuck.hello()
+    try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
+    let sender = try daemon.client("sender")
+    let text = String(repeating: "z", count: 2000)
+    var lagged = false
+    for index in 0..<3000 where !lagged {
+      _ = try sender.send(path: "search.textChanged", arguments: ["\(index)\(text)"])
+      if index % 100 == 99, case .object(let status) = try sender.status(), status["subscribers"] == .int(0) {
+        lagged = true
+      }
+    }
+    #expect(lagged, "the stuck subscriber must have been dropped")
+    try stuck.send(#"{"type":"send","id":2,"path":"counter.incrementButtonTapped"}"#)
+    usleep(300_000)
+    #expect(try sender.get(path: "/counter/count").value == .int(0))
+  }
+
+  @Test func aClientThatFloodsWithoutReadingIsClosedAndTheDaemonStaysSmall() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let flood = try daemon.rawSocket()
+    try flood.setWriteTimeout(.seconds(20))
+    try flood.write(FrameEncoder.frame(Array(#"{"type":"hello","protocol":1}"#.utf8)))
+    let frame = try FrameEncoder.frame(Array(#"{"type":"send","id":1,"path":"counter.incrementButtonTapped"}"#.utf8))
+    let batch = Array([[UInt8]](repeating: frame, count: 1000).joined())
+    var written = 0
+    do {
+      for _ in 0..<2000 {
+        try flood.write(batch)
+        written += 1000
+      }
+    } catch {
+      // The daemon closed the connection: it stopped reading a client that does not read.
+    }
+    #expect(written < 2_000_000, "the daemon must stop taking a client's requests while it reads none of the answers")
+    let bystander = try daemon.client("bystander")
+    _ = try bystander.send(path: "dice.view.undoLastRoll")
+    let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)
+    let rssLine = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") } ?? ""
+    let kilobytes = Int(rssLine.split(separator: " ").dropFirst().first ?? "") ?? 0
+    #expect(kilobytes < 300_000, "resident memory: \(rssLine)")
+    flood.close()
+  }
+
+  @Test func aTricklingClientIsStillTimedOutAtTheHandshakeDeadline() throws {
+    let daemon = try DaemonProcess(arguments: ["--handshake-timeout", "0.5"])
+    let raw = try RawConnection(daemon)
+    let start = ContinuousClock.now
+    let hello = try FrameEncoder.frame(Array(#"{"type":"hello","protocol":1}"#.utf8))
+    for byte in hello.prefix(8) {
+      do {
+        try raw.write([byte])
+      } catch {
+        break
+      }
+      usleep(150_000)
+    }
+    let messages = try raw.readUntilClosed()
+    #expect(ContinuousClock.now - start < .seconds(5))
+    guard case .error(nil, .timeout, _)? = messages.first else {
+      Issue.record("expected a timeout error, got \(messages)")
+      return
+    }
+  }
+
+  @Test func anInvalidFrameBeforeHelloClosesWithAHandshakeError() throws {
+    let daemon = try DaemonProcess()
+    let raw = try RawConnection(daemon)
+    try raw.send("not json")
+    guard case .error(nil, .handshake, let message)? = try raw.readUntilClosed().first else {
+      Issue.record("expected a handshake error")
+      return
+    }
+    #expect(message.contains("the first message must be 'hello'"))
+  }
+
+  @Test func answersComeInRequestOrderEvenForInvalidRequests() throws {
+    let daemon = try DaemonProcess()
+    for _ in 0..<10 {
+      let raw = try RawConnection(daemon)
+      try raw.hello()
+      try raw.write(
+        FrameEncoder.frame(Array(#"{"type":"actions","id":1}"#.utf8))
+          + FrameEncoder.frame(Array(#"{"type":"nonsense","id":2}"#.utf8))
+          + FrameEncoder.frame(Array(#"{"type":"status","id":3}"#.utf8)))
+      guard case .actions(1, _)? = try raw.read(), case .error(2, .unknownType, _)? = try raw.read(),
+        case .status(3, _)? = try raw.read()
+      else {
+        Issue.record("answers must come in the order of the requests")
+        return
+      }
+    }
+  }
+
+  @Test func aSecondSubscriptionOrHelloIsRefusedAndTheConnectionGoesOn() throws {
+    let daemon = try DaemonProcess()
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    try raw.send(#"{"type":"subscribe","id":1,"path":"/counter"}"#)
+    guard case .snapshot? = try raw.read() else {
+      Issue.record("expected the snapshot")
+      return
+    }
+    try raw.send(#"{"type":"subscribe","id":2,"path":"/dice"}"#)
+    guard case .error(2, .alreadySubscribed, _)? = try raw.read() else {
+      Issue.record("a second subscription must be refused")
+      return
+    }
+    try raw.send(#"{"type":"hello","protocol":1}"#)
+    guard case .error(nil, .handshake, _)? = try raw.read() else {
+      Issue.record("a second hello must be refused")
+      return
+    }
+    try raw.send(#"{"type":"get","id":3,"path":"/counter/count"}"#)
+    #expect(try raw.read() == .state(id: 3, version: 0, path: "/counter/count", value: .int(0)))
+  }
+
+  @Test func aFilteredResumeAcrossAReplacementOfTheViewGetsASnapshot() throws {
+    let daemon = try DaemonProcess()
+    let sender = try daemon.client()
+    _ = try sender.send(path: "search.textChanged", arguments: ["first"])
+    _ = try sender.send(path: "search.textChanged", arguments: ["second"])
+    let watcher = try daemon.client()
+    try watcher.subscribe(path: "/search/text", since: 1, epoch: watcher.epoch)
+    guard case .snapshot(2, "/search/text", .string("second"), .compacted) = try watcher.nextMessage() else {
+      Issue.record("a resume whose diffs replace the whole view must get a snapshot")
+      return
+    }
+    let counterWatcher = try daemon.client()
+    _ = try sender.send(path: "counter.incrementButtonTapped")
+    try counterWatcher.subscribe(path: "/counter", since: 2, epoch: counterWatcher.epoch)
+    #expect(try counterWatcher.nextMessage() == .ack(id: 1, version: 2))
+    guard case .diff(3, _, _, let patch) = try counterWatcher.nextMessage() else {
+      Issue.record("expected the counter's diff")
+      return
+    }
+    #expect(patch == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(1)])]))
+  }
+
+  @Test func theSocketIsPrivateAndAStaleOneIsReplacedButALiveOneIsNot() throws {
+    let daemon = try DaemonProcess()
+    var info = stat()
+    #expect(stat(daemon.socketPath, &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o600)
+    #expect(stat(daemon.directory + "/run", &info) == 0)
+    #expect(info.st_mode & 0o777 == 0o700)
+
+    let second = Process()
+    second.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("storedaemon")
+    second.arguments = ["--socket", daemon.socketPath, "--state-dir", daemon.directory + "/state2"]
+    second.standardError = FileHandle(forWritingAtPath: "/dev/null")
+    try second.run()
+    second.waitUntilExit()
+    #expect(second.terminationStatus == 70, "a second daemon on a live socket must refuse to start")
+
+    kill(daemon.process.processIdentifier, SIGKILL)
+    daemon.process.waitUntilExit()
+    #expect(FileManager.default.fileExists(atPath: daemon.socketPath), "kill -9 leaves the socket file behind")
+    let restarted = try DaemonProcess(reusing: daemon)
+    #expect(try restarted.client().status() != .null)
+  }
+
+  @Test func sigintStopsCleanly() throws {
+    let daemon = try DaemonProcess()
+    kill(daemon.process.processIdentifier, SIGINT)
+    daemon.process.waitUntilExit()
+    #expect(daemon.process.terminationStatus == 0)
+    #expect(!FileManager.default.fileExists(atPath: daemon.socketPath))
+  }
+
+  @Test func aSocketDirectoryOwnedBySomeoneElseIsRefused() throws {
+    let directory = "/tmp/sd-squat-\(getpid())"
+    mkdir(directory, 0o777)
+    chmod(directory, 0o777)
+    defer { rmdir(directory) }
+    let process = Process()
+    process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("storedaemon")
+    process.arguments = ["--socket", directory + "/s.sock", "--state-dir", directory + "-state"]
+    let errorPath = directory + "-err"
+    _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+    defer {
+      unlink(errorPath)
+      rmdir(directory + "-state")
+    }
+    process.standardError = FileHandle(forWritingAtPath: errorPath)
+    try process.run()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 70)
+    let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
+    #expect(message.contains("others may write to it"))
+  }
+}
