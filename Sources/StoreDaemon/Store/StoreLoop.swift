@@ -43,6 +43,10 @@ final class StoreLoop: @unchecked Sendable {
   /// Sends with `wait` whose effects are still running, by origin.
   private var waits: [Origin: Wait] = [:]
 
+  /// The most changes a `settled` answer lists; an action whose effects keep
+  /// changing the state (a repeating timer) would otherwise grow it forever.
+  static let maximumWaitChanges = 1000
+
   private struct Wait {
     let connectionID: Int
     let requestID: Int
@@ -277,12 +281,15 @@ final class StoreLoop: @unchecked Sendable {
       history.removeAll()
       return
     }
+    let patch = JSONPatch.diff(from: published, to: document)
+    let summary = ActionPath.describe(actionJSON, schema: schema)
     let change = DiffHistory.Change(
-      version: version, action: actionJSON, summary: ActionPath.describe(actionJSON, schema: schema),
-      patch: JSONPatch.diff(from: published, to: document))
+      version: version, action: actionJSON, summary: summary, patch: patch,
+      byteCount: CanonicalJSON.encode(JSONPatch.json(patch)).count + CanonicalJSON.encode(actionJSON).count
+        + summary.utf8.count)
     published = document
     history.append(change)
-    if waits[store.reducingOrigin] != nil {
+    if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
       waits[store.reducingOrigin]!.changes.append(
         .object([
           "version": .int(Int(clamping: version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),

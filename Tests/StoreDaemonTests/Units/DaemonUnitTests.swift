@@ -75,8 +75,8 @@ import Wire
 }
 
 @Suite struct DiffHistoryTests {
-  func change(_ version: UInt64) -> DiffHistory.Change {
-    DiffHistory.Change(version: version, action: .null, summary: "", patch: [])
+  func change(_ version: UInt64, bytes: Int = 10) -> DiffHistory.Change {
+    DiffHistory.Change(version: version, action: .null, summary: "", patch: [], byteCount: bytes)
   }
 
   @Test func resumesInsideTheWindowOnly() {
@@ -87,6 +87,28 @@ import Wire
     #expect(history.changes(after: 4, upTo: 5)?.map(\.version) == [5])
     #expect(history.changes(after: 1, upTo: 5) == nil)
     #expect(history.changes(after: 9, upTo: 5) == nil)
+  }
+
+  @Test func largeChangesAreDroppedToStayWithinTheByteBudget() {
+    var history = DiffHistory(capacity: 100, byteBudget: 1000)
+    for version in 1...10 { history.append(change(UInt64(version), bytes: 300)) }
+    #expect(history.changes(after: 7, upTo: 10)?.map(\.version) == [8, 9, 10])
+    #expect(history.changes(after: 6, upTo: 10) == nil)
+  }
+
+  @Test func everyResumePointIsAnsweredWithoutTrapping() {
+    var history = DiffHistory(capacity: 5)
+    for version in 1...200 {
+      history.append(change(UInt64(version)))
+      for since in 0...UInt64(version + 2) {
+        let answer = history.changes(after: since, upTo: UInt64(version))
+        if let answer, !answer.isEmpty {
+          #expect(answer.first?.version == since + 1 && answer.last?.version == UInt64(version))
+        }
+      }
+    }
+    history.removeAll()
+    #expect(history.changes(after: 3, upTo: 200) == nil)
   }
 }
 
