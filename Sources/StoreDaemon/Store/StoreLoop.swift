@@ -283,10 +283,12 @@ final class StoreLoop: @unchecked Sendable {
     }
     let patch = JSONPatch.diff(from: published, to: document)
     let summary = ActionPath.describe(actionJSON, schema: schema)
+    // Encoded once: the frame root subscribers get, and its size is what the
+    // history charges for the change.
+    let rootFrame = MessageCodec.frame(
+      ServerMessage.diff(version: version, action: actionJSON, summary: summary, patch: JSONPatch.json(patch)))
     let change = DiffHistory.Change(
-      version: version, action: actionJSON, summary: summary, patch: patch,
-      byteCount: CanonicalJSON.encode(JSONPatch.json(patch)).count + CanonicalJSON.encode(actionJSON).count
-        + summary.utf8.count)
+      version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
     published = document
     history.append(change)
     if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
@@ -295,11 +297,9 @@ final class StoreLoop: @unchecked Sendable {
           "version": .int(Int(clamping: version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
         ]))
     }
-    var shared: [UInt8]?
     for client in clients.values where client.subscription != nil {
       if client.subscription!.pointer.isRoot {
-        if shared == nil { shared = diffFrame(change, patch: change.patch) }
-        offer(shared!, to: client)
+        offer(rootFrame, to: client)
       } else {
         offerDiff(change, to: client, document: document)
       }
