@@ -15,7 +15,9 @@ import Wire
 /// resynchronised or disconnected.
 final class StoreLoop: @unchecked Sendable {
   // Safe: `inbox` is thread-safe (a Mutex and a semaphore); every other stored
-  // property is read and written only by the thread running `run()`.
+  // property is read and written only by the thread running `run()` (here and
+  // in StoreLoop+Publishing.swift). Members are internal only so that the two
+  // files can share them.
 
   enum Command: Sendable {
     case connected(Connection, client: String)
@@ -27,36 +29,36 @@ final class StoreLoop: @unchecked Sendable {
     case shutdown(done: @Sendable () -> Void)
   }
 
-  private let inbox = Inbox<Command>()
-  private let options: DaemonOptions
-  private let startedAt = ContinuousClock.now
+  let inbox = Inbox<Command>()
+  let options: DaemonOptions
+  let startedAt = ContinuousClock.now
   /// Names this run's lineage of versions: they restart with the daemon, so a
   /// version is only meaningful within its epoch.
-  private let epoch = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+  let epoch = String(UInt64.random(in: 1...UInt64.max), radix: 16)
 
-  private var store: Store<AppFeature>!
-  private var published: JSONValue = .null
-  private var history: DiffHistory
-  private var clients: [Int: Client] = [:]
-  private let schema = AppFeature.Action.actionSchema
-  private var nextOrigin: Origin = 1
+  var store: Store<AppFeature>!
+  var published: JSONValue = .null
+  var history: DiffHistory
+  var clients: [Int: Client] = [:]
+  let schema = AppFeature.Action.actionSchema
+  var nextOrigin: Origin = 1
   /// Sends with `wait` whose effects are still running, by origin.
-  private var waits: [Origin: Wait] = [:]
+  var waits: [Origin: Wait] = [:]
 
   /// The most changes a `settled` answer lists; an action whose effects keep
   /// changing the state (a repeating timer) would otherwise grow it forever.
   static let maximumWaitChanges = 1000
 
-  private struct Wait {
+  struct Wait {
     let connectionID: Int
     let requestID: Int
     var changes: [JSONValue] = []
   }
   /// Every action path with its arguments, for `actions`; computed once.
-  private lazy var actionListing: JSONValue = (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
-  private var isRunning = true
+  lazy var actionListing: JSONValue = (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
+  var isRunning = true
 
-  private final class Client {
+  final class Client {
     let connection: Connection
     let name: String
     var subscription: Subscription?
@@ -66,7 +68,7 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  private struct Subscription {
+  struct Subscription {
     let pointer: JSONPointer
     var lastSent: ContinuousClock.Instant
     /// Resyncs in a row during which the client read nothing.
@@ -108,7 +110,7 @@ final class StoreLoop: @unchecked Sendable {
 
   // MARK: Commands
 
-  private func handle(_ command: Command) {
+  func handle(_ command: Command) {
     switch command {
     case .connected(let connection, let name):
       clients[connection.id] = Client(connection: connection, name: name)
@@ -139,7 +141,7 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  private func handle(_ message: ClientMessage, from client: Client) {
+  func handle(_ message: ClientMessage, from client: Client) {
     let connection = client.connection
     switch message {
     case .hello:
@@ -180,7 +182,7 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  private func resolve(_ input: ClientMessage.ActionInput) throws(MessageError) -> AppFeature.Action {
+  func resolve(_ input: ClientMessage.ActionInput) throws(MessageError) -> AppFeature.Action {
     let json: JSONValue
     switch input {
     case .json(let value):
@@ -201,7 +203,7 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  private func value(at path: String) -> Result<JSONValue, MessageError> {
+  func value(at path: String) -> Result<JSONValue, MessageError> {
     let pointer: JSONPointer
     do {
       pointer = try JSONPointer(path)
@@ -216,7 +218,7 @@ final class StoreLoop: @unchecked Sendable {
 
   /// Describes the deepest part of `document` that `pointer` reaches, for an
   /// error message: its keys, or its length.
-  private static func whatExists(along pointer: JSONPointer, in document: JSONValue) -> String {
+  static func whatExists(along pointer: JSONPointer, in document: JSONValue) -> String {
     var found = JSONPointer.root
     for token in pointer.tokens {
       let next = found.appending(token)
@@ -236,168 +238,12 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  // MARK: Subscriptions
-
-  private func subscribe(_ client: Client, id: Int, path: String, since: UInt64?, resumable: Bool) {
-    let connection = client.connection
-    guard client.subscription == nil else {
-      send(.error(id: id, code: .alreadySubscribed, message: "this connection is already subscribed; open another for a second subscription"), to: connection)
-      return
-    }
-    let pointer: JSONPointer
-    let value: JSONValue
-    switch self.value(at: path) {
-    case .success(let found):
-      value = found
-      pointer = (try? JSONPointer(path)) ?? JSONPointer.root
-    case .failure(let error):
-      send(.error(id: id, code: error.code, message: error.message), to: connection)
-      return
-    }
-    client.subscription = Subscription(pointer: pointer, lastSent: .now)
-    if let since, resumable, let missed = history.changes(after: since, upTo: store.version),
-      pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) })
-    {
-      send(.ack(id: id, version: since), to: connection)
-      for change in missed {
-        offerDiff(change, to: client, document: nil)
-      }
-    } else {
-      let snapshot = ServerMessage.snapshot(version: store.version, path: path, value: value, notice: since == nil ? nil : .compacted)
-      send(snapshot, to: connection)
-    }
-  }
-
-  private func publish(version: UInt64, action: AppFeature.Action, state: AppFeature.State) {
-    let document: JSONValue
-    let actionJSON: JSONValue
-    do {
-      document = try CanonicalJSON.value(of: state)
-      actionJSON = try CanonicalJSON.value(of: action)
-    } catch {
-      // Unreachable with Codable state (non-finite numbers encode as strings);
-      // should it happen, no subscriber may resume across the missing diff.
-      Log.error("version \(version): the state or action did not encode as JSON: \(error); subscribers will resync")
-      history.removeAll()
-      return
-    }
-    let patch = JSONPatch.diff(from: published, to: document)
-    let summary = ActionPath.describe(actionJSON, schema: schema)
-    // Encoded once: the frame root subscribers get, and its size is what the
-    // history charges for the change.
-    let rootFrame = MessageCodec.frame(
-      ServerMessage.diff(version: version, action: actionJSON, summary: summary, patch: JSONPatch.json(patch)))
-    let change = DiffHistory.Change(
-      version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
-    published = document
-    history.append(change)
-    if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
-      waits[store.reducingOrigin]!.changes.append(
-        .object([
-          "version": .int(Int(clamping: version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
-        ]))
-    }
-    for client in clients.values where client.subscription != nil {
-      if client.subscription!.pointer.isRoot {
-        offer(rootFrame, to: client)
-      } else {
-        offerDiff(change, to: client, document: document)
-      }
-    }
-  }
-
-  /// Whether `change`, seen from `pointer`, replaces the whole view: such a
-  /// change can only be sent with the value the view had after it, which the
-  /// history does not keep, so a resume across it gets a snapshot instead.
-  private func replacesView(_ pointer: JSONPointer, _ change: DiffHistory.Change) -> Bool {
-    guard let scoped = JSONPatch.scoped(change.patch, to: pointer, newDocument: published) else { return true }
-    return scoped.contains { operation in
-      if case .replace(let path, _) = operation, path.isRoot { return true }
-      return false
-    }
-  }
-
-  /// Offers one change to a subscriber, scoped to its path; `document` is the
-  /// state after the change (nil when replaying history, where the scoped
-  /// patch is computed against what the history holds).
-  private func offerDiff(_ change: DiffHistory.Change, to client: Client, document: JSONValue?) {
-    guard let subscription = client.subscription else { return }
-    let patch: [PatchOperation]
-    if subscription.pointer.isRoot {
-      patch = change.patch
-    } else {
-      // `nil`: the subscribed part no longer exists; it reads as null from now on.
-      let scoped =
-        JSONPatch.scoped(change.patch, to: subscription.pointer, newDocument: document ?? published)
-        ?? [.replace(path: .root, value: .null)]
-      guard !scoped.isEmpty else { return }
-      patch = scoped
-    }
-    offer(diffFrame(change, patch: patch), to: client)
-  }
-
-  private func diffFrame(_ change: DiffHistory.Change, patch: [PatchOperation]) -> [UInt8] {
-    let patchJSON = JSONPatch.json(patch)
-    return MessageCodec.frame(ServerMessage.diff(version: change.version, action: change.action, summary: change.summary, patch: patchJSON))
-  }
-
-  private func offer(_ frame: [UInt8], to client: Client) {
-    if client.connection.outbox.offer(frame, droppable: true) {
-      client.subscription?.lastSent = .now
-      return
-    }
-    resync(client)
-  }
-
-  /// The subscriber's queue is full: drop what waits and send a fresh snapshot.
-  /// A subscriber that reads nothing across three resyncs in a row is
-  /// disconnected; one that is merely slow is resynced as often as needed.
-  private func resync(_ client: Client) {
-    guard var subscription = client.subscription else { return }
-    let connection = client.connection
-    connection.outbox.dropDroppable()
-    let taken = connection.outbox.framesTaken
-    subscription.stalledResyncs = taken == subscription.takenAtLastResync ? subscription.stalledResyncs + 1 : 1
-    subscription.takenAtLastResync = taken
-    client.subscription = subscription
-    let path = subscription.pointer.description
-    guard subscription.stalledResyncs < 3, let value = subscription.pointer.value(in: published),
-      connection.outbox.offer(
-        MessageCodec.frame(ServerMessage.snapshot(version: store.version, path: path, value: value, notice: .resynced)),
-        droppable: true)
-    else {
-      let reason = "the subscriber read nothing between \(subscription.stalledResyncs) resyncs in a row; disconnecting it"
-      connection.closeWithNotice(.lagged, reason)
-      clients[connection.id] = nil
-      Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
-      return
-    }
-    client.subscription?.lastSent = .now
-  }
-
-  /// Tells each waiting client whose action's effects have all finished.
-  private func reportSettledWaits() {
-    for (origin, wait) in waits where store.isSettled(origin: origin) {
-      waits[origin] = nil
-      guard let client = clients[wait.connectionID] else { continue }
-      send(.settled(id: wait.requestID, version: store.version, changes: .array(wait.changes)), to: client.connection)
-    }
-  }
-
-  private func sendHeartbeats() {
-    let now = ContinuousClock.now
-    for client in clients.values {
-      guard let subscription = client.subscription, now - subscription.lastSent >= options.heartbeatInterval else { continue }
-      offer(MessageCodec.frame(ServerMessage.heartbeat(version: store.version)), to: client)
-    }
-  }
-
   // MARK: Helpers
 
   /// Queues an answer. Answers are never dropped: if diffs fill the queue they
   /// give way (the subscriber is resynchronised); a client whose queue is full
   /// of unread answers is disconnected.
-  private func send(_ message: ServerMessage, to connection: Connection) {
+  func send(_ message: ServerMessage, to connection: Connection) {
     let frame = MessageCodec.frame(message)
     if connection.outbox.offer(frame, droppable: false) { return }
     if let client = clients[connection.id], client.subscription != nil {
@@ -408,7 +254,7 @@ final class StoreLoop: @unchecked Sendable {
     clients[connection.id] = nil
   }
 
-  private var statusReport: JSONValue {
+  var statusReport: JSONValue {
     let uptime = ContinuousClock.now - startedAt
     return .object([
       "server": .string("storedaemon \(DaemonOptions.version)"),

@@ -1,0 +1,163 @@
+import ComposableCore
+import Features
+import Wire
+
+/// Publishing: every reduced version becomes a diff for each subscriber, and
+/// subscriptions start from a snapshot or resume from the history. Runs on the
+/// store loop's thread only.
+extension StoreLoop {
+  func subscribe(_ client: Client, id: Int, path: String, since: UInt64?, resumable: Bool) {
+    let connection = client.connection
+    guard client.subscription == nil else {
+      send(.error(id: id, code: .alreadySubscribed, message: "this connection is already subscribed; open another for a second subscription"), to: connection)
+      return
+    }
+    let pointer: JSONPointer
+    let value: JSONValue
+    switch self.value(at: path) {
+    case .success(let found):
+      value = found
+      pointer = (try? JSONPointer(path)) ?? JSONPointer.root
+    case .failure(let error):
+      send(.error(id: id, code: error.code, message: error.message), to: connection)
+      return
+    }
+    client.subscription = Subscription(pointer: pointer, lastSent: .now)
+    if let since, resumable, let missed = history.changes(after: since, upTo: store.version),
+      pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) })
+    {
+      send(.ack(id: id, version: since), to: connection)
+      for change in missed {
+        offerDiff(change, to: client, document: nil)
+      }
+    } else {
+      let snapshot = ServerMessage.snapshot(version: store.version, path: path, value: value, notice: since == nil ? nil : .compacted)
+      send(snapshot, to: connection)
+    }
+  }
+
+  func publish(version: UInt64, action: AppFeature.Action, state: AppFeature.State) {
+    let document: JSONValue
+    let actionJSON: JSONValue
+    do {
+      document = try CanonicalJSON.value(of: state)
+      actionJSON = try CanonicalJSON.value(of: action)
+    } catch {
+      // Unreachable with Codable state (non-finite numbers encode as strings);
+      // should it happen, no subscriber may resume across the missing diff.
+      Log.error("version \(version): the state or action did not encode as JSON: \(error); subscribers will resync")
+      history.removeAll()
+      return
+    }
+    let patch = JSONPatch.diff(from: published, to: document)
+    let summary = ActionPath.describe(actionJSON, schema: schema)
+    // Encoded once: the frame root subscribers get, and its size is what the
+    // history charges for the change.
+    let rootFrame = MessageCodec.frame(
+      ServerMessage.diff(version: version, action: actionJSON, summary: summary, patch: JSONPatch.json(patch)))
+    let change = DiffHistory.Change(
+      version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
+    published = document
+    history.append(change)
+    if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
+      waits[store.reducingOrigin]!.changes.append(
+        .object([
+          "version": .int(Int(clamping: version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
+        ]))
+    }
+    for client in clients.values where client.subscription != nil {
+      if client.subscription!.pointer.isRoot {
+        offer(rootFrame, to: client)
+      } else {
+        offerDiff(change, to: client, document: document)
+      }
+    }
+  }
+
+  /// Whether `change`, seen from `pointer`, replaces the whole view: such a
+  /// change can only be sent with the value the view had after it, which the
+  /// history does not keep, so a resume across it gets a snapshot instead.
+  func replacesView(_ pointer: JSONPointer, _ change: DiffHistory.Change) -> Bool {
+    guard let scoped = JSONPatch.scoped(change.patch, to: pointer, newDocument: published) else { return true }
+    return scoped.contains { operation in
+      if case .replace(let path, _) = operation, path.isRoot { return true }
+      return false
+    }
+  }
+
+  /// Offers one change to a subscriber, scoped to its path; `document` is the
+  /// state after the change (nil when replaying history, where the scoped
+  /// patch is computed against what the history holds).
+  func offerDiff(_ change: DiffHistory.Change, to client: Client, document: JSONValue?) {
+    guard let subscription = client.subscription else { return }
+    let patch: [PatchOperation]
+    if subscription.pointer.isRoot {
+      patch = change.patch
+    } else {
+      // `nil`: the subscribed part no longer exists; it reads as null from now on.
+      let scoped =
+        JSONPatch.scoped(change.patch, to: subscription.pointer, newDocument: document ?? published)
+        ?? [.replace(path: .root, value: .null)]
+      guard !scoped.isEmpty else { return }
+      patch = scoped
+    }
+    offer(diffFrame(change, patch: patch), to: client)
+  }
+
+  func diffFrame(_ change: DiffHistory.Change, patch: [PatchOperation]) -> [UInt8] {
+    let patchJSON = JSONPatch.json(patch)
+    return MessageCodec.frame(ServerMessage.diff(version: change.version, action: change.action, summary: change.summary, patch: patchJSON))
+  }
+
+  func offer(_ frame: [UInt8], to client: Client) {
+    if client.connection.outbox.offer(frame, droppable: true) {
+      client.subscription?.lastSent = .now
+      return
+    }
+    resync(client)
+  }
+
+  /// The subscriber's queue is full: drop what waits and send a fresh snapshot.
+  /// A subscriber that reads nothing across three resyncs in a row is
+  /// disconnected; one that is merely slow is resynced as often as needed.
+  func resync(_ client: Client) {
+    guard var subscription = client.subscription else { return }
+    let connection = client.connection
+    connection.outbox.dropDroppable()
+    let taken = connection.outbox.framesTaken
+    subscription.stalledResyncs = taken == subscription.takenAtLastResync ? subscription.stalledResyncs + 1 : 1
+    subscription.takenAtLastResync = taken
+    client.subscription = subscription
+    let path = subscription.pointer.description
+    guard subscription.stalledResyncs < 3, let value = subscription.pointer.value(in: published),
+      connection.outbox.offer(
+        MessageCodec.frame(ServerMessage.snapshot(version: store.version, path: path, value: value, notice: .resynced)),
+        droppable: true)
+    else {
+      let reason = "the subscriber read nothing between \(subscription.stalledResyncs) resyncs in a row; disconnecting it"
+      connection.closeWithNotice(.lagged, reason)
+      clients[connection.id] = nil
+      Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
+      return
+    }
+    client.subscription?.lastSent = .now
+  }
+
+  /// Tells each waiting client whose action's effects have all finished.
+  func reportSettledWaits() {
+    for (origin, wait) in waits where store.isSettled(origin: origin) {
+      waits[origin] = nil
+      guard let client = clients[wait.connectionID] else { continue }
+      send(.settled(id: wait.requestID, version: store.version, changes: .array(wait.changes)), to: client.connection)
+    }
+  }
+
+  func sendHeartbeats() {
+    let now = ContinuousClock.now
+    for client in clients.values {
+      guard let subscription = client.subscription, now - subscription.lastSent >= options.heartbeatInterval else { continue }
+      offer(MessageCodec.frame(ServerMessage.heartbeat(version: store.version)), to: client)
+    }
+  }
+
+}
