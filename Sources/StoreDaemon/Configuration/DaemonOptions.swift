@@ -40,7 +40,7 @@ struct DaemonOptions: Sendable {
       --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
       --client-buffer BYTES  bytes that may wait for one client before its subscription is
                              resynced with a snapshot (default 4194304); a subscriber that
-                             reads nothing between three resyncs in a row is disconnected
+                             has read nothing for 2 s when it must be resynced is disconnected
       --max-clients N        clients connected at once, at most (default 512)
       --help                 show this help
       --version              show the version

@@ -15,6 +15,7 @@ final class Outbox: Sendable {
     var byteCount = 0
     var isFinished = false
     var taken = 0
+    var lastTakenAt = ContinuousClock.now
   }
 
   /// The most bytes that may wait.
@@ -69,6 +70,7 @@ final class Outbox: Sendable {
           let frame = state.frames[state.head].bytes
           state.head += 1
           state.taken += 1
+          state.lastTakenAt = .now
           state.byteCount -= frame.count
           if state.head == state.frames.count {
             state.frames.removeAll(keepingCapacity: true)
@@ -83,9 +85,12 @@ final class Outbox: Sendable {
     }
   }
 
-  /// How many frames the writer has taken so far: a measure of whether the
-  /// client is reading at all.
+  /// How many frames the writer has taken so far.
   var framesTaken: Int { state.withLock { $0.taken } }
+
+  /// When the writer last took a frame: it takes one only after the previous
+  /// one was written, so this says when the client last made room by reading.
+  var lastTakenAt: ContinuousClock.Instant { state.withLock { $0.lastTakenAt } }
 
   /// Bytes waiting to be written.
   var pendingBytes: Int { state.withLock { $0.byteCount } }

@@ -118,23 +118,21 @@ extension StoreLoop {
   }
 
   /// The subscriber's queue is full: drop what waits and send a fresh snapshot.
-  /// A subscriber that reads nothing across three resyncs in a row is
-  /// disconnected; one that is merely slow is resynced as often as needed.
+  /// A subscriber whose connection has taken nothing for ``lagTimeout`` is
+  /// disconnected instead; one that is merely slow, or reads in bursts, is
+  /// resynced as often as needed.
   func resync(_ client: Client) {
-    guard var subscription = client.subscription else { return }
+    guard let subscription = client.subscription else { return }
     let connection = client.connection
     connection.outbox.dropDroppable()
-    let taken = connection.outbox.framesTaken
-    subscription.stalledResyncs = taken == subscription.takenAtLastResync ? subscription.stalledResyncs + 1 : 1
-    subscription.takenAtLastResync = taken
-    client.subscription = subscription
+    let idle = ContinuousClock.now - connection.outbox.lastTakenAt
     let path = subscription.pointer.description
-    guard subscription.stalledResyncs < 3, let value = subscription.pointer.value(in: published),
+    guard idle < Self.lagTimeout, let value = subscription.pointer.value(in: published),
       connection.outbox.offer(
         MessageCodec.frame(ServerMessage.snapshot(version: store.version, path: path, value: value, notice: .resynced)),
         droppable: true)
     else {
-      let reason = "the subscriber read nothing between \(subscription.stalledResyncs) resyncs in a row; disconnecting it"
+      let reason = "the subscriber has read nothing for \(Double(idle.wholeMilliseconds) / 1000) s while diffs were waiting; disconnecting it"
       connection.closeWithNotice(.lagged, reason)
       clients[connection.id] = nil
       Log.warning("connection \(connection.id) (\(client.name)): \(reason)")

@@ -71,11 +71,11 @@ final class StoreLoop: @unchecked Sendable {
   struct Subscription {
     let pointer: JSONPointer
     var lastSent: ContinuousClock.Instant
-    /// Resyncs in a row during which the client read nothing.
-    var stalledResyncs = 0
-    /// ``Outbox/framesTaken`` at the last resync.
-    var takenAtLastResync = -1
   }
+
+  /// A subscriber that must be resynced although its connection has taken
+  /// nothing for this long is disconnected as lagged.
+  static let lagTimeout: Duration = .seconds(2)
 
   init(options: DaemonOptions, dependencies: DependencyValues) throws {
     self.options = options
