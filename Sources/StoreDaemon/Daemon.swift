@@ -13,7 +13,7 @@ final class Daemon: Sendable {
   private let loop: StoreLoop
   private let policy: PeerPolicy
   private let nextConnectionID = Atomic<Int>(1)
-  private let openConnections = Counter()
+  private let openConnections = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
 
   init(options: DaemonOptions) throws {
@@ -98,7 +98,7 @@ final class Daemon: Sendable {
         socket.close()
         continue
       }
-      guard openConnections.value < options.maximumClients else {
+      guard openConnections.load(ordering: .relaxed) < options.maximumClients else {
         let reason = "storedaemon already serves \(options.maximumClients) clients (--max-clients); try again later"
         try? socket.write(
           MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
@@ -107,18 +107,13 @@ final class Daemon: Sendable {
         continue
       }
       let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-      openConnections.add(1)
-      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [openConnections] in
-        openConnections.add(-1)
+      openConnections.add(1, ordering: .relaxed)
+      // The daemon outlives every connection, so capturing it is safe.
+      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [self] in
+        openConnections.subtract(1, ordering: .relaxed)
       }
       connection.start(loop: loop, options: options)
     }
   }
 }
 
-/// A shared count, safe from any thread.
-final class Counter: Sendable {
-  private let count = Atomic<Int>(0)
-  var value: Int { count.load(ordering: .relaxed) }
-  func add(_ delta: Int) { count.add(delta, ordering: .relaxed) }
-}

@@ -136,8 +136,10 @@ final class Connection: Sendable {
         return
       }
       if bytes.isEmpty {
-        if bytes.isEmpty, decoder.bufferedByteCount > 0 {
-          Log.info("connection \(id) closed inside a frame (\(decoder.bufferedByteCount) bytes of it received)")
+        do throws(FrameError) {
+          try decoder.finish()
+        } catch {
+          Log.info("connection \(id): \(error)")
         }
         return
       }

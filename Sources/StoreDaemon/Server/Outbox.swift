@@ -14,7 +14,6 @@ final class Outbox: Sendable {
     var head = 0
     var byteCount = 0
     var isFinished = false
-    var taken = 0
     var lastTakenAt = ContinuousClock.now
   }
 
@@ -69,7 +68,6 @@ final class Outbox: Sendable {
         if state.head < state.frames.count {
           let frame = state.frames[state.head].bytes
           state.head += 1
-          state.taken += 1
           state.lastTakenAt = .now
           state.byteCount -= frame.count
           if state.head == state.frames.count {
@@ -85,13 +83,7 @@ final class Outbox: Sendable {
     }
   }
 
-  /// How many frames the writer has taken so far.
-  var framesTaken: Int { state.withLock { $0.taken } }
-
   /// When the writer last took a frame: it takes one only after the previous
   /// one was written, so this says when the client last made room by reading.
   var lastTakenAt: ContinuousClock.Instant { state.withLock { $0.lastTakenAt } }
-
-  /// Bytes waiting to be written.
-  var pendingBytes: Int { state.withLock { $0.byteCount } }
 }
