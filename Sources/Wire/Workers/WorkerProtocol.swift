@@ -1,0 +1,101 @@
+import ComposableCore
+
+/// The protocol between storedaemon and its effect workers
+/// (docs/PROTOCOL.md, "Worker protocol").
+///
+/// A worker is started by the daemon with one end of a socketpair as file
+/// descriptor 3; both ends speak the same frames as clients do, with JSON
+/// payloads whose `type` names the message. The worker speaks first, with
+/// ``WorkerEvent/ready(kind:pid:protocol:)``; from then on the daemon sends
+/// ``WorkerCommand``s and the worker answers with ``WorkerEvent``s, in any
+/// order. Requests and replies travel as their Swift `Codable` form, like
+/// actions do on client connections.
+public enum WorkerProtocol {
+  /// The version a worker announces in `ready`; the daemon refuses any other.
+  public static let version = 1
+
+  /// The largest frame either side sends: an HTTP response body (base64 in
+  /// JSON) up to the network worker's response limit must fit.
+  public static let maximumFrame: UInt32 = 64 << 20
+
+  /// The file descriptor a worker finds its end of the socketpair on.
+  public static let socketDescriptor: Int32 = 3
+
+  /// A frame carrying `command`.
+  public static func frame(_ command: WorkerCommand) throws(WorkerMessageError) -> [UInt8] {
+    try frame(command.json())
+  }
+
+  /// A frame carrying `event`.
+  public static func frame(_ event: WorkerEvent) throws(WorkerMessageError) -> [UInt8] {
+    try frame(event.json())
+  }
+
+  private static func frame(_ json: JSONValue) throws(WorkerMessageError) -> [UInt8] {
+    let payload = CanonicalJSON.encode(json)
+    do {
+      return try FrameEncoder.frame(payload, maximum: maximumFrame)
+    } catch {
+      throw WorkerMessageError("a worker message of \(payload.count) bytes exceeds the \(maximumFrame)-byte maximum")
+    }
+  }
+
+  /// Parses a payload's JSON, strictly.
+  static func parse(_ payload: [UInt8]) throws(WorkerMessageError) -> [String: JSONValue] {
+    let json: JSONValue
+    do {
+      json = try JSONParser.parse(payload)
+    } catch {
+      throw WorkerMessageError("a worker message is not valid JSON: \(error)")
+    }
+    guard case .object(let object) = json else {
+      throw WorkerMessageError("a worker message must be a JSON object with a 'type', got \(CanonicalJSON.text(json))")
+    }
+    return object
+  }
+}
+
+/// A worker message that cannot be encoded or decoded. Between the daemon and
+/// its own workers this is a bug, never user input: the daemon restarts a
+/// worker that sends one.
+public struct WorkerMessageError: Error, Equatable, Sendable, CustomStringConvertible {
+  public let description: String
+  public init(_ description: String) { self.description = description }
+}
+
+extension [String: JSONValue] {
+  func workerField(_ key: String, in type: String) throws(WorkerMessageError) -> JSONValue {
+    guard let value = self[key] else { throw WorkerMessageError("'\(type)' needs '\(key)'") }
+    return value
+  }
+
+  func workerInt(_ key: String, in type: String) throws(WorkerMessageError) -> Int {
+    guard case .int(let value) = try workerField(key, in: type) else {
+      throw WorkerMessageError("'\(type)' needs '\(key)' to be an integer, got \(CanonicalJSON.text(self[key]!))")
+    }
+    return value
+  }
+
+  func workerID(_ key: String, in type: String) throws(WorkerMessageError) -> EffectID {
+    let value = try workerInt(key, in: type)
+    guard value >= 0 else { throw WorkerMessageError("'\(type)' needs '\(key)' to be non-negative, got \(value)") }
+    return EffectID(value)
+  }
+
+  func workerDecode<T: Decodable>(_ type: T.Type, _ key: String, in message: String) throws(WorkerMessageError) -> T {
+    let value = try workerField(key, in: message)
+    do {
+      return try CanonicalJSON.decode(type, from: value)
+    } catch {
+      throw WorkerMessageError("'\(message)': '\(key)' is not a \(T.self): \(error)")
+    }
+  }
+}
+
+func workerEncode(_ value: some Encodable, as name: String) throws(WorkerMessageError) -> JSONValue {
+  do {
+    return try CanonicalJSON.value(of: value)
+  } catch {
+    throw WorkerMessageError("the \(name) does not encode as JSON: \(error)")
+  }
+}

@@ -1,0 +1,83 @@
+import ComposableCore
+import FoundationEssentials
+import Testing
+
+@testable import Wire
+
+@Suite struct WorkerMessageTests {
+  static let commands: [WorkerCommand] = [
+    .start(id: 7, request: .timer(.after(.milliseconds(500)))),
+    .start(id: 8, request: .http(HTTPRequest(method: "POST", url: "http://127.0.0.1:8080/carts", body: Data("{}".utf8)))),
+    .start(id: 9, request: .storage(.put(namespace: "bmi-history", key: "a", value: Data([0, 1, 2])))),
+    .cancel(id: 7),
+    .ping(id: 3),
+  ]
+
+  static let events: [WorkerEvent] = [
+    .ready(kind: .network, pid: 4242, protocol: WorkerProtocol.version),
+    .reply(id: 7, reply: .timerFired(tick: 1)),
+    .reply(id: 8, reply: .http(HTTPResponse(status: 201, text: "created"))),
+    .reply(id: 9, reply: .failure(EffectFailure(.storage, "disk full"))),
+    .pong(id: 3),
+  ]
+
+  @Test(arguments: commands) func commandsRoundTrip(_ command: WorkerCommand) throws {
+    let frame = try WorkerProtocol.frame(command)
+    var decoder = FrameDecoder(maximum: WorkerProtocol.maximumFrame)
+    decoder.append(frame)
+    let payload = try #require(try decoder.nextFrame())
+    #expect(try WorkerCommand(payload: payload) == command)
+  }
+
+  @Test(arguments: events) func eventsRoundTrip(_ event: WorkerEvent) throws {
+    let frame = try WorkerProtocol.frame(event)
+    var decoder = FrameDecoder(maximum: WorkerProtocol.maximumFrame)
+    decoder.append(frame)
+    let payload = try #require(try decoder.nextFrame())
+    #expect(try WorkerEvent(payload: payload) == event)
+  }
+
+  /// The exact bytes of the documented examples (docs/PROTOCOL.md, "Worker protocol").
+  @Test func documentedExamples() throws {
+    #expect(
+      CanonicalJSON.text(try WorkerCommand.start(id: 7, request: .timer(.after(.milliseconds(500)))).json())
+        == #"{"id":7,"request":{"timer":{"_0":{"milliseconds":500,"repeats":false}}},"type":"start"}"#)
+    #expect(
+      CanonicalJSON.text(try WorkerEvent.reply(id: 7, reply: .timerFired(tick: 1)).json())
+        == #"{"id":7,"reply":{"timerFired":{"tick":1}},"type":"reply"}"#)
+    #expect(
+      CanonicalJSON.text(try WorkerEvent.ready(kind: .timer, pid: 4242, protocol: 1).json())
+        == #"{"kind":"timer","pid":4242,"protocol":1,"type":"ready"}"#)
+  }
+
+  @Test(arguments: [
+    (#"[1]"#, "must be a JSON object"),
+    (#"{"id":1}"#, "needs a string 'type'"),
+    (#"{"type":"launch","id":1}"#, "unknown worker command 'launch'"),
+    (#"{"type":"cancel"}"#, "'cancel' needs 'id'"),
+    (#"{"type":"cancel","id":-1}"#, "non-negative"),
+    (#"{"type":"start","id":1,"request":{"rocket":{}}}"#, "is not a EffectRequest"),
+    (#"{"type":"ping","id":"x"}"#, "to be an integer"),
+  ])
+  func invalidCommandsSayWhatWasExpected(_ text: String, _ expected: String) {
+    #expect {
+      try WorkerCommand(payload: Array(text.utf8))
+    } throws: { error in
+      "\(error)".contains(expected)
+    }
+  }
+
+  @Test(arguments: [
+    (#"{"type":"ready","kind":"printer","pid":1,"protocol":1}"#, "one of: timer, network, storage"),
+    (#"{"type":"ready","kind":"timer","pid":0,"protocol":1}"#, "invalid pid"),
+    (#"{"type":"reply","id":1,"reply":7}"#, "is not a EffectReply"),
+    (#"{"type":"hello"}"#, "unknown worker event 'hello'"),
+  ])
+  func invalidEventsSayWhatWasExpected(_ text: String, _ expected: String) {
+    #expect {
+      try WorkerEvent(payload: Array(text.utf8))
+    } throws: { error in
+      "\(error)".contains(expected)
+    }
+  }
+}
