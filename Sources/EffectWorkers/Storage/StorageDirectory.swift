@@ -33,12 +33,13 @@ struct StorageDirectory: Sendable {
   /// Takes an exclusive `flock` on `storage/.lock`, so a second storage worker
   /// on the same directory (one the daemon started before the previous one
   /// was gone) waits instead of removing the other's temporary files. Waits
-  /// up to `timeout`.
+  /// up to `timeout` (the default stays under the 10 s the daemon allows for
+  /// `ready`).
   ///
   /// - Returns: the descriptor holding the lock; the lock lasts until it is
   ///   closed or the process exits.
   @discardableResult
-  func lockExclusively(timeout: Duration = .seconds(10)) throws(StorageError) -> Int32 {
+  func lockExclusively(timeout: Duration = .seconds(5)) throws(StorageError) -> Int32 {
     let path = root + "/.lock"
     let descriptor = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
     guard descriptor >= 0 else { throw .system("open", path: path) }
