@@ -40,7 +40,10 @@ enum NetworkFailure {
     case .badURL:
       (.invalidRequest, "the URL is not valid")
     case .unsupportedURL:
-      (.invalidRequest, "the URL's scheme is not supported; use http or https")
+      // The request's scheme was checked before it was sent: libcurl reports
+      // this when the server's answer is not HTTP/1.x (HTTP/0.9, another
+      // protocol) or a redirect leads to another scheme.
+      (.connection, "the server's answer is not HTTP, or it redirected to a URL that is not http or https")
     case .cannotFindHost, .dnsLookupFailed:
       (.connection, "the host name could not be resolved")
     case .cannotConnectToHost:

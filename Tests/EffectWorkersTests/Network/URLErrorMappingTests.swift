@@ -19,7 +19,7 @@ import Testing
     (.httpTooManyRedirects, .connection),
     (.timedOut, .timeout),
     (.badURL, .invalidRequest),
-    (.unsupportedURL, .invalidRequest),
+    (.unsupportedURL, .connection),
     (.dataLengthExceedsMaximum, .decoding),
     (.unknown, .connection),
   ])
