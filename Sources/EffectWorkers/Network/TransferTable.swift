@@ -37,9 +37,6 @@ final class TransferTable: Sendable {
     self.maximumResponseBytes = maximumResponseBytes
   }
 
-  /// The number of transfers in flight.
-  var count: Int { state.withLock { $0.transfers.count } }
-
   /// Registers `task` as request `id`; call before resuming the task.
   func add(_ id: EffectID, task: URLSessionDataTask, for request: HTTPRequest) {
     let identifier = task.taskIdentifier

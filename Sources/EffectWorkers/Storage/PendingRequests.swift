@@ -40,6 +40,4 @@ final class PendingRequests: Sendable {
   func cancel(_ id: EffectID) {
     table.withLock { _ = $0.serials.removeValue(forKey: id) }
   }
-
-  var count: Int { table.withLock { $0.serials.count } }
 }
