@@ -35,7 +35,8 @@ final class Daemon: Sendable {
     dependencies.configuration = options.features
     let workers = WorkerSupervisor.Configuration(
       executable: options.workerExecutable, stateDirectory: options.stateDirectory,
-      environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment))
+      environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),
+      pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout)
     loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies)
     listener = try Listener.open(options, group: group)
   }

@@ -24,6 +24,9 @@ struct DaemonOptions: Sendable {
   var maximumClients = 512
   /// The `effectworker` executable the daemon starts its workers from.
   var workerExecutable = WorkerEnvironment.defaultExecutable()
+  /// How long a worker may leave a ping unanswered before it is killed and
+  /// restarted; it is pinged every half of this.
+  var workerTimeout: Duration = .seconds(10)
   /// The configuration file the feature settings were read from, if any.
   var configurationFile: String?
   /// The features' API locations and timings.
@@ -51,6 +54,8 @@ struct DaemonOptions: Sendable {
                              has read nothing for 2 s when it must be resynced is disconnected
       --max-clients N        clients connected at once, at most (default 512)
       --effectworker PATH    the effect worker executable (default: effectworker beside storedaemon)
+      --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
+                             restarted (default 10)
       --config FILE          the feature settings file (default: storedaemon.conf in the state
                              directory, if it exists)
 
@@ -106,6 +111,7 @@ struct DaemonOptions: Sendable {
         }
         options.outboxLimit = bytes
       case "--effectworker": options.workerExecutable = try value(for: argument)
+      case "--worker-timeout": options.workerTimeout = try seconds(for: argument)
       case "--config": options.configurationFile = try value(for: argument)
       case _ where argument.hasPrefix("--") && FeatureSetting.named(String(argument.dropFirst(2))) != nil:
         let name = String(argument.dropFirst(2))

@@ -25,10 +25,10 @@ final class WorkerSupervisor: EffectExecutor {
     var stateDirectory: String
     /// `NAME=value` strings for the workers' environment.
     var environment: [String]
-    var policy = RestartPolicy.standard
     /// How often a running worker is pinged, and how long it has to answer.
     var pingInterval: Duration = .seconds(5)
     var pingTimeout: Duration = .seconds(10)
+    var policy = RestartPolicy.standard
     /// How long a started worker has to say `ready`.
     var startTimeout: Duration = .seconds(10)
     /// How much longer than its own timeout a request may take before the
