@@ -36,6 +36,8 @@ let package = Package(
       swiftSettings: settings),
     .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
     .testTarget(
+      name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore"], swiftSettings: settings),
+    .testTarget(
       name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl"],
       swiftSettings: settings),
   ]

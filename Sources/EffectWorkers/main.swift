@@ -1,8 +1,3 @@
 // effectworker: one process per effect kind (timer, network, storage), started
-// by storedaemon over a socketpair. The workers are built in issue 4; until then
-// this executable refuses to start rather than pretend.
-import ComposableCore
-import Glibc
-
-StandardStream.error.write("effectworker: not implemented yet; storedaemon starts workers once they exist.\n")
-exit(2)
+// by storedaemon with its socket on file descriptor 3. See docs/WORKERS.md.
+WorkerMain.run(Array(CommandLine.arguments.dropFirst()))

@@ -7,8 +7,8 @@ import Glibc
 /// drive a real `effectworker` without a daemon. The child gets an empty
 /// signal mask and default signal dispositions whatever this process blocked
 /// or ignored, standard input from `/dev/null`, and this process's standard
-/// output and error. Every descriptor this process opens is close-on-exec, so
-/// the child inherits only 0, 1, 2 and 3.
+/// output and error (or a log file, see `outputPath`). Every descriptor this
+/// process opens is close-on-exec, so the child inherits only 0, 1, 2 and 3.
 public enum WorkerSpawn {
   /// A started worker: its pid and the daemon's end of the socketpair.
   public struct Child: Sendable {
@@ -18,8 +18,13 @@ public enum WorkerSpawn {
 
   /// Spawns `executable` with `arguments` (not including the program name)
   /// and `environment` (`NAME=value` strings).
+  ///
+  /// With `outputPath`, the child's standard output and error are appended to
+  /// that file (created with mode 0600 if missing) instead of being shared with
+  /// this process: tests keep each worker's log apart this way, and nothing
+  /// ever writes to a pipe that nobody drains.
   public static func spawn(
-    executable: String, arguments: [String], environment: [String]
+    executable: String, arguments: [String], environment: [String], outputPath: String? = nil
   ) throws(SocketError) -> Child {
     var pair: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -35,6 +40,10 @@ public enum WorkerSpawn {
     // close-on-exec and disappears at exec.
     posix_spawn_file_actions_adddup2(&actions, childEnd, WorkerProtocol.socketDescriptor)
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    if let outputPath {
+      posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+      posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    }
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -1,0 +1,101 @@
+import ComposableCore
+
+/// The command line of `effectworker`, parsed.
+///
+/// The daemon passes the same options to every kind it starts, so options
+/// that concern one kind only (`--state-dir` for storage,
+/// `--max-response-bytes` for network) are accepted, and ignored, by the others.
+struct WorkerOptions: Equatable, Sendable {
+  /// The default limit on an HTTP response body: 8 MiB.
+  static let defaultMaximumResponseBytes = 8 << 20
+  /// The largest `--max-response-bytes` accepted: 32 MiB, whose base64 form
+  /// (about 43 MiB) still fits in one worker frame of at most 64 MiB.
+  static let largestMaximumResponseBytes = 32 << 20
+
+  var kind: WorkerKind
+  /// The storage worker's state directory; documents live under `stateDirectory/storage/`.
+  var stateDirectory: String?
+  /// The network worker's limit on a response body, in bytes.
+  var maximumResponseBytes: Int = defaultMaximumResponseBytes
+
+  /// What the command line asks for.
+  enum Parsed: Equatable, Sendable {
+    case run(WorkerOptions)
+    case help
+  }
+
+  /// Parses `arguments` (without the program name). `--name value` and
+  /// `--name=value` are both accepted.
+  static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
+    var kind: WorkerKind?
+    var stateDirectory: String?
+    var maximumResponseBytes = defaultMaximumResponseBytes
+    var remaining = arguments[...]
+    while let argument = remaining.popFirst() {
+      var name = argument
+      var inlineValue: String?
+      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+        name = String(argument[..<equals])
+        inlineValue = String(argument[argument.index(after: equals)...])
+      }
+      func value() throws(UsageError) -> String {
+        if let inlineValue { return inlineValue }
+        guard let next = remaining.popFirst() else { throw UsageError("\(name) needs a value") }
+        return next
+      }
+      switch name {
+      case "-h", "--help":
+        return .help
+      case "--kind":
+        let text = try value()
+        guard let parsed = WorkerKind(rawValue: text) else {
+          throw UsageError(
+            "unknown kind '\(text)'; expected one of: \(WorkerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        kind = parsed
+      case "--state-dir":
+        let text = try value()
+        guard !text.isEmpty else { throw UsageError("--state-dir needs a directory, not an empty string") }
+        stateDirectory = text
+      case "--max-response-bytes":
+        let text = try value()
+        guard let bytes = Int(text), (1...largestMaximumResponseBytes).contains(bytes) else {
+          throw UsageError(
+            "--max-response-bytes needs a whole number of bytes from 1 to \(largestMaximumResponseBytes), got '\(text)'")
+        }
+        maximumResponseBytes = bytes
+      default:
+        throw UsageError("unknown argument '\(argument)'")
+      }
+    }
+    guard let kind else { throw UsageError("--kind is required") }
+    if kind == .storage && stateDirectory == nil {
+      throw UsageError("--kind storage needs --state-dir DIR (documents are kept under DIR/storage/)")
+    }
+    return .run(
+      WorkerOptions(kind: kind, stateDirectory: stateDirectory, maximumResponseBytes: maximumResponseBytes))
+  }
+
+  /// The text `--help` prints and usage errors end with.
+  static let usage = """
+    usage: effectworker --kind timer|network|storage [--state-dir DIR] [--max-response-bytes N]
+
+    An effect worker of storedaemon: it carries out the timer, HTTP or storage
+    requests of one kind and replies over the socket it finds on file
+    descriptor 3. storedaemon starts it; it is not run by hand.
+
+    options:
+      --kind KIND               the requests to serve: timer, network or storage
+      --state-dir DIR           storage: keep documents under DIR/storage/ (required)
+      --max-response-bytes N    network: refuse response bodies over N bytes
+                                (default 8388608, at most 33554432)
+      -h, --help                print this text and exit
+
+    """
+}
+
+/// A command line `effectworker` cannot run with; printed with the usage, exit 64.
+struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
