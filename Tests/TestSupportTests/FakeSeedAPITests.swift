@@ -158,3 +158,14 @@ struct FakeSeedAPITests {
     #expect(recorded.allSatisfy { FakeSeedAPI.Route(of: $0) == nil })
   }
 }
+
+/// The fake's products 1–3 and the features' bundled catalog were taken from
+/// fakestoreapi.com independently; they must agree.
+@Suite struct FakeCatalogAgreesWithTheBundledOne {
+  @Test func productsOneToThreeAreTheSame() throws {
+    let api = try FakeSeedAPI()
+    let fake = try JSONDecoder().decode([Product].self, from: Data(api.productsJSON.utf8))
+    #expect(Array(fake.prefix(3)) == Array(Product.bundledCatalog.prefix(3)))
+    #expect(!Product.bundledCatalog.contains { $0.id == fake[3].id })
+  }
+}

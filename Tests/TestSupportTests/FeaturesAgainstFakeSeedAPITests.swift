@@ -17,9 +17,9 @@ struct FeaturesAgainstFakeSeedAPITests {
   /// 2023-11-14T22:13:20Z.
   static let now = Date(timeIntervalSince1970: 1_700_000_000)
 
-  @Test func theProductListLoadsTheFakesCatalogAndRetriesAfterAFailure() async throws {
+  @Test func theProductListReplacesItsBundledCatalogWithTheFakesAfterARetry() async throws {
     let api = try FakeSeedAPI()
-    let store = TestStore(initialState: ProductList.State(status: .idle)) { ProductList() } withDependencies: {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() } withDependencies: {
       $0.configuration = api.configuration
     }
     store.exhaustivity = .off
@@ -31,6 +31,7 @@ struct FeaturesAgainstFakeSeedAPITests {
       return
     }
     #expect(message.hasSuffix("/store/products answered 500"))
+    #expect(store.state.products == Product.bundledCatalog)
 
     store.send(.fetchProducts)
     try await store.answerInFlightRequests()
