@@ -31,7 +31,13 @@ import Wire
     kill(old, SIGKILL)
 
     try waitUntil("the roll ends") { try client.get(path: "/dice/isRolling").value == .bool(false) }
-    #expect(try client.get(path: "/dice/currentRoll").value == .null)
+    let dice = try client.get(path: "/dice").value
+    #expect(dice[path: "currentRoll"] == nil)
+    guard case .string(let message)? = dice[path: "errorMessage"] else {
+      Issue.record("the failed roll shows no error: \(dice)")
+      return
+    }
+    #expect(message.contains("timer worker") && message.contains("killed by signal 9"))
     let new = try #require(try daemon.waitForWorkers()["timer"])
     #expect(new != old)
     #expect(try daemon.workers()["timer"]?["restarts"] == .int(1))
