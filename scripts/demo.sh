@@ -47,6 +47,6 @@ echo "== a BMI entry, saved durably by the storage worker"
 "$bin/tcactl" send bmi.input.saveButtonTapped --wait
 sleep 0.2
 
-echo "== tcactl get cart"
-"$bin/tcactl" get cart
+echo "== tcactl get cart.items (product 3 from the bundled catalog, no network needed)"
+"$bin/tcactl" get cart.items
 echo "== done: stopping the daemon"
