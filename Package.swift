@@ -25,6 +25,12 @@ let package = Package(
       name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire"], swiftSettings: settings),
     .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
     .executableTarget(name: "tcactl", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
+    /// A real local HTTP server and fakes of the seed apps' APIs, for tests
+    /// (not a product: only test targets depend on it).
+    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+    .testTarget(
+      name: "TestSupportTests", dependencies: ["TestSupport", "Features", "ComposableCore", "ComposableTesting"],
+      swiftSettings: settings),
     .testTarget(
       name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
@@ -36,9 +42,10 @@ let package = Package(
       swiftSettings: settings),
     .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
     .testTarget(
-      name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore"], swiftSettings: settings),
+      name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore", "TestSupport"],
+      swiftSettings: settings),
     .testTarget(
-      name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl"],
+      name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl", "TestSupport"],
       swiftSettings: settings),
   ]
 )

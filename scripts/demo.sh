@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# The quick start: builds storedaemon and tcactl, starts the daemon on a
-# private socket, watches the state live while a few actions are sent, prints
-# the cart, then stops the daemon. Needs only the Swift toolchain.
+# The quick start: builds storedaemon, effectworker and tcactl, starts the
+# daemon on a private socket (it starts its three worker processes), watches
+# the state live while a few actions are sent, prints the cart, then stops the
+# daemon. Needs only the Swift toolchain, and no network.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 swift build --product storedaemon
 swift build --product tcactl
+swift build --product effectworker
 bin="$(swift build --show-bin-path)"
 
 work="$(mktemp -d /tmp/storedaemon-demo-XXXXXX)"
@@ -22,6 +24,9 @@ trap cleanup EXIT
 daemon=$!
 for _ in $(seq 100); do "$bin/tcactl" status >/dev/null 2>&1 && break; sleep 0.1; done
 
+echo "== tcactl status (the daemon and its effect workers)"
+"$bin/tcactl" status
+
 echo "== tcactl watch (live, in the background)"
 "$bin/tcactl" watch &
 watcher=$!
@@ -33,10 +38,15 @@ sleep 0.2
 echo "== tcactl send counter.incrementButtonTapped"
 "$bin/tcactl" send counter.incrementButtonTapped
 sleep 0.2
-echo "== tcactl send dice.view.rollButtonTapped (a 500 ms timer lands the roll)"
-"$bin/tcactl" send dice.view.rollButtonTapped
-sleep 1
+echo "== tcactl send dice.view.rollButtonTapped --wait (the timer worker lands the roll after 500 ms)"
+"$bin/tcactl" send dice.view.rollButtonTapped --wait
+sleep 0.2
+echo "== a BMI entry, saved durably by the storage worker"
+"$bin/tcactl" send bmi.input.binding.height 180
+"$bin/tcactl" send bmi.input.binding.weight 75
+"$bin/tcactl" send bmi.input.saveButtonTapped --wait
+sleep 0.2
 
-echo "== tcactl get cart"
-"$bin/tcactl" get cart
+echo "== tcactl get cart.items (product 3 from the bundled catalog, no network needed)"
+"$bin/tcactl" get cart.items
 echo "== done: stopping the daemon"

@@ -1,4 +1,5 @@
 import ComposableCore
+import Features
 import Dispatch
 import Foundation
 import Glibc
@@ -25,7 +26,18 @@ final class Daemon: Sendable {
     }
     policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
-    loop = try StoreLoop(options: options, dependencies: DependencyValues())
+    guard access(options.workerExecutable, X_OK) == 0 else {
+      throw SetupError(
+        "cannot run the effect worker '\(options.workerExecutable)': \(String(cString: strerror(errno))); "
+          + "it is installed beside storedaemon, or pass --effectworker PATH")
+    }
+    var dependencies = DependencyValues()
+    dependencies.configuration = options.features
+    let workers = WorkerSupervisor.Configuration(
+      executable: options.workerExecutable, stateDirectory: options.stateDirectory,
+      environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),
+      pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout)
+    loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies)
     listener = try Listener.open(options, group: group)
   }
 
@@ -34,6 +46,11 @@ final class Daemon: Sendable {
     Thread.detachNewThread { [loop] in loop.run() }
     Thread.detachNewThread { [self] in acceptLoop() }
     Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
+    let features = options.features
+    Log.info(
+      "store API \(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search "
+        + "\(features.gifSearchBaseURL) (\(features.gifSearchAPIKey.isEmpty ? "no API key" : "API key set"))"
+        + (options.configurationFile.map { "; settings from \($0)" } ?? ""))
 
     let stopped = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []
@@ -117,3 +134,9 @@ final class Daemon: Sendable {
   }
 }
 
+
+/// The daemon cannot start for a reason in its surroundings (exit status 70).
+struct SetupError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

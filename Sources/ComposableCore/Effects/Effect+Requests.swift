@@ -10,6 +10,9 @@ extension Effect {
   }
 
   /// Sends `action` once, `delay` from now, through the timer worker.
+  ///
+  /// A failure (the timer worker died or is down) sends nothing: use
+  /// ``timer(after:send:failed:)`` when state waits on the timer.
   public static func timer(after delay: Duration, send action: Action) -> Self {
     .request(.timer(.after(delay))) { reply in
       if case .timerFired = reply { return action }
@@ -17,11 +20,46 @@ extension Effect {
     }
   }
 
-  /// Sends `action(tick)` every `interval` until cancelled.
+  /// Sends `action` once, `delay` from now, through the timer worker, or
+  /// `failed(failure)` if the timer cannot fire (its worker died or is down),
+  /// so a feature waiting on the timer (a roll under way, a pending search)
+  /// never waits forever.
+  public static func timer(
+    after delay: Duration, send action: Action, failed: @escaping @Sendable (EffectFailure) -> Action
+  ) -> Self {
+    .request(.timer(.after(delay))) { reply in
+      timerReply(reply, fired: { _ in action }, failed: failed)
+    }
+  }
+
+  /// Sends `action(tick)` every `interval` until cancelled. A failure sends nothing.
   public static func timer(every interval: Duration, send action: @escaping @Sendable (Int) -> Action) -> Self {
     .request(.timer(.every(interval))) { reply in
       if case .timerFired(let tick) = reply { return action(tick) }
       return nil
+    }
+  }
+
+  /// Sends `action(tick)` every `interval` until cancelled, or `failed(failure)`
+  /// once if the timer stops for a failure (which ends it).
+  public static func timer(
+    every interval: Duration, send action: @escaping @Sendable (Int) -> Action,
+    failed: @escaping @Sendable (EffectFailure) -> Action
+  ) -> Self {
+    .request(.timer(.every(interval))) { reply in
+      timerReply(reply, fired: action, failed: failed)
+    }
+  }
+
+  /// The action for a timer's reply: `fired(tick)` when it fired, `failed`
+  /// for a failure or a reply no timer gives.
+  private static func timerReply(
+    _ reply: EffectReply, fired: (Int) -> Action, failed: (EffectFailure) -> Action
+  ) -> Action {
+    switch reply {
+    case .timerFired(let tick): fired(tick)
+    case .failure(let failure): failed(failure)
+    case .http, .storage: failed(EffectFailure(.invalidRequest, "unexpected reply \(reply) to a timer"))
     }
   }
 
@@ -76,8 +114,18 @@ extension Effect {
   }
 
   /// Waits `duration` and then sends `action`, restarting the wait each time it is
-  /// returned again under `id`: only the last of a quick burst is sent.
+  /// returned again under `id`: only the last of a quick burst is sent. A
+  /// failure of the timer sends nothing.
   public static func debounce(id: some Hashable & Sendable, for duration: Duration, send action: Action) -> Self {
     .timer(after: duration, send: action).cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// ``debounce(id:for:send:)``, sending `failed(failure)` instead of `action`
+  /// if the timer cannot fire.
+  public static func debounce(
+    id: some Hashable & Sendable, for duration: Duration, send action: Action,
+    failed: @escaping @Sendable (EffectFailure) -> Action
+  ) -> Self {
+    .timer(after: duration, send: action, failed: failed).cancellable(id: id, cancelInFlight: true)
   }
 }

@@ -16,8 +16,10 @@ import ComposableCore
 /// | `search` | ``GIFSearch``, the debounced GIF search (seed 004) |
 ///
 /// Selecting a tab whose data is fetched (products, profile, BMI history)
-/// fetches it, as the seeds do when a screen appears; fetching what is already
-/// loaded or loading does nothing.
+/// fetches it, as the seeds do when a screen appears: the products tab fetches
+/// the live catalog over the bundled one. Fetching what is already loaded or
+/// loading does nothing, and a failed fetch is retried by the tab's Retry
+/// (`products.fetchProducts`), not by selecting the tab again.
 public struct AppFeature: Reducer {
   public struct State: Equatable, Sendable, Codable {
     public var selectedTab: AppTab
@@ -83,7 +85,7 @@ public struct AppFeature: Reducer {
       guard case .tabSelected(let tab) = action else { return .none }
       state.selectedTab = tab
       switch tab {
-      case .products where state.products.status == .idle:
+      case .products where state.products.status == .idle || state.products.status == .bundled:
         return .send(.products(.fetchProducts))
       case .profile where state.profile.status == .idle:
         return .send(.profile(.fetchProfile))

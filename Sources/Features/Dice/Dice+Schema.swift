@@ -45,11 +45,14 @@ extension Dice.Action.ViewAction: DescribedAction {
 }
 
 extension Dice.Action.InternalAction: DescribedAction {
-  /// `dice.internal.rollCompleted 4`, `dice.internal.startAnimation`.
+  /// `dice.internal.rollCompleted 4`, `dice.internal.rollFailed …`, `dice.internal.startAnimation`.
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase(
         "rollCompleted", "The roll under way landed on this value (sent by the timer)", .unlabeled("value", Int.self)),
+      ActionCase(
+        "rollFailed", "The roll under way could not finish (sent by the timer)",
+        .unlabeled("failure", EffectFailure.self)),
       ActionCase("startAnimation", "Turns the die a full turn (sent when a roll starts)"),
     ])
   }
@@ -58,6 +61,7 @@ extension Dice.Action.InternalAction: DescribedAction {
   public var actionCaseName: String {
     switch self {
     case .rollCompleted: "rollCompleted"
+    case .rollFailed: "rollFailed"
     case .startAnimation: "startAnimation"
     }
   }

@@ -9,7 +9,9 @@ import ComposableCore
 /// reducing the completion is then a pure function of state and action, so a
 /// log of actions replays to the same state, and the value that will land is
 /// visible in the action a test or a log shows. The timer itself is a request
-/// to the timer worker; only the completion action stays in the daemon.
+/// to the timer worker; only the completion action stays in the daemon. If
+/// the timer cannot fire (its worker died), ``Action/InternalAction/rollFailed(_:)``
+/// ends the roll with ``State/errorMessage`` saying so, and the die can be rolled again.
 public struct Dice: Reducer {
   /// The die, its history and what is presented over it.
   public struct State: Equatable, Sendable, Codable {
@@ -24,16 +26,19 @@ public struct Dice: Reducer {
     public var rollAnimationAngle: Double
     /// The full history, while it is presented.
     public var destination: DiceHistory.State?
+    /// Why the last roll could not finish, for a person to read; cleared by the next roll.
+    public var errorMessage: String?
 
     public init(
       currentRoll: Int? = nil, isRolling: Bool = false, rollHistory: [Int] = [], rollAnimationAngle: Double = 0,
-      destination: DiceHistory.State? = nil
+      destination: DiceHistory.State? = nil, errorMessage: String? = nil
     ) {
       self.currentRoll = currentRoll
       self.isRolling = isRolling
       self.rollHistory = rollHistory
       self.rollAnimationAngle = rollAnimationAngle
       self.destination = destination
+      self.errorMessage = errorMessage
     }
 
     /// The last five rolls, newest first: the inline preview under the die.
@@ -72,6 +77,8 @@ public struct Dice: Reducer {
     public enum InternalAction: Equatable, Sendable, Codable {
       /// The roll under way landed on this value.
       case rollCompleted(Int)
+      /// The roll under way could not finish: its timer failed.
+      case rollFailed(EffectFailure)
       /// A roll started: turn the die.
       case startAnimation
     }
@@ -121,10 +128,11 @@ public struct Dice: Reducer {
       // also keeps `isRolling` true until the roll in flight lands.
       guard !state.isRolling else { return .none }
       state.isRolling = true
+      state.errorMessage = nil
       let value = randomNumbers.int(in: Self.faces)
       return .merge(
         .send(.internal(.startAnimation)),
-        .timer(after: Self.rollDuration, send: .internal(.rollCompleted(value)))
+        .timer(after: Self.rollDuration, send: .internal(.rollCompleted(value))) { .internal(.rollFailed($0)) }
           .cancellable(id: CancelID.roll)
       )
 
@@ -151,6 +159,11 @@ public struct Dice: Reducer {
       state.isRolling = false
       state.currentRoll = value
       state.rollHistory.insert(value, at: 0)
+      return .none
+
+    case .rollFailed(let failure):
+      state.isRolling = false
+      state.errorMessage = "The die could not be rolled: \(failure.message)"
       return .none
 
     case .startAnimation:

@@ -6,11 +6,13 @@ import FoundationEssentials
 /// (`POST {storeAPIBaseURL}/carts`), then a success or failure alert. A placed
 /// order empties the cart.
 ///
-/// The cart sells from ``State/catalog``, which its host keeps up to date (see
-/// ``OnlineStoreCoordinator``), so `addItem(3)` alone is enough to add product 3.
+/// The cart sells from ``State/catalog``: the bundled catalog
+/// (``Product/bundledCatalog``) until its host replaces it with the live one
+/// (see ``OnlineStoreCoordinator``), so `addItem(3)` alone is enough to add
+/// product 3, with or without a network.
 public struct Cart: Reducer {
   public struct State: Equatable, Sendable, Codable {
-    /// The products the cart can sell, by id: the loaded product list.
+    /// The products the cart can sell, by id: the product list's products.
     public var catalog: IdentifiedArrayOf<Product>
     /// The lines, in the order they were first added. Every change updates ``totalPrice``.
     public var items: IdentifiedArrayOf<CartItem> {
@@ -29,7 +31,7 @@ public struct Cart: Reducer {
     public var userID: Int
 
     public init(
-      catalog: IdentifiedArrayOf<Product> = [], items: IdentifiedArrayOf<CartItem> = [], alert: CartAlert? = nil,
+      catalog: IdentifiedArrayOf<Product> = IdentifiedArrayOf(uniqueElements: Product.bundledCatalog), items: IdentifiedArrayOf<CartItem> = [], alert: CartAlert? = nil,
       orderStatus: OrderStatus = .idle, errorMessage: String? = nil, userID: Int = 1
     ) {
       self.catalog = catalog
@@ -110,7 +112,7 @@ public struct Cart: Reducer {
         guard let product = state.catalog[id: id] else {
           state.errorMessage =
             state.catalog.isEmpty
-            ? "Product \(id) is not in the catalog: no products are loaded yet."
+            ? "Product \(id) is not in the catalog: the catalog is empty."
             : "Product \(id) is not in the catalog."
           return .none
         }

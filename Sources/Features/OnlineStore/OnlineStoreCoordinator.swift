@@ -14,9 +14,11 @@ import ComposableCore
 /// }
 /// ```
 ///
-/// The cart is the source of truth for quantities:
-/// - when the products load, the cart's ``Cart/State/catalog`` becomes the
-///   loaded products, and the new rows' counters show the cart's quantities;
+/// Both start from the bundled catalog (their states' defaults). The cart is the
+/// source of truth for quantities:
+/// - when the live products load, the cart's ``Cart/State/catalog`` becomes the
+///   loaded products, and the new rows' counters show the cart's quantities (a
+///   failed fetch changes neither);
 /// - a row's counter changed (+ / −): the cart's line for that product takes the
 ///   counter's value (0 removes it);
 /// - after any cart action (`addItem`, `removeItem`, a placed order that empties

@@ -31,7 +31,9 @@ public struct Product: Equatable, Hashable, Sendable, Codable, Identifiable {
 }
 
 extension Product {
-  /// Three of fakestoreapi.com's products (ids 1, 2, 3), for previews and tests.
+  /// Three of fakestoreapi.com's products (ids 1, 2, 3), abridged, for previews
+  /// and tests: unlike ``bundledCatalog``'s, their descriptions are shortened,
+  /// so a catalog of samples is told apart from the bundled one at a glance.
   public static let samples: [Product] = [
     Product(
       id: 1, title: "Fjallraven - Foldsack No. 1 Backpack, Fits 15 Laptops", price: 109.95,

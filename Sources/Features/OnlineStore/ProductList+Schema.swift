@@ -4,12 +4,12 @@ extension ProductList.Action: DescribedAction {
   /// `products.fetchProducts`, `products.rows[3].addToCart.plusButtonTapped`, …
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
-      ActionCase("fetchProducts", "Loads the products, unless loading or loaded"),
+      ActionCase("fetchProducts", "Fetches the live catalog, unless loading or loaded"),
       ActionCase(
         "productsResponse", "The products arrived (sent by the HTTP effect)",
         .unlabeled("products", .json([Product].self, sample: Product.samples))),
       ActionCase(
-        "productsFailed", "The products could not be fetched (sent by the HTTP effect)",
+        "productsFailed", "The products could not be fetched; the rows shown stay (sent by the HTTP effect)",
         .unlabeled("failure", EffectFailure.self)),
       ActionCase(
         "rows", "An action of one product's row",

@@ -1,21 +1,34 @@
 import ComposableCore
 
-/// The store's catalog (seed 001's product list tab): fetched over HTTP from
-/// `GET {storeAPIBaseURL}/products`, one ``ProductRow`` with its add-to-cart
-/// counter per product.
+/// The store's catalog (seed 001's product list tab): one ``ProductRow`` with
+/// its add-to-cart counter per product.
+///
+/// The catalog ships bundled (``Product/bundledCatalog``, status ``StoreLoadStatus/bundled``),
+/// so the list and the cart work before any fetch and without a network.
+/// ``Action/fetchProducts`` gets the live catalog from
+/// `GET {storeAPIBaseURL}/products`, which replaces the rows when it arrives; if
+/// the fetch fails, the rows shown stay and the status says why, and fetching
+/// again retries.
 ///
 /// The counters only say how many units the customer wants; keeping them in
 /// step with the ``Cart`` is ``OnlineStoreCoordinator``'s job.
 public struct ProductList: Reducer {
   public struct State: Equatable, Sendable, Codable {
-    /// Whether the products are loading, loaded, or failed to load (and why).
+    /// Whether the rows are the bundled catalog, the live one is loading or
+    /// loaded, or the last fetch failed (and why).
     public var status: StoreLoadStatus
     /// The products in the API's order, with their counters.
     public var rows: IdentifiedArrayOf<ProductRow.State>
 
-    public init(status: StoreLoadStatus = .idle, rows: IdentifiedArrayOf<ProductRow.State> = []) {
+    /// By default, the bundled catalog with every counter at zero.
+    public init(status: StoreLoadStatus = .bundled, rows: IdentifiedArrayOf<ProductRow.State> = Self.bundledRows) {
       self.status = status
       self.rows = rows
+    }
+
+    /// ``Product/bundledCatalog`` as rows, every counter at zero.
+    public static var bundledRows: IdentifiedArrayOf<ProductRow.State> {
+      IdentifiedArrayOf(uniqueElements: Product.bundledCatalog.map { ProductRow.State(product: $0) })
     }
 
     /// The products, in list order.
@@ -23,12 +36,13 @@ public struct ProductList: Reducer {
   }
 
   public enum Action: Equatable, Sendable, Codable {
-    /// Loads the products (sent when the list appears, and by Retry). Does
-    /// nothing while loading or once loaded.
+    /// Fetches the live catalog (sent when the list appears, and by Retry).
+    /// Does nothing while loading or once the live catalog is loaded.
     case fetchProducts
-    /// The products arrived: the rows are rebuilt, every counter at zero.
+    /// The live products arrived: they replace the rows, every counter at zero
+    /// (the host's coordinator then shows the cart's quantities).
     case productsResponse([Product])
-    /// The products could not be fetched or decoded.
+    /// The products could not be fetched or decoded: the rows shown stay.
     case productsFailed(EffectFailure)
     /// An action of one product's row.
     case rows(IdentifiedAction<Product.ID, ProductRow.Action>)

@@ -6,11 +6,13 @@ import ComposableCore
 ///
 /// - **Debounce.** Every text change restarts one timer of
 ///   `configuration.searchDebounce` (2 s by default), built with
-///   `Effect.debounce(id:for:send:)`: a real debounce, where only the last change
+///   `Effect.debounce(id:for:send:failed:)`: a real debounce, where only the last change
 ///   of a burst fires. The seed instead started a timer per keystroke and, as each
 ///   fired, compared its text with the field ("relay" trick): every keystroke
 ///   kept a timer running, and a text that recurred within the interval
-///   ("ca" → "cat" → "ca") fired once per occurrence.
+///   ("ca" → "cat" → "ca") fired once per occurrence. If the debounce timer
+///   cannot fire (the timer worker died), the search starts at once: the pause
+///   only decides when to search, and losing it must not lose the search.
 /// - **Empty text resets**: the results and any failure are cleared, the pending
 ///   debounce and the search in flight are cancelled, and nothing is requested.
 ///   A text of only spaces counts as empty.
@@ -94,7 +96,9 @@ public struct GIFSearch: Reducer {
         // push the search back.
         guard text != state.text else { return .none }
         state.text = text
-        return .debounce(id: CancelID.debounce, for: configuration.searchDebounce, send: .debounceElapsed)
+        return .debounce(id: CancelID.debounce, for: configuration.searchDebounce, send: .debounceElapsed) { _ in
+          .debounceElapsed
+        }
 
       case .debounceElapsed:
         let query = Self.trimmed(state.text)

@@ -1,3 +1,5 @@
+import Features
+import Foundation
 import Glibc
 
 /// What `storedaemon` was asked to do, from its command line and environment.
@@ -20,6 +22,15 @@ struct DaemonOptions: Sendable {
   var maximumFrame: UInt32 = 1 << 20
   /// How many clients may be connected at once (each costs two threads).
   var maximumClients = 512
+  /// The `effectworker` executable the daemon starts its workers from.
+  var workerExecutable = WorkerEnvironment.defaultExecutable()
+  /// How long a worker may leave a ping unanswered before it is killed and
+  /// restarted; it is pinged every half of this.
+  var workerTimeout: Duration = .seconds(10)
+  /// The configuration file the feature settings were read from, if any.
+  var configurationFile: String?
+  /// The features' API locations and timings.
+  var features = AppConfiguration.live
 
   static let version = "0.2.0"
 
@@ -42,11 +53,22 @@ struct DaemonOptions: Sendable {
                              resynced with a snapshot (default 4194304); a subscriber that
                              has read nothing for 2 s when it must be resynced is disconnected
       --max-clients N        clients connected at once, at most (default 512)
+      --effectworker PATH    the effect worker executable (default: effectworker beside storedaemon)
+      --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
+                             restarted (default 10)
+      --config FILE          the feature settings file (default: storedaemon.conf in the state
+                             directory, if it exists)
+
+    feature settings (flag, or STOREDAEMON_<NAME> in the environment, or
+    'name = value' in the settings file; flags win over the environment, which
+    wins over the file):
+    \(FeatureSetting.all.map { "  --\($0.name) \($0.valueName)".padding(toLength: 25, withPad: " ", startingAt: 0) + $0.help }.joined(separator: "\n"))
       --help                 show this help
       --version              show the version
 
-    exit status: 0 after a clean stop, 64 for a usage error, 70 when the socket
-    or state directory cannot be set up (the message says why).
+    exit status: 0 after a clean stop, 64 for a usage or settings error, 70 when
+    the socket, the state directory or the workers cannot be set up (the
+    message says why).
     """
 
   /// Reads the options; throws a usage error naming the bad argument.
@@ -54,6 +76,7 @@ struct DaemonOptions: Sendable {
     var socketPath: String?
     var stateDirectory: String?
     var options = DaemonOptions(socketPath: "", stateDirectory: "")
+    var featureFlags: [(name: String, value: String)] = []
     var index = 0
     func value(for flag: String) throws(UsageError) -> String {
       index += 1
@@ -87,12 +110,36 @@ struct DaemonOptions: Sendable {
           throw UsageError("--client-buffer takes a number of bytes between 4096 and 1073741824, got '\(text)'")
         }
         options.outboxLimit = bytes
+      case "--effectworker": options.workerExecutable = try value(for: argument)
+      case "--worker-timeout": options.workerTimeout = try seconds(for: argument)
+      case "--config": options.configurationFile = try value(for: argument)
+      case _ where argument.hasPrefix("--") && FeatureSetting.named(String(argument.dropFirst(2))) != nil:
+        let name = String(argument.dropFirst(2))
+        let flagValue = try value(for: argument)
+        // Checked now, so a bad flag is reported as such.
+        var scratch = AppConfiguration.live
+        try FeatureSetting.named(name)!.apply(&scratch, flagValue)
+        featureFlags.append((name, flagValue))
       default: throw UsageError("unknown option '\(argument)'")
       }
       index += 1
     }
     options.socketPath = socketPath ?? RuntimePaths.defaultSocket(environment: environment)
     options.stateDirectory = stateDirectory ?? RuntimePaths.defaultStateDirectory(environment: environment)
+    var file: (path: String, text: String)?
+    if let path = options.configurationFile {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw UsageError("--config: cannot read '\(path)': \(String(cString: strerror(errno)))")
+      }
+      file = (path, text)
+    } else {
+      let path = options.stateDirectory + "/storedaemon.conf"
+      if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+        file = (path, text)
+        options.configurationFile = path
+      }
+    }
+    options.features = try AppConfiguration.resolve(file: file, environment: environment, flags: featureFlags)
     return options
   }
 }

@@ -25,7 +25,8 @@ final class StoreLoop: @unchecked Sendable {
     case message(connectionID: Int, ClientMessage)
     /// A frame from a greeted client that is not a valid message.
     case invalid(connectionID: Int, requestID: Int?, MessageError)
-    case effectReply(EffectReply, EffectID)
+    /// What an effect worker's link reported.
+    case worker(WorkerKind, generation: Int, WorkerLink.Report)
     case shutdown(done: @Sendable () -> Void)
   }
 
@@ -37,6 +38,7 @@ final class StoreLoop: @unchecked Sendable {
   let epoch = String(UInt64.random(in: 1...UInt64.max), radix: 16)
 
   var store: Store<AppFeature>!
+  var supervisor: WorkerSupervisor!
   var published: JSONValue = .null
   var history: DiffHistory
   var clients: [Int: Client] = [:]
@@ -77,13 +79,13 @@ final class StoreLoop: @unchecked Sendable {
   /// nothing for this long is disconnected as lagged.
   static let lagTimeout: Duration = .seconds(2)
 
-  init(options: DaemonOptions, dependencies: DependencyValues) throws {
+  init(options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues) throws {
     self.options = options
     self.history = DiffHistory(capacity: options.retainedDiffs)
-    let executor = InterimExecutor { [inbox] reply, id in
-      inbox.post(.effectReply(reply, id))
+    supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
+      inbox.post(.worker(kind, generation: generation, report))
     }
-    store = Store(initialState: AppFeature.State(), reducer: AppFeature(), executor: executor, dependencies: dependencies)
+    store = Store(initialState: AppFeature.State(), reducer: AppFeature(), executor: supervisor, dependencies: dependencies)
     published = try CanonicalJSON.value(of: store.state)
     store.didReduce = { [unowned self] version, action, state in
       publish(version: version, action: action, state: state)
@@ -96,15 +98,33 @@ final class StoreLoop: @unchecked Sendable {
   }
 
   /// Runs the loop until a shutdown command; call on the loop's own thread.
+  /// The effect workers are started first, from this thread.
   func run() {
-    let tick = DispatchTimeInterval.milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2))
+    supervisor.startAll()
+    let tick = Duration.milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2))
     while isRunning {
-      let commands = inbox.take(waitingUntil: .now() + tick)
+      let wait = min(tick, max(.zero, supervisor.nextWakeup - .now))
+      let commands = inbox.take(waitingUntil: .now() + .nanoseconds(Int(wait / .nanoseconds(1))))
       for command in commands where isRunning {
         handle(command)
+        deliverWorkerReplies()
         reportSettledWaits()
       }
+      guard isRunning else { break }
+      supervisor.tick()
+      deliverWorkerReplies()
+      reportSettledWaits()
       sendHeartbeats()
+    }
+  }
+
+  /// Reduces the actions the workers' replies map to, including the failures
+  /// the supervisor made up for requests that could not be carried out.
+  func deliverWorkerReplies() {
+    while true {
+      let replies = supervisor.takeReplies()
+      if replies.isEmpty { return }
+      for (reply, id) in replies { store.deliver(reply, to: id) }
     }
   }
 
@@ -129,9 +149,15 @@ final class StoreLoop: @unchecked Sendable {
       guard let client = clients[id], !client.connection.isClosing else { return }
       send(.error(id: requestID, code: error.code, message: error.message), to: client.connection)
       client.connection.credits.signal()
-    case .effectReply(let reply, let id):
-      store.deliver(reply, to: id)
+    case .worker(let kind, let generation, let report):
+      supervisor.handle(report, kind: kind, generation: generation)
     case .shutdown(let done):
+      // Pending effects fail (their features hear why), and the workers are
+      // told to stop by the end of file on their sockets.
+      let links = supervisor.stopAll()
+      deliverWorkerReplies()
+      let deadline = DispatchTime.now() + .seconds(1)
+      for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
       for client in clients.values {
         client.connection.outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")), droppable: false)
         client.connection.outbox.finish()
@@ -268,7 +294,7 @@ final class StoreLoop: @unchecked Sendable {
       "socket": .string(options.socketPath),
       "stateDirectory": .string(options.stateDirectory),
       "effectsInFlight": .int(store.inFlight.count),
-      "workers": .array([]),
+      "workers": supervisor.status,
     ])
   }
 }

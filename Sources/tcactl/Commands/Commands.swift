@@ -90,7 +90,23 @@ enum Commands {
       }
     }
     if case .array(let workers)? = fields["workers"] {
-      Terminal.line("workers".padding(toLength: 16) + (workers.isEmpty ? "none (effect workers are not built yet)" : "\(workers.count)"))
+      Terminal.line("workers")
+      let columns = ["kind", "state", "pid", "restarts", "inFlight", "queued", "lastExit"]
+      let rows = [["KIND", "STATE", "PID", "RESTARTS", "IN FLIGHT", "QUEUED", "LAST EXIT"]]
+        + workers.map { worker in
+          columns.map { key -> String in
+            guard case .object(let fields) = worker, let value = fields[key] else { return "-" }
+            if case .string(let string) = value { return string }
+            return CanonicalJSON.text(value)
+          }
+        }
+      let widths = (0..<columns.count).map { column in rows.map { $0[column].count }.max() ?? 0 }
+      for row in rows {
+        let cells = row.enumerated().map { column, cell in
+          column == row.count - 1 ? cell : cell.padding(toLength: widths[column] + 2)
+        }
+        Terminal.line("  " + cells.joined())
+      }
     }
     return .ok
   }

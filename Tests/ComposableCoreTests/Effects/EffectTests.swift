@@ -7,7 +7,7 @@ struct Effects: Reducer {
   struct State: Equatable, Sendable { var log: [String] = [] }
   enum Action: Equatable, Sendable {
     case merge, concatenate, fired(String), cancelLater, startSearch(String), stop, typed(Int), debounced(Int)
-    case cancelConcatenation
+    case cancelConcatenation, startWatched, startTicking, typedWatched(Int), failed(EffectFailure)
   }
   enum CancelID { case search, later, debounce }
 
@@ -34,6 +34,16 @@ struct Effects: Reducer {
         return .debounce(id: CancelID.debounce, for: .seconds(1), send: .debounced(value))
       case .debounced(let value):
         state.log.append("debounced \(value)")
+        return .none
+      case .startWatched:
+        return .timer(after: .seconds(1), send: .fired("watched"), failed: Action.failed)
+      case .startTicking:
+        return .timer(every: .seconds(1), send: { .fired("tick \($0)") }, failed: Action.failed)
+          .cancellable(id: CancelID.later)
+      case .typedWatched(let value):
+        return .debounce(id: CancelID.debounce, for: .seconds(1), send: .debounced(value), failed: Action.failed)
+      case .failed(let failure):
+        state.log.append("failed: \(failure.message)")
         return .none
       }
     }
@@ -98,6 +108,60 @@ struct Effects: Reducer {
     store.advance(by: .milliseconds(999))
     store.advance(by: .milliseconds(1))
     store.receive(.debounced(3)) { $0.log = ["debounced 3"] }
+  }
+
+  @Test func aWatchedTimerSendsItsActionOrItsFailure() {
+    let store = TestStore(initialState: Effects.State()) { Effects() }
+    store.send(.startWatched)
+    store.advance(by: .seconds(1))
+    store.receive(.fired("watched")) { $0.log = ["watched"] }
+
+    store.send(.startWatched)
+    let failure = EffectFailure(.workerUnavailable, "the timer worker died")
+    store.respond(to: .timer(.after(.seconds(1))), with: .failure(failure))
+    store.receive(.failed(failure)) { $0.log.append("failed: the timer worker died") }
+    #expect(store.inFlight.isEmpty)
+
+    // A reply no timer gives is a failure too, not a silent drop.
+    store.send(.startWatched)
+    store.respond(to: .timer(.after(.seconds(1))), with: .http(HTTPResponse(status: 200)))
+    store.receive(.failed(EffectFailure(.invalidRequest, "unexpected reply \(EffectReply.http(HTTPResponse(status: 200))) to a timer"))) {
+      $0.log.append("failed: unexpected reply \(EffectReply.http(HTTPResponse(status: 200))) to a timer")
+    }
+  }
+
+  @Test func aWatchedRepeatingTimerTicksUntilItFails() {
+    let store = TestStore(initialState: Effects.State()) { Effects() }
+    store.send(.startTicking)
+    store.advance(by: .seconds(2))
+    store.receive(.fired("tick 1")) { $0.log = ["tick 1"] }
+    store.receive(.fired("tick 2")) { $0.log.append("tick 2") }
+    let failure = EffectFailure(.workerUnavailable, "the timer worker died")
+    store.respond(to: .timer(.every(.seconds(1))), with: .failure(failure))
+    store.receive(.failed(failure)) { $0.log.append("failed: the timer worker died") }
+    #expect(store.inFlight.isEmpty)
+  }
+
+  @Test func aWatchedDebounceStillDeliversOnlyTheLastOrItsFailure() {
+    let store = TestStore(initialState: Effects.State()) { Effects() }
+    store.send(.typedWatched(1))
+    store.advance(by: .milliseconds(500))
+    store.send(.typedWatched(2))
+    #expect(store.inFlight.count == 1)
+    store.advance(by: .seconds(1))
+    store.receive(.debounced(2)) { $0.log = ["debounced 2"] }
+
+    store.send(.typedWatched(3))
+    let failure = EffectFailure(.workerUnavailable, "the timer worker is down")
+    store.respond(to: .timer(.after(.seconds(1))), with: .failure(failure))
+    store.receive(.failed(failure)) { $0.log.append("failed: the timer worker is down") }
+  }
+
+  @Test func anUnwatchedTimerDropsItsFailure() {
+    let store = TestStore(initialState: Effects.State()) { Effects() }
+    store.send(.startSearch("a"))
+    store.respond(to: .timer(.after(.seconds(1))), with: .failure(EffectFailure(.workerUnavailable, "down")))
+    #expect(store.inFlight.isEmpty)
   }
 
   @Test func mapLiftsSendsAndReplies() {

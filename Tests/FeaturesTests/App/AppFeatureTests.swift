@@ -11,7 +11,25 @@ import Testing
   typealias Fixtures = OnlineStoreFixtures
   let jacket = Product.samples[2]
 
-  @Test func cartAddItemThroughTheRootShowsTheProduct() {
+  @Test func theInitialStateShowsTheBundledCatalog() {
+    let state = AppFeature.State()
+    #expect(state.products.status == .bundled)
+    #expect(state.products.products == Product.bundledCatalog)
+    #expect(Array(state.cart.catalog) == Product.bundledCatalog)
+    #expect(state.cart.items.isEmpty)
+  }
+
+  @Test func cartAddItemWorksBeforeAnyFetch() {
+    let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
+    store.send(.cart(.addItem(3))) {
+      $0.cart.items = [CartItem(product: Product.bundledCatalog[2], quantity: 1)]
+      $0.products.rows[id: 3]?.count = 1
+    }
+    #expect(store.state.cart.totalPriceText == "$55.99")
+    #expect(store.state.cart.items.first?.product.title == "Mens Cotton Jacket")
+  }
+
+  @Test func selectingProductsFetchesTheLiveCatalogOverTheBundledOne() {
     let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
     store.send(.tabSelected(.products)) { $0.selectedTab = .products }
     store.receive(.products(.fetchProducts)) { $0.products.status = .loading }
@@ -25,8 +43,30 @@ import Testing
       $0.cart.items = [CartItem(product: self.jacket, quantity: 1)]
       $0.products.rows[id: 3]?.count = 1
     }
-    #expect(store.state.cart.totalPriceText == "$55.99")
-    #expect(store.state.cart.items.first?.product.title == "Mens Cotton Jacket")
+    store.send(.tabSelected(.counter)) { $0.selectedTab = .counter }
+    store.send(.tabSelected(.products)) { $0.selectedTab = .products }
+    store.expectInFlight([])
+  }
+
+  @Test func aFailedLiveFetchKeepsTheBundledCatalogAndRetryWorks() {
+    let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
+    store.send(.tabSelected(.products)) { $0.selectedTab = .products }
+    store.receive(.products(.fetchProducts)) { $0.products.status = .loading }
+    let failure = EffectFailure(.workerUnavailable, "no network worker is running")
+    store.respond(to: Fixtures.productsRequest, with: .failure(failure))
+    store.receive(.products(.productsFailed(failure))) { $0.products.status = .failed(failure.message) }
+    #expect(store.state.products.products == Product.bundledCatalog)
+    // Selecting the tab again does not retry on its own; Retry does.
+    store.send(.tabSelected(.counter)) { $0.selectedTab = .counter }
+    store.send(.tabSelected(.products)) { $0.selectedTab = .products }
+    store.expectInFlight([])
+    store.send(.products(.fetchProducts)) { $0.products.status = .loading }
+    store.respond(to: Fixtures.productsRequest, with: Fixtures.ok(Fixtures.productsJSON))
+    store.receive(.products(.productsResponse(Product.samples))) {
+      $0.products.status = .loaded
+      $0.products.rows = Fixtures.rows()
+      $0.cart.catalog = Fixtures.catalog
+    }
   }
 
   @Test func selectingALoadingTabDoesNotFetchAgain() {

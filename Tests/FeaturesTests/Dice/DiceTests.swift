@@ -46,6 +46,34 @@ import Testing
     store.expectInFlight([])
   }
 
+  @Test func aTimerThatCannotFireEndsTheRollWithAMessage() {
+    let store = makeStore(rolls: [4, 2])
+    store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
+    let failure = EffectFailure(.workerUnavailable, "the timer worker died with the request in flight")
+    store.respond(to: rollTimer, with: .failure(failure))
+    store.receive(.internal(.rollFailed(failure))) {
+      $0.isRolling = false
+      $0.errorMessage = "The die could not be rolled: the timer worker died with the request in flight"
+    }
+    #expect(store.state.currentRoll == nil)
+    #expect(store.state.rollHistory.isEmpty)
+    store.expectInFlight([])
+
+    // The next roll clears the message and lands as usual.
+    store.send(.view(.rollButtonTapped)) {
+      $0.isRolling = true
+      $0.errorMessage = nil
+    }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 720 }
+    store.advance(by: .milliseconds(500))
+    store.receive(.internal(.rollCompleted(2))) {
+      $0.isRolling = false
+      $0.currentRoll = 2
+      $0.rollHistory = [2]
+    }
+  }
+
   @Test func historyKeepsEveryRollNewestFirstAndThePreviewTheLastFive() {
     let store = makeStore(rolls: [1, 2, 3, 4, 5, 6])
     for value in 1...6 { roll(store, landingOn: value) }

@@ -48,9 +48,20 @@ import Testing
     }
   }
 
-  @Test func addItemBeforeTheProductsLoadSaysSo() {
+  @Test func theCartSellsFromTheBundledCatalogByDefault() {
     let store = TestStore(initialState: Cart.State()) { Cart() }
-    store.send(.addItem(3)) { $0.errorMessage = "Product 3 is not in the catalog: no products are loaded yet." }
+    #expect(Array(store.state.catalog) == Product.bundledCatalog)
+    let jacket = Product.bundledCatalog[2]
+    let monitor = Product.bundledCatalog[13]
+    store.send(.addItem(3)) { $0.items = [CartItem(product: jacket, quantity: 1)] }
+    store.send(.addItem(14)) { $0.items.append(CartItem(product: monitor, quantity: 1)) }
+    #expect(store.state.totalPriceText == "$1055.98")
+    store.send(.addItem(21)) { $0.errorMessage = "Product 21 is not in the catalog." }
+  }
+
+  @Test func addItemFromAnEmptyCatalogSaysSo() {
+    let store = TestStore(initialState: Cart.State(catalog: [])) { Cart() }
+    store.send(.addItem(3)) { $0.errorMessage = "Product 3 is not in the catalog: the catalog is empty." }
   }
 
   @Test func incrementDecrementAndRemove() {

@@ -24,21 +24,57 @@ import Testing
     .products(.rows(.element(id: id, action: .addToCart(.minusButtonTapped))))
   }
 
-  @Test func loadedProductsBecomeTheCartsCatalog() {
+  @Test func bothStartFromTheBundledCatalog() {
+    let state = OnlineStoreTestRoot.State()
+    #expect(state.products.status == .bundled)
+    #expect(state.products.products == Product.bundledCatalog)
+    #expect(Array(state.cart.catalog) == state.products.products)
+    #expect(state.products.rows.allSatisfy { $0.count == 0 })
+  }
+
+  @Test func theBundledCatalogSellsBeforeAnyFetch() {
     let store = TestStore(initialState: OnlineStoreTestRoot.State()) { OnlineStoreTestRoot() }
+    let bundledJacket = Product.bundledCatalog[2]
     store.send(.cart(.addItem(3))) {
-      $0.cart.errorMessage = "Product 3 is not in the catalog: no products are loaded yet."
+      $0.cart.items = [CartItem(product: bundledJacket, quantity: 1)]
+      $0.products.rows[id: 3]?.count = 1
+    }
+    store.send(plus(3)) {
+      $0.products.rows[id: 3]?.count = 2
+      $0.cart.items[id: 3]?.quantity = 2
+    }
+  }
+
+  @Test func liveProductsReplaceTheBundledCatalogInBoth() {
+    let store = TestStore(initialState: OnlineStoreTestRoot.State()) { OnlineStoreTestRoot() }
+    let bundledJacket = Product.bundledCatalog[2]
+    store.send(.cart(.addItem(3))) {
+      $0.cart.items = [CartItem(product: bundledJacket, quantity: 1)]
+      $0.products.rows[id: 3]?.count = 1
     }
     store.send(.products(.fetchProducts)) { $0.products.status = .loading }
     store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
     store.receive(.products(.productsResponse(Product.samples))) {
       $0.products.status = .loaded
-      $0.products.rows = OnlineStoreFixtures.rows()
+      $0.products.rows = OnlineStoreFixtures.rows([0, 0, 1])
       $0.cart.catalog = OnlineStoreFixtures.catalog
     }
+    store.send(.cart(.addItem(1))) {
+      $0.cart.items.append(CartItem(product: self.backpack, quantity: 1))
+      $0.products.rows[id: 1]?.count = 1
+    }
+    store.send(.cart(.addItem(20))) { $0.cart.errorMessage = "Product 20 is not in the catalog." }
+  }
+
+  @Test func aFailedFetchKeepsTheBundledCatalogInBoth() {
+    let store = TestStore(initialState: OnlineStoreTestRoot.State()) { OnlineStoreTestRoot() }
+    store.send(.products(.fetchProducts)) { $0.products.status = .loading }
+    let failure = EffectFailure(.workerUnavailable, "no network worker is running")
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: .failure(failure))
+    store.receive(.products(.productsFailed(failure))) { $0.products.status = .failed("no network worker is running") }
+    let bundledJacket = Product.bundledCatalog[2]
     store.send(.cart(.addItem(3))) {
-      $0.cart.errorMessage = nil
-      $0.cart.items = [CartItem(product: self.jacket, quantity: 1)]
+      $0.cart.items = [CartItem(product: bundledJacket, quantity: 1)]
       $0.products.rows[id: 3]?.count = 1
     }
   }

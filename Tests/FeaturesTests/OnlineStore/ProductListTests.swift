@@ -6,7 +6,16 @@ import Testing
 @testable import Features
 
 @Suite struct ProductListTests {
-  @Test func productsLoad() {
+  @Test func theCatalogShipsBundled() {
+    let state = ProductList.State()
+    #expect(state.status == .bundled)
+    #expect(state.products == Product.bundledCatalog)
+    #expect(state.rows.ids == Array(1...20))
+    #expect(state.rows.allSatisfy { $0.count == 0 })
+    #expect(state.status.canFetch)
+  }
+
+  @Test func fetchingReplacesTheBundledCatalogWithTheLiveOne() {
     let store = TestStore(initialState: ProductList.State()) { ProductList() }
     store.send(.fetchProducts) { $0.status = .loading }
     store.expectInFlight([OnlineStoreFixtures.productsRequest])
@@ -32,12 +41,13 @@ import Testing
     store.expectInFlight([])
   }
 
-  @Test func serverErrorFailsAndRetrySucceeds() {
+  @Test func serverErrorKeepsTheBundledRowsAndRetrySucceeds() {
     let store = TestStore(initialState: ProductList.State()) { ProductList() }
     store.send(.fetchProducts) { $0.status = .loading }
     store.respond(to: OnlineStoreFixtures.productsRequest, with: .http(HTTPResponse(status: 500, text: "boom")))
     let failure = EffectFailure(.httpStatus, "GET https://store.test/products answered 500", status: 500)
     store.receive(.productsFailed(failure)) { $0.status = .failed("GET https://store.test/products answered 500") }
+    #expect(store.state.rows == ProductList.State.bundledRows)
 
     store.send(.fetchProducts) { $0.status = .loading }
     store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
@@ -53,6 +63,28 @@ import Testing
     let failure = EffectFailure(.connection, "could not connect to store.test")
     store.respond(to: OnlineStoreFixtures.productsRequest, with: .failure(failure))
     store.receive(.productsFailed(failure)) { $0.status = .failed("could not connect to store.test") }
+  }
+
+  @Test func aMissingNetworkWorkerFailsInsteadOfLoadingForever() {
+    let store = TestStore(initialState: ProductList.State()) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    let failure = EffectFailure(.workerUnavailable, "the network worker died with the request in flight")
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: .failure(failure))
+    store.receive(.productsFailed(failure)) { $0.status = .failed(failure.message) }
+    #expect(store.state.rows == ProductList.State.bundledRows)
+    store.send(.fetchProducts) { $0.status = .loading }
+    store.expectInFlight([OnlineStoreFixtures.productsRequest])
+    store.skipInFlightEffects()
+  }
+
+  @Test func aFetchFromNothingLoadsToo() {
+    let store = TestStore(initialState: ProductList.State(status: .idle, rows: [])) { ProductList() }
+    store.send(.fetchProducts) { $0.status = .loading }
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.receive(.productsResponse(Product.samples)) {
+      $0.status = .loaded
+      $0.rows = OnlineStoreFixtures.rows()
+    }
   }
 
   @Test func undecodableBodyFails() {

@@ -47,6 +47,22 @@ import Testing
     }
   }
 
+  @Test func aDebounceTimerThatCannotFireSearchesAtOnce() {
+    let store = TestStore(initialState: GIFSearch.State()) { GIFSearch() }
+    store.send(.textChanged("cat")) { $0.text = "cat" }
+    store.respond(to: F.debounce, with: .failure(EffectFailure(.workerUnavailable, "the timer worker is down")))
+    store.receive(.debounceElapsed) {
+      $0.query = "cat"
+      $0.isLoading = true
+    }
+    store.expectInFlight([F.search("cat")])
+    store.respond(to: F.search("cat"), with: try! F.found([F.gif("cat1")]))
+    store.receive(.searchResponse([F.gif("cat1")])) {
+      $0.isLoading = false
+      $0.results = [GifCard(F.gif("cat1"))]
+    }
+  }
+
   @Test func aConnectionFailureIsShown() {
     let store = storeSearchingForCat()
     let failure = EffectFailure(.connection, "connection refused")

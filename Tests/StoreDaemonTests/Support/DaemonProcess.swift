@@ -24,8 +24,8 @@ final class DaemonProcess {
 
   /// A new daemon on the socket and state directory of `previous`, which must
   /// have stopped (as after `kill -9`); the directory then belongs to this one.
-  convenience init(reusing previous: DaemonProcess) throws {
-    try self.init(directory: previous.directory, arguments: [])
+  convenience init(reusing previous: DaemonProcess, arguments: [String] = []) throws {
+    try self.init(directory: previous.directory, arguments: arguments)
     previous.ownsDirectory = false
   }
 
@@ -68,6 +68,39 @@ final class DaemonProcess {
     kill(process.processIdentifier, SIGTERM)
     process.waitUntilExit()
     return process.terminationStatus
+  }
+
+  var pid: pid_t { process.processIdentifier }
+
+  /// Each effect worker's status (`kind`, `state`, `pid`, `restarts`, …), by kind.
+  func workers() throws -> [String: [String: JSONValue]] {
+    let client = try self.client("status")
+    defer { client.close() }
+    guard case .object(let report) = try client.status(), case .array(let workers)? = report["workers"] else {
+      throw DaemonTestError("status has no workers")
+    }
+    var byKind: [String: [String: JSONValue]] = [:]
+    for case .object(let worker) in workers {
+      if case .string(let kind)? = worker["kind"] { byKind[kind] = worker }
+    }
+    return byKind
+  }
+
+  /// Waits until every worker is running, and returns their pids by kind.
+  @discardableResult
+  func waitForWorkers(timeout: Duration = .seconds(20)) throws -> [String: pid_t] {
+    var last: [String: [String: JSONValue]] = [:]
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      last = try workers()
+      let pids = last.compactMapValues { worker -> pid_t? in
+        guard worker["state"] == .string("running"), case .int(let pid)? = worker["pid"] else { return nil }
+        return pid_t(pid)
+      }
+      if pids.count == 3 { return pids }
+      usleep(20_000)
+    }
+    throw DaemonTestError("the workers are not all running after \(timeout): \(last)\n\(standardError)")
   }
 
   /// What the daemon has written to standard error.
@@ -129,4 +162,46 @@ func nextMessage(from client: WireClient, limit: Int = 10_000, where predicate: 
     if predicate(message) { return message }
   }
   throw DaemonTestError("no matching message within \(limit) messages")
+}
+
+/// Polls `condition` until it holds, failing with `what` after `timeout`.
+func waitUntil(
+  _ what: @autoclosure () -> String, timeout: Duration = .seconds(20), _ condition: () throws -> Bool
+) throws {
+  let deadline = ContinuousClock.now + timeout
+  while ContinuousClock.now < deadline {
+    if try condition() { return }
+    usleep(10_000)
+  }
+  throw DaemonTestError("timed out after \(timeout) waiting until \(what())")
+}
+
+/// Whether `pid` is gone: no such process, or a zombie nobody reaped yet.
+func processIsGone(_ pid: pid_t) -> Bool {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+  // The state follows the parenthesised command name: "pid (comm) S ...".
+  guard let close = stat.lastIndex(of: ")") else { return false }
+  let state = stat[stat.index(after: close)...].dropFirst().first
+  return state == "Z" || state == "X"
+}
+
+/// The parent pid of `pid`, from /proc.
+func parentPID(of pid: pid_t) -> pid_t? {
+  guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+    let close = stat.lastIndex(of: ")")
+  else { return nil }
+  let fields = stat[stat.index(after: close)...].split(separator: " ")
+  return fields.count > 1 ? pid_t(fields[1]) : nil
+}
+
+extension JSONValue {
+  /// The member at a JSON Pointer–like path of keys, for test assertions.
+  subscript(path keys: String...) -> JSONValue? {
+    var value: JSONValue? = self
+    for key in keys {
+      guard case .object(let members)? = value else { return nil }
+      value = members[key]
+    }
+    return value
+  }
 }

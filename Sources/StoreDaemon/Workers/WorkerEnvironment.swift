@@ -1,0 +1,26 @@
+import Foundation
+import Glibc
+
+/// What the workers are started with.
+enum WorkerEnvironment {
+  /// Variables that speak for the daemon's own process to systemd; a worker
+  /// that inherited them could send readiness or watchdog pings in its name,
+  /// or mistake the daemon's listening sockets for its own.
+  static let removed: Set<String> = [
+    "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
+  ]
+
+  /// The daemon's environment without ``removed``, as `NAME=value` strings.
+  static func inherited(from environment: [String: String]) -> [String] {
+    environment.filter { !removed.contains($0.key) }.map { "\($0.key)=\($0.value)" }.sorted()
+  }
+
+  /// `effectworker` beside the running `storedaemon`, as installed and as built.
+  static func defaultExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    guard count > 0 else { return "effectworker" }
+    let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    return (path as NSString).deletingLastPathComponent + "/effectworker"
+  }
+}

@@ -1,0 +1,69 @@
+import ComposableCore
+
+/// Everything the supervisor knows about one worker kind: its process, where it
+/// is in its life, and the requests it owes replies to.
+final class WorkerSlot {
+  enum Phase: Equatable {
+    /// Spawned; waiting for its `ready`. Requests queue.
+    case starting(since: ContinuousClock.Instant)
+    /// Serving. Requests are sent at once.
+    case running
+    /// Crashed; starts again at the given time. Requests queue.
+    case restarting(at: ContinuousClock.Instant)
+    /// Crashed too often; requests fail fast until one more try at the given time.
+    case degraded(retryAt: ContinuousClock.Instant)
+    /// The daemon is shutting down; requests fail.
+    case stopped
+
+    var name: String {
+      switch self {
+      case .starting: "starting"
+      case .running: "running"
+      case .restarting: "restarting"
+      case .degraded: "degraded"
+      case .stopped: "stopped"
+      }
+    }
+  }
+
+  /// A request the worker owes a reply to, or that waits for the worker.
+  struct Pending {
+    let request: EffectRequest
+    /// When the daemon gives up on the reply; nil for repeating timers, which
+    /// the worker's pings watch over instead.
+    let deadline: ContinuousClock.Instant?
+    /// Whether the `start` went to the current process (false while queued).
+    var sent: Bool
+  }
+
+  let kind: WorkerKind
+  var phase: Phase = .stopped
+  var link: WorkerLink?
+  var generation = 0
+  var history = RestartHistory()
+  /// How the last process ended, for status and error messages.
+  var lastExit: String?
+  var pending: [EffectID: Pending] = [:]
+  /// Ids waiting for the worker to become ready, in request order.
+  var queue: [EffectID] = []
+  var outstandingPing: (id: Int, sentAt: ContinuousClock.Instant)?
+  var nextPingAt = ContinuousClock.now
+
+  init(kind: WorkerKind) {
+    self.kind = kind
+  }
+
+  /// The slot as `tcactl status` shows it.
+  var status: JSONValue {
+    var object: [String: JSONValue] = [
+      "kind": .string(kind.rawValue),
+      "state": .string(phase.name),
+      "restarts": .int(history.total),
+      "inFlight": .int(pending.count - queue.count),
+      "queued": .int(queue.count),
+    ]
+    if let link { object["pid"] = .int(Int(link.pid)) }
+    if let lastExit { object["lastExit"] = .string(lastExit) }
+    return .object(object)
+  }
+}

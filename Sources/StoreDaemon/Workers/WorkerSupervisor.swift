@@ -1,0 +1,308 @@
+import ComposableCore
+import Glibc
+import Wire
+
+/// Carries out the store's effects in worker processes, one per kind, and
+/// supervises them like an OTP supervisor.
+///
+/// - Each request goes to its kind's worker; the reply-to-action mapping stays
+///   in the store, keyed by the request's id. A request made while its worker
+///   starts waits for it; one made while the kind is degraded fails at once.
+/// - A worker that exits, breaks the protocol, or stops answering pings is
+///   killed if need be and restarted (``RestartPolicy``); every request it
+///   owed a reply is answered with a `workerUnavailable` failure, so no
+///   feature waits forever. A request whose reply is overdue fails with
+///   `timeout` and is cancelled in the worker.
+///
+/// Confined to the store loop's thread, like the store: replies are collected
+/// in ``takeReplies()`` and delivered by the loop, never from inside
+/// ``start(_:id:)``. Worker threads only post ``WorkerLink/Report``s.
+final class WorkerSupervisor: EffectExecutor {
+  struct Configuration: Sendable {
+    /// The `effectworker` executable.
+    var executable: String
+    /// The daemon's state directory; the storage worker keeps documents under it.
+    var stateDirectory: String
+    /// `NAME=value` strings for the workers' environment.
+    var environment: [String]
+    /// How often a running worker is pinged, and how long it has to answer.
+    var pingInterval: Duration = .seconds(5)
+    var pingTimeout: Duration = .seconds(10)
+    var policy = RestartPolicy.standard
+    /// How long a started worker has to say `ready`.
+    var startTimeout: Duration = .seconds(10)
+    /// How much longer than its own timeout a request may take before the
+    /// daemon gives up on the worker's reply.
+    var deadlineGrace: Duration = .seconds(5)
+    /// How long a storage request may take.
+    var storageDeadline: Duration = .seconds(30)
+    /// How many requests may wait for a starting worker.
+    var maximumQueued = 10_000
+  }
+
+  typealias Post = @Sendable (_ kind: WorkerKind, _ generation: Int, _ report: WorkerLink.Report) -> Void
+
+  let configuration: Configuration
+  private let post: Post
+  private var slots: [WorkerKind: WorkerSlot] = [:]
+  private var kinds: [EffectID: WorkerKind] = [:]
+  private var replies: [(EffectReply, EffectID)] = []
+  private var nextPingID = 1
+  private var nextDeadlineCheck = ContinuousClock.now
+  /// Deadlines are checked this often, not on every wakeup: they carry
+  /// seconds of grace, and thousands of timers may be in flight.
+  private static let deadlineCheckInterval: Duration = .milliseconds(250)
+
+  init(configuration: Configuration, post: @escaping Post) {
+    self.configuration = configuration
+    self.post = post
+    for kind in WorkerKind.allCases { slots[kind] = WorkerSlot(kind: kind) }
+  }
+
+  /// Starts every worker.
+  func startAll() {
+    for slot in slots.values { spawn(slot) }
+  }
+
+  /// Stops every worker: their sockets close once queued commands are
+  /// written, and requests still pending fail. Returns the links to wait for.
+  func stopAll() -> [WorkerLink] {
+    var links: [WorkerLink] = []
+    for slot in slots.values {
+      slot.phase = .stopped
+      failAll(in: slot, EffectFailure(.workerUnavailable, "storedaemon is shutting down"))
+      if let link = slot.link {
+        link.stop()
+        links.append(link)
+      }
+    }
+    return links
+  }
+
+  /// Replies to deliver to the store, in order; empties the list.
+  func takeReplies() -> [(EffectReply, EffectID)] {
+    defer { replies.removeAll(keepingCapacity: true) }
+    return replies
+  }
+
+  /// Whether every worker has said `ready`.
+  var allRunning: Bool { slots.values.allSatisfy { $0.phase == .running } }
+
+  /// Each worker as `tcactl status` shows it, in kind order.
+  var status: JSONValue {
+    .array(WorkerKind.allCases.compactMap { slots[$0]?.status })
+  }
+
+  // MARK: EffectExecutor
+
+  func start(_ request: EffectRequest, id: EffectID) {
+    let slot = slots[request.workerKind]!
+    let pending = WorkerSlot.Pending(request: request, deadline: deadline(for: request), sent: false)
+    switch slot.phase {
+    case .running:
+      slot.pending[id] = pending
+      kinds[id] = slot.kind
+      send(id, in: slot)
+    case .starting, .restarting:
+      guard slot.queue.count < configuration.maximumQueued else {
+        replies.append((.failure(unavailable(slot, "\(slot.queue.count) requests already wait for it to start")), id))
+        return
+      }
+      slot.pending[id] = pending
+      slot.queue.append(id)
+      kinds[id] = slot.kind
+    case .degraded(let retryAt):
+      let wait = (retryAt - .now).components.seconds
+      replies.append(
+        (.failure(unavailable(slot, "it is degraded after crashing repeatedly; requests fail until it is tried again in \(max(wait, 0)) s")), id))
+    case .stopped:
+      replies.append((.failure(EffectFailure(.workerUnavailable, "storedaemon is shutting down")), id))
+    }
+  }
+
+  func cancel(_ id: EffectID) {
+    guard let kind = kinds.removeValue(forKey: id), let slot = slots[kind],
+      let pending = slot.pending.removeValue(forKey: id)
+    else { return }
+    if pending.sent {
+      _ = slot.link?.send(.cancel(id: id))
+    } else {
+      slot.queue.removeAll { $0 == id }
+    }
+  }
+
+  // MARK: Reports from the workers
+
+  /// Handles what a worker's reader thread posted.
+  func handle(_ report: WorkerLink.Report, kind: WorkerKind, generation: Int) {
+    guard let slot = slots[kind], generation == slot.generation else { return }
+    switch report {
+    case .event(.ready(_, let pid, _)):
+      guard case .starting = slot.phase else { return }
+      slot.phase = .running
+      slot.nextPingAt = .now + configuration.pingInterval
+      Log.info("\(kind.rawValue) worker ready (pid \(pid))")
+      let queued = slot.queue
+      slot.queue.removeAll()
+      for id in queued { send(id, in: slot) }
+
+    case .event(.reply(let id, let reply)):
+      guard let pending = slot.pending[id], pending.sent else { return }
+      let isFinal: Bool
+      if case .failure = reply { isFinal = true } else { isFinal = pending.request.completesOnFirstReply }
+      if isFinal {
+        slot.pending[id] = nil
+        kinds[id] = nil
+      }
+      replies.append((reply, id))
+
+    case .event(.pong(let id)):
+      if slot.outstandingPing?.id == id { slot.outstandingPing = nil }
+
+    case .exited(let reason):
+      exited(slot, reason: reason)
+    }
+  }
+
+  private func exited(_ slot: WorkerSlot, reason: String) {
+    let pid = slot.link.map { " (pid \($0.pid))" } ?? ""
+    slot.link = nil
+    slot.outstandingPing = nil
+    slot.lastExit = reason
+    if slot.phase == .stopped { return }
+    failAll(
+      in: slot,
+      EffectFailure(.workerUnavailable, "the \(slot.kind.rawValue) worker\(pid) \(reason) while this request was in flight"))
+    scheduleRestart(slot, after: "the \(slot.kind.rawValue) worker\(pid) \(reason)")
+  }
+
+  private func scheduleRestart(_ slot: WorkerSlot, after what: String) {
+    switch slot.history.crashed(at: .now, policy: configuration.policy) {
+    case .restart(let delay):
+      slot.phase = .restarting(at: .now + delay)
+      Log.warning("\(what); restarting it\(delay == .zero ? "" : " in \(delay)")")
+    case .degrade(let retry):
+      slot.phase = .degraded(retryAt: .now + retry)
+      failAll(in: slot, unavailable(slot, "it is degraded after crashing repeatedly"))
+      Log.error(
+        "\(what); it crashed more than \(configuration.policy.maximumRestarts) times within \(configuration.policy.period): "
+          + "the kind is degraded and its requests fail until one more try in \(retry)")
+    }
+  }
+
+  // MARK: Time
+
+  /// Restarts what is due, pings, and enforces deadlines; call on every
+  /// wakeup of the loop.
+  func tick(now: ContinuousClock.Instant = .now) {
+    for slot in slots.values {
+      switch slot.phase {
+      case .restarting(let at) where at <= now, .degraded(let at) where at <= now:
+        spawn(slot)
+      case .starting(let since) where now - since > configuration.startTimeout:
+        Log.error("\(slot.kind.rawValue) worker did not say ready within \(configuration.startTimeout); killing it")
+        slot.link?.kill()
+      case .running:
+        if let ping = slot.outstandingPing {
+          if now - ping.sentAt > configuration.pingTimeout {
+            Log.error("\(slot.kind.rawValue) worker has not answered a ping for \(configuration.pingTimeout); killing it")
+            slot.outstandingPing = nil
+            slot.link?.kill()
+          }
+        } else if now >= slot.nextPingAt, let link = slot.link {
+          slot.outstandingPing = (nextPingID, now)
+          _ = link.send(.ping(id: nextPingID))
+          nextPingID += 1
+          slot.nextPingAt = now + configuration.pingInterval
+        }
+      default:
+        break
+      }
+    }
+    if now >= nextDeadlineCheck {
+      nextDeadlineCheck = now + Self.deadlineCheckInterval
+      for slot in slots.values { expireOverdue(in: slot, now: now) }
+    }
+  }
+
+  /// When ``tick(now:)`` next has something to do, at the latest.
+  var nextWakeup: ContinuousClock.Instant {
+    var wakeup = nextDeadlineCheck
+    for slot in slots.values {
+      switch slot.phase {
+      case .restarting(let at), .degraded(let at): wakeup = min(wakeup, at)
+      case .running: wakeup = min(wakeup, slot.nextPingAt)
+      default: break
+      }
+    }
+    return wakeup
+  }
+
+  private func expireOverdue(in slot: WorkerSlot, now: ContinuousClock.Instant) {
+    let overdue = slot.pending.filter { $0.value.deadline.map { $0 <= now } ?? false }
+    for (id, pending) in overdue.sorted(by: { $0.key < $1.key }) {
+      cancel(id)
+      let state = pending.sent ? "did not answer" : "did not start"
+      replies.append(
+        (.failure(EffectFailure(.timeout, "the \(slot.kind.rawValue) worker \(state) in time; the request was cancelled")), id))
+    }
+  }
+
+  // MARK: Helpers
+
+  private func spawn(_ slot: WorkerSlot) {
+    slot.generation += 1
+    let kind = slot.kind
+    let generation = slot.generation
+    var arguments = ["--kind", kind.rawValue]
+    if kind == .storage { arguments += ["--state-dir", configuration.stateDirectory] }
+    do {
+      slot.link = try WorkerLink.start(
+        kind: kind, generation: generation, executable: configuration.executable, arguments: arguments,
+        environment: configuration.environment
+      ) { [post] report in post(kind, generation, report) }
+      slot.phase = .starting(since: .now)
+    } catch {
+      slot.link = nil
+      slot.lastExit = "could not be started: \(error)"
+      failAll(in: slot, unavailable(slot, "it could not be started: \(error)"))
+      scheduleRestart(slot, after: "the \(kind.rawValue) worker could not be started: \(error)")
+    }
+  }
+
+  private func send(_ id: EffectID, in slot: WorkerSlot) {
+    guard var pending = slot.pending[id] else { return }
+    if let link = slot.link, link.send(.start(id: id, request: pending.request)) {
+      pending.sent = true
+      slot.pending[id] = pending
+      return
+    }
+    slot.pending[id] = nil
+    kinds[id] = nil
+    replies.append((.failure(unavailable(slot, "it is not reading its requests")), id))
+  }
+
+  private func failAll(in slot: WorkerSlot, _ failure: EffectFailure) {
+    for id in slot.pending.keys.sorted() {
+      kinds[id] = nil
+      replies.append((.failure(failure), id))
+    }
+    slot.pending.removeAll()
+    slot.queue.removeAll()
+  }
+
+  private func unavailable(_ slot: WorkerSlot, _ reason: String) -> EffectFailure {
+    var message = "the \(slot.kind.rawValue) worker is unavailable: \(reason)"
+    if let lastExit = slot.lastExit { message += " (its last process \(lastExit))" }
+    return EffectFailure(.workerUnavailable, message)
+  }
+
+  private func deadline(for request: EffectRequest) -> ContinuousClock.Instant? {
+    let grace = configuration.deadlineGrace
+    switch request {
+    case .timer(let timer): return timer.repeats ? nil : .now + timer.duration + grace
+    case .http(let http): return .now + .milliseconds(http.timeoutMilliseconds) + grace
+    case .storage: return .now + configuration.storageDeadline
+    }
+  }
+}

@@ -1,0 +1,131 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// The daemon's effect workers as real processes: started beside it, restarted
+/// when killed, never left behind.
+@Suite struct WorkerSupervisionTests {
+  @Test func threeWorkersRunAsChildrenOfTheDaemon() throws {
+    let daemon = try DaemonProcess()
+    let pids = try daemon.waitForWorkers()
+    #expect(Set(pids.keys) == ["timer", "network", "storage"])
+    for pid in pids.values { #expect(parentPID(of: pid) == daemon.pid) }
+    let status = try tcactl(["status"], socket: daemon.socketPath)
+    #expect(status.status == 0)
+    #expect(status.output.contains("KIND"))
+    for kind in ["timer", "network", "storage"] {
+      #expect(status.output.contains("\(kind)  ") && status.output.contains("running"))
+    }
+  }
+
+  @Test func aTimerWorkerKilledMidRollFailsTheRollAndComesBack() throws {
+    let daemon = try DaemonProcess()
+    let old = try #require(try daemon.waitForWorkers()["timer"])
+    let client = try daemon.client()
+    // Stopped, it cannot fire: the roll is certainly in flight when it dies.
+    kill(old, SIGSTOP)
+    _ = try client.send(path: "dice.view.rollButtonTapped")
+    try waitUntil("the roll's timer is in flight") { try daemon.workers()["timer"]?["inFlight"] == .int(1) }
+    kill(old, SIGKILL)
+
+    try waitUntil("the roll ends") { try client.get(path: "/dice/isRolling").value == .bool(false) }
+    let dice = try client.get(path: "/dice").value
+    #expect(dice[path: "currentRoll"] == nil)
+    guard case .string(let message)? = dice[path: "errorMessage"] else {
+      Issue.record("the failed roll shows no error: \(dice)")
+      return
+    }
+    #expect(message.contains("timer worker") && message.contains("killed by signal 9"))
+    let new = try #require(try daemon.waitForWorkers()["timer"])
+    #expect(new != old)
+    #expect(try daemon.workers()["timer"]?["restarts"] == .int(1))
+    #expect(try daemon.workers()["timer"]?["lastExit"] == .string("was killed by signal 9 (Killed)"))
+
+    // The next roll goes through the new worker.
+    _ = try client.sendAndWait(path: "dice.view.rollButtonTapped", timeout: .seconds(10))
+    guard case .int(let value) = try client.get(path: "/dice/currentRoll").value else {
+      Issue.record("no roll after the restart")
+      return
+    }
+    #expect((1...6).contains(value))
+  }
+
+  @Test func aStorageWorkerKilledMidSaveFailsTheSaveAndComesBack() throws {
+    let daemon = try DaemonProcess()
+    let old = try #require(try daemon.waitForWorkers()["storage"])
+    let client = try daemon.client()
+    _ = try client.send(path: "bmi.input.binding.height", arguments: ["180"])
+    _ = try client.send(path: "bmi.input.binding.weight", arguments: ["75"])
+    kill(old, SIGSTOP)
+    _ = try client.send(path: "bmi.input.saveButtonTapped")
+    try waitUntil("the save is in flight") { try daemon.workers()["storage"]?["inFlight"] == .int(1) }
+    kill(old, SIGKILL)
+
+    try waitUntil("the save fails") {
+      try client.get(path: "/bmi/input/saveStatus").value[path: "failed"] != nil
+    }
+    let message = try client.get(path: "/bmi/input/saveStatus").value
+    #expect("\(message)".contains("storage worker"))
+    try daemon.waitForWorkers()
+
+    _ = try client.send(path: "bmi.input.dismissAlert")
+    _ = try client.sendAndWait(path: "bmi.input.saveButtonTapped", timeout: .seconds(10))
+    #expect(try client.get(path: "/bmi/input/saveStatus").value[path: "saved"] != nil)
+  }
+
+  @Test func killingTheDaemonLeavesNoWorkerBehind() throws {
+    let daemon = try DaemonProcess()
+    let pids = try daemon.waitForWorkers()
+    // A request in flight must not keep a worker alive.
+    _ = try daemon.client().send(path: "dice.view.rollButtonTapped")
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    try waitUntil("every worker has exited") { pids.values.allSatisfy(processIsGone) }
+  }
+
+  @Test func sigtermStopsTheWorkersAndExitsZero() throws {
+    let daemon = try DaemonProcess()
+    let pids = try daemon.waitForWorkers()
+    #expect(daemon.stop() == 0)
+    try waitUntil("every worker has exited", timeout: .seconds(5)) { pids.values.allSatisfy(processIsGone) }
+  }
+
+  @Test func aWorkerThatKeepsCrashingIsDegradedAndItsRequestsFailFast() throws {
+    // `false` exits 1 at once: every start is a crash.
+    let daemon = try DaemonProcess(arguments: ["--effectworker", "/bin/false"])
+    try waitUntil("the timer kind is degraded") { try daemon.workers()["timer"]?["state"] == .string("degraded") }
+    let client = try daemon.client()
+    let started = ContinuousClock.now
+    _ = try client.sendAndWait(path: "dice.view.rollButtonTapped", timeout: .seconds(10))
+    #expect(ContinuousClock.now - started < .seconds(5))
+    #expect(try client.get(path: "/dice/isRolling").value == .bool(false))
+    let worker = try #require(try daemon.workers()["timer"])
+    #expect(worker["lastExit"] == .string("exited with status 1"))
+    #expect(daemon.standardError.contains("the kind is degraded"))
+  }
+
+  @Test func aMissingWorkerExecutableStopsTheDaemonWithStatus70() throws {
+    #expect {
+      try DaemonProcess(arguments: ["--effectworker", "/nonexistent/effectworker"])
+    } throws: { error in
+      "\(error)".contains("status 70") && "\(error)".contains("cannot run the effect worker '/nonexistent/effectworker'")
+    }
+  }
+}
+
+@Suite struct WorkerWatchdogTests {
+  @Test func aWorkerThatStopsAnsweringIsKilledAndItsRequestsFail() throws {
+    let daemon = try DaemonProcess(arguments: ["--worker-timeout", "1"])
+    let old = try #require(try daemon.waitForWorkers()["timer"])
+    let client = try daemon.client()
+    kill(old, SIGSTOP)
+    _ = try client.send(path: "dice.view.rollButtonTapped")
+    try waitUntil("the wedged worker is replaced") { try daemon.workers()["timer"]?["pid"].map { $0 != .int(Int(old)) } ?? false }
+    try waitUntil("the roll ends") { try client.get(path: "/dice/isRolling").value == .bool(false) }
+    #expect(daemon.standardError.contains("timer worker has not answered a ping"))
+    #expect(processIsGone(old))
+    try daemon.waitForWorkers()
+  }
+}

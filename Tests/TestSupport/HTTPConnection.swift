@@ -1,0 +1,124 @@
+import Foundation
+import Glibc
+
+/// One accepted connection, served on its own thread: reads requests one
+/// after another (keep-alive and pipelining both work, since unread bytes stay
+/// in the buffer), records each, asks the handler, and answers.
+struct HTTPConnection {
+  /// How a connection ended, which decides how its socket is closed.
+  enum Ending {
+    /// The client went away, or the server stopped: close at once.
+    case abort
+    /// The server answered and closes: stop sending, drain, then close, so
+    /// the client reads the whole answer.
+    case closeGracefully
+  }
+
+  /// What a wait before answering ended with.
+  private enum Pause { case elapsed, clientGone, stopped }
+
+  let fd: Int32
+  /// The connection's number, from 1 in accept order.
+  let number: Int
+  let core: HTTPServerCore
+  private var buffer: [UInt8] = []
+
+  init(fd: Int32, number: Int, core: HTTPServerCore) {
+    self.fd = fd
+    self.number = number
+    self.core = core
+  }
+
+  /// Serves requests until the client closes, asks to close, sends something
+  /// unreadable, or the server stops.
+  mutating func serve() -> Ending {
+    while true {
+      let headLength: Int
+      let head: HTTPRequestHead
+      let bodyLength: Int
+      do {
+        guard let length = try readHead() else { return .abort }
+        headLength = length
+        head = try HTTPRequestParser.parseHead(buffer[..<headLength])
+        bodyLength = try HTTPRequestParser.bodyLength(of: head)
+      } catch {
+        return reject(error)
+      }
+      buffer.removeFirst(headLength)
+      if head.expectsContinue && buffer.count < bodyLength {
+        guard SocketCalls.sendAll(HTTPResponseEncoder.continueInterim, to: fd) else { return .abort }
+      }
+      while buffer.count < bodyLength {
+        guard read() else { return .abort }
+      }
+      let body = Data(buffer[..<bodyLength])
+      buffer.removeFirst(bodyLength)
+
+      let request = core.log.record { sequence in
+        RecordedRequest(
+          sequence: sequence, connection: number, method: head.method, target: head.target,
+          version: head.version, headers: head.headers, body: body)
+      }
+      let response = core.handler(request)
+      switch pause(before: response) {
+      case .elapsed: break
+      case .clientGone:
+        core.log.markAbandoned(request.sequence)
+        return .abort
+      case .stopped:
+        return .abort
+      }
+      let closing = head.closesConnection || HTTPResponseEncoder.asksToClose(response) || core.isStopped
+      let bytes = HTTPResponseEncoder.encode(response, method: head.method, closing: closing)
+      guard SocketCalls.sendAll(bytes, to: fd) else { return .abort }
+      if closing { return .closeGracefully }
+    }
+  }
+
+  /// Reads until the buffer holds a whole head and returns its length; `nil`
+  /// when the client went away (before or in the middle of a request) or the
+  /// server stopped. Throws 431 for a head over the limit.
+  private mutating func readHead() throws(HTTPRequestError) -> Int? {
+    var resumeAt = 0
+    while true {
+      let emptyLines = HTTPRequestParser.leadingEmptyLines(in: buffer)
+      if emptyLines > 0 {
+        buffer.removeFirst(emptyLines)
+        resumeAt = 0
+      }
+      let end = buffer.isEmpty ? nil : HTTPRequestParser.headEnd(in: buffer, resumeAt: resumeAt)
+      if let end, end <= HTTPRequestParser.maximumHeadSize { return end }
+      guard end == nil, buffer.count <= HTTPRequestParser.maximumHeadSize else {
+        throw HTTPRequestError(431, "the request head is over \(HTTPRequestParser.maximumHeadSize) bytes")
+      }
+      resumeAt = HTTPRequestParser.resumePoint(afterScanning: buffer.count)
+      guard read() else { return nil }
+    }
+  }
+
+  /// Reads more bytes into the buffer; `false` at end of stream, on an error,
+  /// or when the server stopped.
+  private mutating func read() -> Bool {
+    guard case .ready = SocketCalls.wait(for: Int16(POLLIN), on: fd, orStop: core.stopSignal.readFD, timeout: nil)
+    else { return false }
+    return SocketCalls.receive(from: fd, appendingTo: &buffer) > 0
+  }
+
+  /// Answers an unreadable request with its status and closes.
+  private func reject(_ error: HTTPRequestError) -> Ending {
+    SocketCalls.sendAll(HTTPResponseEncoder.rejection(error), to: fd) ? .closeGracefully : .abort
+  }
+
+  /// Waits as long as `response` asks before it is sent, watching for the
+  /// client going away and for the server stopping.
+  private func pause(before response: TestHTTPResponse) -> Pause {
+    let timeout: Duration? = response.hangsUntilStopped ? nil : response.delay
+    if timeout == .zero { return core.isStopped ? .stopped : .elapsed }
+    let events = SocketCalls.pollPeerClosed
+    switch SocketCalls.wait(for: events, on: fd, orStop: core.stopSignal.readFD, timeout: timeout) {
+    case .timedOut: return .elapsed
+    case .stopped: return .stopped
+    case .ready: return .clientGone
+    }
+  }
+}

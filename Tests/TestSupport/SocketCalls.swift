@@ -1,0 +1,143 @@
+import Glibc
+
+/// The Glibc socket calls the test server makes, each retried on `EINTR` and
+/// wrapped so the server code reads as what it does.
+enum SocketCalls {
+  /// What a wait on a socket ended with.
+  enum WaitResult: Equatable {
+    /// The socket has one of the events asked for (or an error or hang-up).
+    case ready(revents: Int16)
+    /// The server's stop signal fired first.
+    case stopped
+    /// The time ran out first.
+    case timedOut
+  }
+
+  /// `POLLRDHUP` (the peer closed its end), which Glibc's Swift module does not
+  /// export because it needs `_GNU_SOURCE`; the value is Linux's.
+  static let pollPeerClosed: Int16 = 0x2000
+
+  /// A TCP socket listening on 127.0.0.1 at a port the kernel picks, closed
+  /// on exec so child processes (a daemon under test) never inherit it.
+  static func listenOnLoopback(backlog: Int32 = 128) throws(TestHTTPServerError) -> (fd: Int32, port: UInt16) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard fd >= 0 else { throw .socket(operation: "socket", errno: errno) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = in_addr_t(0x7F00_0001).bigEndian
+    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
+    guard bound == 0 else {
+      let code = errno
+      close(fd)
+      throw .socket(operation: "bind 127.0.0.1:0", errno: code)
+    }
+    guard listen(fd, backlog) == 0 else {
+      let code = errno
+      close(fd)
+      throw .socket(operation: "listen", errno: code)
+    }
+    var actual = sockaddr_in()
+    var actualLength = length
+    let named = withUnsafeMutablePointer(to: &actual) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &actualLength) }
+    }
+    guard named == 0 else {
+      let code = errno
+      close(fd)
+      throw .socket(operation: "getsockname", errno: code)
+    }
+    return (fd, UInt16(bigEndian: actual.sin_port))
+  }
+
+  /// Accepts one connection, marked close-on-exec, with Nagle's algorithm off
+  /// so small answers are not held back; `nil` when accepting failed.
+  static func accept(from listener: Int32) -> Int32? {
+    while true {
+      let fd = Glibc.accept(listener, nil, nil)
+      if fd >= 0 {
+        // Glibc's Swift module has no accept4; the flag is set right away.
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        var on: Int32 = 1
+        _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+        return fd
+      }
+      if errno != EINTR { return nil }
+    }
+  }
+
+  /// Reads what is available (up to 64 KiB) and appends it to `buffer`; returns
+  /// the count read, 0 at end of stream, or -1 on an error (a reset).
+  static func receive(from fd: Int32, appendingTo buffer: inout [UInt8]) -> Int {
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count > 0 { buffer.append(contentsOf: chunk[..<count]) }
+      if count >= 0 { return count }
+      if errno != EINTR { return -1 }
+    }
+  }
+
+  /// Writes all of `bytes`; `false` when the peer is gone. Never raises
+  /// SIGPIPE (`MSG_NOSIGNAL`).
+  static func sendAll(_ bytes: [UInt8], to fd: Int32) -> Bool {
+    var offset = 0
+    while offset < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
+      }
+      if count > 0 {
+        offset += count
+      } else if count < 0 && errno == EINTR {
+        continue
+      } else {
+        return false
+      }
+    }
+    return true
+  }
+
+  /// Waits until `fd` has one of `events` (errors and hang-ups always count),
+  /// `stopFD` becomes readable, or `timeout` passes (`nil`: no limit).
+  static func wait(for events: Int16, on fd: Int32, orStop stopFD: Int32, timeout: Duration?) -> WaitResult {
+    let deadline = timeout.map { ContinuousClock.now + $0 }
+    while true {
+      var fds = [pollfd(fd: fd, events: events, revents: 0), pollfd(fd: stopFD, events: Int16(POLLIN), revents: 0)]
+      var milliseconds: Int32 = -1
+      if let deadline {
+        let left = deadline - .now
+        if left <= .zero { return .timedOut }
+        milliseconds = Int32(clamping: left.roundedUpMilliseconds)
+      }
+      let count = poll(&fds, 2, milliseconds)
+      if count < 0 {
+        if errno == EINTR { continue }
+        return .ready(revents: Int16(POLLERR))
+      }
+      if fds[1].revents != 0 { return .stopped }
+      if fds[0].revents != 0 { return .ready(revents: fds[0].revents) }
+    }
+  }
+
+  /// Closes the sending side, then reads and discards what the client still
+  /// sends (for up to `linger`) before closing, so the answer is not lost to a
+  /// reset caused by unread bytes (RFC 9112 §9.6).
+  static func closeGracefully(_ fd: Int32, stopFD: Int32, linger: Duration = .seconds(1)) {
+    shutdown(fd, Int32(SHUT_WR))
+    let deadline = ContinuousClock.now + linger
+    var discard: [UInt8] = []
+    while case .ready = wait(for: Int16(POLLIN), on: fd, orStop: stopFD, timeout: deadline - .now) {
+      discard.removeAll(keepingCapacity: true)
+      if receive(from: fd, appendingTo: &discard) <= 0 { break }
+    }
+    close(fd)
+  }
+
+  /// `strerror(code)` as a Swift string.
+  static func errorText(_ code: Int32) -> String {
+    String(cString: strerror(code))
+  }
+}
