@@ -5,6 +5,18 @@ import Wire
 
 /// The network worker against answers no well-behaved server gives.
 @Suite struct MalformedResponseTests {
+  /// The deadline is on the whole exchange: a server that sends a byte every
+  /// 100 ms is never idle long, and still times out.
+  @Test func aTricklingAnswerTimesOutAtTheDeadline() throws {
+    let directory = try TemporaryDirectory()
+    let server = try RawHTTPResponder(answer: Self.closeDelimited(100), chunk: 1, pause: .milliseconds(100))
+    let worker = try SpawnedWorker(.network, in: directory)
+    let started = ContinuousClock.now
+    let reply = try worker.perform(.http(.get(server.url("/drip"), timeout: .milliseconds(800))), id: 1)
+    #expect(ContinuousClock.now - started >= .milliseconds(790))
+    #expect(reply == .failure(EffectFailure(.timeout, "GET \(server.url("/drip")): no complete response within 800 ms")))
+  }
+
   static func closeDelimited(_ body: Int) -> [UInt8] {
     Array("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nConnection: close\r\n\r\n".utf8)
       + [UInt8](repeating: UInt8(ascii: "x"), count: body)

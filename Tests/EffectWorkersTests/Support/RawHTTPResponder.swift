@@ -6,12 +6,14 @@ import Glibc
 /// without `Content-Length` that ends at close, a response cut short).
 ///
 /// It reads the request head (up to the blank line) before answering, so the
-/// client has sent its request; it does not read a body.
+/// client has sent its request; it does not read a body. With `pause`, the
+/// answer trickles: `chunk` bytes, then a pause, and so on, the way a server
+/// that keeps a connection busy without ever finishing does.
 final class RawHTTPResponder: Sendable {
   let port: UInt16
   private let listener: Int32
 
-  init(answer: [UInt8]) throws {
+  init(answer: [UInt8], chunk: Int = .max, pause: Duration = .zero) throws {
     let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard listener >= 0 else { throw WorkerTestError("socket: \(String(cString: strerror(errno)))") }
     var address = sockaddr_in()
@@ -41,7 +43,7 @@ final class RawHTTPResponder: Sendable {
           close(listener)
           return
         }
-        Self.answer(connection, with: answer)
+        Self.answer(connection, with: answer, chunk: chunk, pause: pause)
       }
     }
   }
@@ -53,7 +55,7 @@ final class RawHTTPResponder: Sendable {
   /// `http://127.0.0.1:<port><path>`.
   func url(_ path: String = "/") -> String { "http://127.0.0.1:\(port)\(path)" }
 
-  private static func answer(_ connection: Int32, with bytes: [UInt8]) {
+  private static func answer(_ connection: Int32, with bytes: [UInt8], chunk: Int, pause: Duration) {
     defer { close(connection) }
     var head: [UInt8] = []
     var buffer = [UInt8](repeating: 0, count: 4096)
@@ -65,9 +67,14 @@ final class RawHTTPResponder: Sendable {
     }
     var offset = 0
     while offset < bytes.count {
-      let count = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL)) }
+      let length = min(chunk, bytes.count - offset)
+      let count = bytes.withUnsafeBytes { send(connection, $0.baseAddress! + offset, length, Int32(MSG_NOSIGNAL)) }
       guard count > 0 else { return }
       offset += count
+      if pause > .zero && offset < bytes.count {
+        let (seconds, attoseconds) = pause.components
+        usleep(useconds_t(seconds * 1_000_000 + attoseconds / 1_000_000_000_000))
+      }
     }
   }
 }
