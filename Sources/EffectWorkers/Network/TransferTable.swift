@@ -16,6 +16,7 @@ final class TransferTable: Sendable {
     var id: EffectID
     var task: URLSessionDataTask
     var method: String
+    var url: String
     var displayURL: String
     var timeoutMilliseconds: Int
     var response: HTTPURLResponse?
@@ -42,7 +43,7 @@ final class TransferTable: Sendable {
     let identifier = task.taskIdentifier
     state.withLock { state in
       state.transfers[identifier] = Transfer(
-        id: id, task: task, method: request.method, displayURL: request.displayURL,
+        id: id, task: task, method: request.method, url: request.url, displayURL: request.displayURL,
         timeoutMilliseconds: request.timeoutMilliseconds)
       state.tasks[id] = identifier
     }
@@ -102,7 +103,8 @@ final class TransferTable: Sendable {
   func completed(task identifier: Int, error: (any Error)?) {
     finish(identifier, abort: false) { transfer in
       if let error {
-        return .failure(NetworkFailure.failure(for: error, method: transfer.method, displayURL: transfer.displayURL))
+        return .failure(NetworkFailure.failure(
+            for: error, method: transfer.method, url: transfer.url, displayURL: transfer.displayURL))
       }
       guard let response = transfer.response else {
         return .failure(

@@ -6,14 +6,29 @@ import FoundationNetworking
 /// to, and a message naming the method, the URL without its query (which can
 /// hold an API key), and the reason.
 enum NetworkFailure {
-  /// The failure for an error URLSession reported.
-  static func failure(for error: any Error, method: String, displayURL: String) -> EffectFailure {
+  /// The failure for an error URLSession reported about a request for `url`.
+  ///
+  /// libcurl's own sentence (e.g. "SSL certificate problem: self-signed
+  /// certificate"), which FoundationNetworking passes on as the localized
+  /// description, is added when there is one: it often says more than the
+  /// code. Should it quote `url`, the query is cut from the quote too.
+  static func failure(for error: any Error, method: String, url: String, displayURL: String) -> EffectFailure {
     let subject = "\(method) \(displayURL)"
     guard let error = error as? URLError else {
-      return EffectFailure(.connection, "\(subject): \(error)")
+      return EffectFailure(.connection, "\(subject): \(redacted("\(error)", url: url, displayURL: displayURL))")
     }
     let (kind, reason) = classify(error.code)
-    return EffectFailure(kind, "\(subject): \(reason) (URLError \(error.code.rawValue))")
+    var details = ["URLError \(error.code.rawValue)"]
+    if let detail = error.userInfo[NSLocalizedDescriptionKey] as? String, !detail.isEmpty {
+      details.insert(redacted(detail, url: url, displayURL: displayURL), at: 0)
+    }
+    return EffectFailure(kind, "\(subject): \(reason) (\(details.joined(separator: "; ")))")
+  }
+
+  /// `text` with every quote of `url` replaced by `displayURL`.
+  private static func redacted(_ text: String, url: String, displayURL: String) -> String {
+    guard !url.isEmpty, url != displayURL else { return text }
+    return text.replacingOccurrences(of: url, with: displayURL)
   }
 
   /// The failure when the whole exchange took longer than its deadline.

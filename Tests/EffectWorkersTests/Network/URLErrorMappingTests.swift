@@ -30,7 +30,7 @@ import Testing
   @Test func theMessageNamesMethodURLWithoutQueryAndReason() {
     let request = HTTPRequest(method: "POST", url: "https://user:pw@api.example.com/v1/search?api_key=SECRET&q=cats")
     let failure = NetworkFailure.failure(
-      for: URLError(.cannotConnectToHost), method: request.method, displayURL: request.displayURL)
+      for: URLError(.cannotConnectToHost), method: request.method, url: request.url, displayURL: request.displayURL)
     #expect(failure.kind == .connection)
     #expect(
       failure.message
@@ -38,9 +38,23 @@ import Testing
     #expect(!failure.message.contains("SECRET") && !failure.message.contains("pw"))
   }
 
+  /// libcurl's sentence is kept, and a quote of the URL loses its query.
+  @Test func libcurlsOwnWordsAreAddedWithoutTheQuery() {
+    let request = HTTPRequest(url: "https://api.example.com/v1?api_key=SECRET")
+    let error = URLError(
+      .unknown,
+      userInfo: [NSLocalizedDescriptionKey: "SSL certificate problem: self-signed certificate for \(request.url)"])
+    let failure = NetworkFailure.failure(
+      for: error, method: "GET", url: request.url, displayURL: request.displayURL)
+    #expect(failure.kind == .connection)
+    #expect(
+      failure.message
+        == "GET https://api.example.com/v1?…: the transfer failed (SSL certificate problem: self-signed certificate for https://api.example.com/v1?…; URLError -1)")
+  }
+
   @Test func errorsThatAreNotURLErrorsAreConnectionFailures() {
     struct Odd: Error {}
-    let failure = NetworkFailure.failure(for: Odd(), method: "GET", displayURL: "http://h/")
+    let failure = NetworkFailure.failure(for: Odd(), method: "GET", url: "http://h/", displayURL: "http://h/")
     #expect(failure.kind == .connection)
     #expect(failure.message.hasPrefix("GET http://h/: "))
   }
