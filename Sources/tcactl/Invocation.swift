@@ -94,10 +94,13 @@ struct Invocation {
   }
 
   /// A state path as a JSON Pointer: `cart.items.0` → `/cart/items/0`; a path
-  /// that already starts with `/` is taken as a pointer.
+  /// that starts with `/` is taken as a pointer, and one with a `/` elsewhere
+  /// (`cart/items`) as a pointer missing its leading `/` (state keys are
+  /// Swift property names, which never hold a `/`).
   static func pointer(fromStatePath path: String?) -> String {
     guard let path, !path.isEmpty else { return "" }
     if path.hasPrefix("/") { return path }
+    if path.contains("/") { return "/" + path }
     return path.split(separator: ".").map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
   }
 }

@@ -70,6 +70,9 @@ struct TcactlTests {
     #expect(compact.output == #"{"count":1,"isLoading":false}"# + "\n")
     let pretty = try tcactl(["get", "counter.count"], socket: daemon.socketPath)
     #expect(pretty.output == "1\n")
+    for path in ["/counter/count", "counter/count"] {
+      #expect(try tcactl(["get", path], socket: daemon.socketPath).output == "1\n")
+    }
     let missing = try tcactl(["get", "nowhere"], socket: daemon.socketPath)
     #expect(missing.status == 1)
     #expect(missing.error.contains("no state at '/nowhere'"))
