@@ -8,10 +8,18 @@ import Synchronization
 /// The store loop offers frames; the connection's writer thread takes them.
 /// Subscription traffic is *droppable*: when the limit is reached the store
 /// loop drops it and resynchronises the subscriber with a snapshot instead.
+///
+/// While the store loop has reduced actions whose journal records are not yet
+/// durable, it *holds* the outboxes: frames offered meanwhile wait until
+/// ``release()`` (the batch is durable) or are thrown away by
+/// ``discardHeld()`` (it was rejected), so no client ever sees a version that
+/// a crash could take back.
 final class Outbox: Sendable {
   private struct State {
     var frames: [(bytes: [UInt8], droppable: Bool)] = []
     var head = 0
+    /// The index in `frames` from which frames are held; nil when none are.
+    var heldFrom: Int?
     var byteCount = 0
     var isFinished = false
     var lastTakenAt = ContinuousClock.now
@@ -46,13 +54,49 @@ final class Outbox: Sendable {
   @discardableResult
   func dropDroppable() -> Int {
     state.withLock { state in
-      let kept = state.frames[state.head...].filter { !$0.droppable }
+      var kept: [(bytes: [UInt8], droppable: Bool)] = []
+      var heldFrom: Int?
+      for index in state.frames.indices[state.head...] {
+        if let held = state.heldFrom, index >= held, heldFrom == nil { heldFrom = kept.count }
+        if !state.frames[index].droppable { kept.append(state.frames[index]) }
+      }
+      if state.heldFrom != nil && heldFrom == nil { heldFrom = kept.count }
       let freed = state.byteCount - kept.reduce(0) { $0 + $1.bytes.count }
-      state.frames = Array(kept)
+      state.frames = kept
       state.head = 0
+      state.heldFrom = heldFrom
       state.byteCount -= freed
       return freed
     }
+  }
+
+  /// Holds the frames offered from now on until ``release()`` or
+  /// ``discardHeld()``; already holding, it changes nothing.
+  func hold() {
+    state.withLock { state in
+      if state.heldFrom == nil { state.heldFrom = state.frames.count }
+    }
+  }
+
+  /// Lets the writer take the held frames.
+  func release() {
+    state.withLock { $0.heldFrom = nil }
+    available.signal()
+  }
+
+  /// Throws the held frames away; returns how many there were.
+  @discardableResult
+  func discardHeld() -> Int {
+    let count = state.withLock { state -> Int in
+      guard let held = state.heldFrom else { return 0 }
+      let discarded = state.frames[held...]
+      state.byteCount -= discarded.reduce(0) { $0 + $1.bytes.count }
+      state.frames.removeSubrange(held...)
+      state.heldFrom = nil
+      return discarded.count
+    }
+    available.signal()
+    return count
   }
 
   /// No more frames will be offered; the writer ends once the queue is empty.
@@ -65,7 +109,7 @@ final class Outbox: Sendable {
   func next() -> [UInt8]? {
     while true {
       let frame = state.withLock { state -> [UInt8]?? in
-        if state.head < state.frames.count {
+        if state.head < (state.heldFrom ?? state.frames.count) {
           let frame = state.frames[state.head].bytes
           state.head += 1
           state.lastTakenAt = .now
@@ -73,10 +117,12 @@ final class Outbox: Sendable {
           if state.head == state.frames.count {
             state.frames.removeAll(keepingCapacity: true)
             state.head = 0
+            if state.heldFrom != nil { state.heldFrom = 0 }
           }
           return .some(frame)
         }
-        return state.isFinished ? .some(nil) : nil
+        // A finished outbox still owes its held frames once they are released.
+        return state.isFinished && state.heldFrom == nil ? .some(nil) : nil
       }
       if let frame { return frame }
       available.wait()

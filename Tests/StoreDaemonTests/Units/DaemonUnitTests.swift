@@ -1,4 +1,7 @@
 import ComposableCore
+import Dispatch
+import Foundation
+import Synchronization
 import Glibc
 import Testing
 import Wire
@@ -131,6 +134,47 @@ import Wire
     #expect(outbox.next() == nil)
   }
 
+  @Test func heldFramesWaitForReleaseAndCanBeDiscarded() {
+    let outbox = Outbox(limit: 100)
+    #expect(outbox.offer([1], droppable: false))
+    outbox.hold()
+    #expect(outbox.offer([2], droppable: true))
+    #expect(outbox.offer([3], droppable: false))
+    #expect(outbox.next() == [1])
+    // Dropping droppable frames keeps the hold on what remains.
+    #expect(outbox.dropDroppable() == 1)
+    outbox.release()
+    #expect(outbox.next() == [3])
+
+    outbox.hold()
+    #expect(outbox.offer([4], droppable: false))
+    #expect(outbox.offer([5], droppable: true))
+    #expect(outbox.discardHeld() == 2)
+    #expect(outbox.offer([6], droppable: false))
+    outbox.finish()
+    #expect(outbox.next() == [6])
+    #expect(outbox.next() == nil)
+  }
+
+  @Test func aFinishedOutboxStillDeliversItsHeldFramesOnceReleased() {
+    let outbox = Outbox(limit: 100)
+    outbox.hold()
+    #expect(outbox.offer([7], droppable: false))
+    outbox.finish()
+    let taken = TakenFrames()
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      while let frame = outbox.next() { taken.append(frame) }
+      done.signal()
+    }
+    // The writer must not end while the frame is held.
+    #expect(done.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+    #expect(taken.frames.isEmpty)
+    outbox.release()
+    done.wait()
+    #expect(taken.frames == [[7]])
+  }
+
   @Test func aLargeFrameStillGoesThroughAnEmptyQueue() {
     let outbox = Outbox(limit: 4)
     #expect(outbox.offer([UInt8](repeating: 0, count: 100), droppable: true))
@@ -138,4 +182,11 @@ import Wire
     #expect(outbox.next()?.count == 100)
     #expect(outbox.next() == nil)
   }
+}
+
+/// Frames a writer took, for tests.
+private final class TakenFrames: Sendable {
+  private let storage = Mutex<[[UInt8]]>([])
+  func append(_ frame: [UInt8]) { storage.withLock { $0.append(frame) } }
+  var frames: [[UInt8]] { storage.withLock { $0 } }
 }
