@@ -56,10 +56,14 @@ public final class JournalDirectory: Sendable {
   ///   ``JournalError/unsupportedFormat(path:found:supported:)``, or a system
   ///   failure. On a throw, no file has been changed.
   public func recover(repair: Bool = false) throws(JournalError) -> RecoveredJournal {
-    try JournalRecovery(directory: path, repair: repair).run()
+    // Recovery cuts what looks torn: it must not see a batch being appended.
+    if snapshots.withLock({ $0?.isOpen ?? false }) {
+      throw .invalidArgument("cannot recover \(path) while its writer is open: close the writer first")
+    }
+    return try JournalRecovery(directory: path, repair: repair).run()
   }
 
-  /// Opens the writer, continuing the journal exactly where `recovered` ends:
+  /// Opens the writer (one at a time), continuing the journal exactly where `recovered` ends:
   /// in its newest segment if that is of the same epoch and not full, else in
   /// a new segment starting at `recovered.lastVersion + 1`.
   ///
@@ -72,10 +76,15 @@ public final class JournalDirectory: Sendable {
     guard recovered.directory == path else {
       throw .invalidArgument("the recovered journal is of \(recovered.directory), not of \(path)")
     }
-    let writer = try JournalWriter(
-      directory: path, lock: lock, recovered: recovered, epoch: epoch, configuration: configuration)
-    snapshots.withLock { $0 = writer }
-    return writer
+    return try snapshots.withLock { current throws(JournalError) -> JournalWriter in
+      if current?.isOpen ?? false {
+        throw .invalidArgument("a writer of \(path) is already open: two would interleave their records")
+      }
+      let writer = try JournalWriter(
+        directory: path, lock: lock, recovered: recovered, epoch: epoch, configuration: configuration)
+      current = writer
+      return writer
+    }
   }
 
   /// Writes the state at `version` as a snapshot, atomically, then compacts:

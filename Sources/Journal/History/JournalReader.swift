@@ -112,6 +112,7 @@ public struct JournalReader: Sendable {
   /// contiguous.
   func entries(from first: UInt64, through last: UInt64) throws(JournalError) -> JournalEntries {
     let segments = try contents().segments
+    guard !segments.isEmpty else { throw .versionNotWritten(requested: last, last: 0) }
     guard let oldest = segments.first?.firstVersion, first >= oldest else {
       throw .versionNotRetained(requested: first, oldestRetained: segments.first?.firstVersion)
     }

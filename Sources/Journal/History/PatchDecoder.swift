@@ -66,17 +66,24 @@ struct PatchDecoder {
       position += 1
       switch key.bytes.count {
       case 2 where Self.equal(key.bytes, "op"):
-        guard let string = Self.plainString(in: bytes, at: position) else { return nil }
+        guard name == nil, let string = Self.plainString(in: bytes, at: position) else { return nil }
         name = string.bytes
         position = string.end
       case 4 where Self.equal(key.bytes, "path"), 4 where Self.equal(key.bytes, "from"):
         guard let string = Self.plainString(in: bytes, at: position), let pointer = pointer(string.bytes) else {
           return nil
         }
-        if key.bytes[0] == UInt8(ascii: "p") { path = pointer } else { from = pointer }
+        // A member named twice is left to the general path, which refuses it.
+        if key.bytes[0] == UInt8(ascii: "p") {
+          guard path == nil else { return nil }
+          path = pointer
+        } else {
+          guard from == nil else { return nil }
+          from = pointer
+        }
         position = string.end
       case 5 where Self.equal(key.bytes, "value"):
-        guard let end = PayloadScanner.valueEnd(in: bytes, from: position),
+        guard value == nil, let end = PayloadScanner.valueEnd(in: bytes, from: position),
           let parsed = Self.value(UnsafeRawBufferPointer(rebasing: bytes[position..<end]))
         else { return nil }
         value = parsed

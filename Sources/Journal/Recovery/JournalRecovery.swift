@@ -76,7 +76,6 @@ struct JournalRecovery {
     var expected = base + 1
     var tail: RecoveredJournal.Tail?
     var epoch = snapshot?.epoch
-    var bytesSinceSnapshot = 0
     var index = start
     scanning: while index < segments.count {
       let (firstVersion, path) = segments[index]
@@ -91,7 +90,6 @@ struct JournalRecovery {
           try RecordReader.scanSegment(buffer) { record in
             guard record.version >= expected else { return }
             entries.slots.append(.init(record, segment: segmentNumber))
-            bytesSinceSnapshot += RecordFormat.headerLength + record.payloadLength
           }
         }
       } catch {
@@ -108,7 +106,9 @@ struct JournalRecovery {
 
       if let segment = contentsOfSegment {
         let header = segment.header
-        if header.firstVersion != firstVersion {
+        if header.firstVersion == 0 {
+          damage = (0, nil, "its header says its first version is 0, which no record has")
+        } else if header.firstVersion != firstVersion {
           damage = (0, nil, "its header says its first version is \(header.firstVersion), its name says \(firstVersion)")
         } else if index == start ? header.firstVersion > expected : header.firstVersion != expected {
           let problem = RecordProblem.versionOutOfSequence(expected: expected, found: header.firstVersion)
@@ -173,6 +173,7 @@ struct JournalRecovery {
     }
 
     try perform(actions, report: &report)
+    let bytesSinceSnapshot = entries.slots.reduce(0) { $0 + RecordFormat.headerLength + Int($1.payloadLength) }
     report.recordCount = entries.count
     report.lastVersion = lastVersion
     return RecoveredJournal(

@@ -54,8 +54,8 @@ public final class JournalWriter: Sendable {
 
   /// What one append did.
   public struct AppendResult: Sendable, Hashable {
-    /// The versions written.
-    public var versions: ClosedRange<UInt64>
+    /// The versions written (empty for an empty batch).
+    public var versions: Range<UInt64>
     /// Bytes written (headers and payloads).
     public var bytes: Int
     /// Whether they are already synced (always true under `always`).
@@ -67,6 +67,9 @@ public final class JournalWriter: Sendable {
   public let configuration: Configuration
   /// The lineage written into new segments' headers.
   public let epoch: String
+
+  /// The largest encoding buffer kept between appends.
+  static let retainedBufferCapacity = 16 << 20
 
   /// Keeps the directory locked for as long as the writer lives.
   private let lock: DirectoryLock
@@ -172,7 +175,8 @@ public final class JournalWriter: Sendable {
     if state.closed { throw .closed(path: state.path) }
     let last = state.progress.lastVersion
     guard let first = records.first else {
-      return AppendResult(versions: (last + 1)...last + 1, bytes: 0, durable: true)
+      return AppendResult(
+        versions: last + 1..<last + 1, bytes: 0, durable: state.progress.durableVersion >= last)
     }
     for (index, record) in records.enumerated() where record.version != last &+ 1 &+ UInt64(index) {
       throw .versionOutOfSequence(expected: last &+ 1 &+ UInt64(index), found: record.version, index: index)
@@ -216,12 +220,17 @@ public final class JournalWriter: Sendable {
     state.size += count
     state.progress.lastVersion = versions.upperBound
     state.progress.bytesSinceSnapshot += count
+    if state.buffer.capacity > Self.retainedBufferCapacity {
+      // One huge batch should not pin its buffer for the writer's lifetime.
+      state.buffer = []
+    }
 
     if configuration.sync == .always {
       try syncData(state: &state)
     }
     return AppendResult(
-      versions: versions, bytes: count, durable: state.progress.durableVersion >= versions.upperBound)
+      versions: versions.lowerBound..<versions.upperBound + 1, bytes: count,
+      durable: state.progress.durableVersion >= versions.upperBound)
   }
 
   /// Closes the current segment (synced, so only the newest segment can
@@ -334,6 +343,11 @@ public final class JournalWriter: Sendable {
   /// The failure that stopped the writer, if one did.
   public var failure: JournalWriteError? {
     state.withLock { $0.failure }
+  }
+
+  /// Whether the writer has not been closed (it may have failed).
+  var isOpen: Bool {
+    state.withLock { !$0.closed }
   }
 
   /// The segment being appended to.

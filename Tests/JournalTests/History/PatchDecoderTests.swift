@@ -46,6 +46,7 @@ import Wire
     #"[{"op":"remove","path":"/a"},]"#,
     #"{"op":"remove"}"#,
     #"[{"op":"replace","path":"/a","value":01}]"#,
+    #"[{"op":"remove","path":"/a","path":"/b"}]"#,
   ])
   func fallsBack(text: String) {
     var decoder = PatchDecoder()
