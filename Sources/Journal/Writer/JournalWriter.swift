@@ -109,28 +109,7 @@ public final class JournalWriter: Sendable {
     self.configuration = configuration
     self.epoch = epoch
     self.lock = lock
-    let next = recovered.lastVersion + 1
-    let segment: OpenSegment
-    do {
-      if let tail = recovered.tail, tail.header.epoch == epoch, tail.lastVersion == recovered.lastVersion,
-        tail.end < configuration.segmentSizeLimit
-      {
-        segment = try Self.reopen(tail)
-      } else {
-        if let tail = recovered.tail { try Self.syncClosed(tail) }
-        let replacing = recovered.tail.flatMap { tail in
-          tail.header.firstVersion == next && tail.end == tail.headerLength ? tail : nil
-        }
-        segment = try SegmentCreation.create(
-          directory: directory, firstVersion: next, epoch: epoch, replacingEmpty: replacing?.path)
-      }
-    } catch let failure as SystemFailure {
-      throw .system(failure)
-    } catch let error as JournalError {
-      throw error
-    } catch {
-      throw .invalidArgument("unexpected error opening the journal writer: \(error)")
-    }
+    let segment = try Self.openSegment(after: recovered, epoch: epoch, limit: configuration.segmentSizeLimit)
     state = Mutex(
       State(
         fd: segment.fd, path: segment.path, segmentFirstVersion: segment.firstVersion, size: segment.size,
@@ -368,34 +347,71 @@ public final class JournalWriter: Sendable {
 
   // MARK: Opening
 
+  /// The segment to append to after `recovered`: its newest segment if that
+  /// is of the same epoch, ends at the recovered version and is not full;
+  /// else a new one starting at the next version (after syncing the newest,
+  /// so that only the new one can ever hold a torn record).
+  private static func openSegment(
+    after recovered: RecoveredJournal, epoch: String, limit: Int
+  ) throws(JournalError) -> OpenSegment {
+    let next = recovered.lastVersion + 1
+    if let tail = recovered.tail, tail.header.epoch == epoch, tail.lastVersion == recovered.lastVersion,
+      tail.end < limit
+    {
+      return try reopen(tail)
+    }
+    do {
+      if let tail = recovered.tail {
+        let fd = try FileIO.open(tail.path, O_RDONLY)
+        defer { FileIO.close(fd) }
+        try FileIO.syncData(fd, path: tail.path)
+      }
+      // An empty newest segment of another epoch, starting at the same
+      // version, is replaced; any other file of that name is refused.
+      let replacing = recovered.tail.flatMap { tail in
+        tail.header.firstVersion == next && tail.end == tail.headerLength ? tail.path : nil
+      }
+      return try SegmentCreation.create(
+        directory: recovered.directory, firstVersion: next, epoch: epoch, replacingEmpty: replacing)
+    } catch {
+      throw .system(error)
+    }
+  }
+
   /// Reopens the recovered newest segment to continue it, after checking it
   /// is the same file with the same length as recovery left it, and syncing
   /// it (the previous process may have died before its last batch was synced).
-  private static func reopen(_ tail: RecoveredJournal.Tail) throws -> OpenSegment {
-    let fd = try FileIO.open(tail.path, O_WRONLY)
+  private static func reopen(_ tail: RecoveredJournal.Tail) throws(JournalError) -> OpenSegment {
+    let fd: Int32
     do {
-      let identity = try FileIO.identity(fd, path: tail.path)
-      let size = try FileIO.fileSize(fd, path: tail.path)
-      guard identity == tail.identity, size == tail.end else {
-        throw JournalError.changedSinceRecovery(
-          path: tail.path,
-          reason: identity == tail.identity
-            ? "it is \(size) bytes long, recovery left \(tail.end)" : "it was replaced by another file")
-      }
+      fd = try FileIO.open(tail.path, O_WRONLY)
+    } catch {
+      throw .system(error)
+    }
+    let identity: FileIdentity
+    let size: Int
+    do throws(SystemFailure) {
+      identity = try FileIO.identity(fd, path: tail.path)
+      size = try FileIO.fileSize(fd, path: tail.path)
+    } catch {
+      FileIO.close(fd)
+      throw .system(error)
+    }
+    guard identity == tail.identity, size == tail.end else {
+      FileIO.close(fd)
+      throw .changedSinceRecovery(
+        path: tail.path,
+        reason: identity == tail.identity
+          ? "it is \(size) bytes long, recovery left \(tail.end)" : "it was replaced by another file")
+    }
+    do throws(SystemFailure) {
       try FileIO.syncData(fd, path: tail.path)
     } catch {
       FileIO.close(fd)
-      throw error
+      throw .system(error)
     }
     return OpenSegment(
       fd: fd, path: tail.path, firstVersion: tail.header.firstVersion, size: tail.end, headerLength: tail.headerLength)
-  }
-
-  /// Syncs the recovered newest segment before a new one follows it.
-  private static func syncClosed(_ tail: RecoveredJournal.Tail) throws(SystemFailure) {
-    let fd = try FileIO.open(tail.path, O_RDONLY)
-    defer { FileIO.close(fd) }
-    try FileIO.syncData(fd, path: tail.path)
   }
 }
 

@@ -1,4 +1,6 @@
 import ComposableCore
+import Dispatch
+import Foundation
 import JournalTestChild
 import Testing
 
@@ -78,6 +80,34 @@ import Testing
     let reader = JournalReader(directory: directory.journal)
     #expect(try reader.state(at: 0, initialState: SampleJournal.initialState) == SampleJournal.initialState)
     #expect(try reader.state(at: 17, initialState: SampleJournal.initialState) == SampleJournal.state(at: 17))
+  }
+
+  /// Reading while another thread appends and rotates: every read up to the
+  /// durable version succeeds and returns exactly those records.
+  @Test func readsWhileAppending() throws {
+    let directory = try TemporaryDirectory()
+    let journal = try JournalDirectory(path: directory.journal)
+    let writer = try journal.openWriter(
+      after: try journal.recover(), epoch: "e", configuration: .init(sync: .never, segmentSizeLimit: 8192))
+    try writer.append(SampleJournal.records(1...10))
+    let done = DispatchSemaphore(value: 0)
+    let appender = Thread {
+      for start in stride(from: UInt64(11), through: 2000, by: 10) {
+        // Checked below: lastVersion is 2000 only if every append succeeded.
+        _ = try? writer.append(SampleJournal.records(start...start + 9))
+      }
+      done.signal()
+    }
+    appender.start()
+    var reads = 0
+    while done.wait(timeout: .now()) == .timedOut || reads == 0 {
+      let through = writer.progress.lastVersion
+      let records = try journal.reader.lastRecords(7, through: through)
+      #expect(records == SampleJournal.records(through - 6...through))
+      reads += 1
+    }
+    #expect(writer.progress.lastVersion == 2000)
+    #expect(try journal.reader.lastRecords(3, through: 2000) == SampleJournal.records(1998...2000))
   }
 
   /// A half-written batch past `through` (an append in progress) is not an

@@ -175,6 +175,31 @@ import Testing
     #expect(writer.progress.durableVersion == 3)
   }
 
+  /// Under `everySecond`, a failed background sync stops the writer too: the
+  /// next append is refused.
+  @Test func failedBackgroundSyncStopsTheWriter() throws {
+    let directory = try TemporaryDirectory()
+    let journal = try JournalDirectory(path: directory.journal)
+    let writer = try journal.openWriter(
+      after: try journal.recover(), epoch: "e",
+      configuration: .init(sync: .everySecond, syncInterval: .milliseconds(20)))
+    try writer.append(SampleJournal.records(1...3))
+    #expect(waitUntil(seconds: 10) { writer.progress.durableVersion == 3 })
+    try replaceDescriptor(of: writer, with: "/dev/null", flags: O_WRONLY)
+    try writer.append(SampleJournal.records(4...6))
+    #expect(waitUntil(seconds: 10) { writer.failure != nil })
+    guard case .syncFailed(_, let failure, let versions)? = writer.failure else {
+      Issue.record("expected a sync failure, got \(String(describing: writer.failure))")
+      return
+    }
+    #expect(failure.code == EINVAL)
+    #expect(versions == 4...6)
+    #expect(throws: JournalWriteError.refused(since: writer.failure!)) {
+      try writer.append(SampleJournal.records(7...7))
+    }
+    #expect(writer.progress.durableVersion == 3)
+  }
+
   /// A write that fails for another reason than space stops the writer too.
   @Test func failedWriteStopsTheWriter() throws {
     let directory = try TemporaryDirectory()
