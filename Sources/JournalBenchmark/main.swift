@@ -72,7 +72,8 @@ func directorySize(_ path: String) -> Int {
 
 func run() throws {
   let options = Options(Array(CommandLine.arguments.dropFirst()))
-  let root = options.directory + "/journal-bench-\(getpid())"
+  let base = options.directory.hasSuffix("/") ? String(options.directory.dropLast()) : options.directory
+  let root = base + "/journal-bench-\(getpid())"
   try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
   defer { try? FileManager.default.removeItem(atPath: root) }
   let initial: JSONValue = .object(["counter": .object(["count": .int(0)])])
@@ -150,7 +151,7 @@ func run() throws {
     let journal = try JournalDirectory(path: snapshotPath)
     let (recovered, seconds) = try timed { try journal.recover() }
     row(
-      "recover: load that snapshot (read, check, parse), index 1000 records", seconds,
+      "recover: load that snapshot (read, check, parse), 1000 records", seconds,
       "snapshot version \(recovered.snapshot?.version ?? 0), last version \(recovered.lastVersion)")
     let (_, replaySeconds) = try timed { try recovered.replay(initialState: initial) }
     row("replay 1000 patches, each changing one of the \(options.elements) elements", replaySeconds)
