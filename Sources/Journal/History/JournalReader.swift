@@ -70,7 +70,7 @@ public struct JournalReader: Sendable {
   ///   if no retained snapshot precedes it (older ones were compacted);
   ///   ``JournalError/versionNotWritten(requested:last:)``; an unreadable
   ///   snapshot; or a patch that does not apply.
-  public func state(at version: UInt64, initialState: @autoclosure () -> JSONValue) throws(JournalError) -> JSONValue {
+  public func state(at version: UInt64, initialState: JSONValue) throws(JournalError) -> JSONValue {
     try retrying { () throws(JournalError) -> JSONValue in
       let contents = try self.contents()
       var base: (version: UInt64, state: JSONValue)
@@ -78,7 +78,7 @@ public struct JournalReader: Sendable {
         let read = try SnapshotFile.read(path: snapshot.path, version: snapshot.version)
         base = (read.version, read.state)
       } else if contents.segments.first?.firstVersion == 1 || (contents.segments.isEmpty && contents.snapshots.isEmpty) {
-        base = (0, initialState())
+        base = (0, initialState)
       } else {
         let oldest = contents.snapshots.last?.version ?? contents.segments.first?.firstVersion
         throw .versionNotRetained(requested: version, oldestRetained: oldest)

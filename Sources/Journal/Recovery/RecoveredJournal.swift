@@ -49,8 +49,8 @@ public struct RecoveredJournal: Sendable {
   ///   there is no snapshot.
   /// - Throws: ``JournalError/patchDoesNotApply(version:path:offset:reason:)``
   ///   or ``JournalError/undecodableRecord(path:offset:reason:)``.
-  public func replay(initialState: @autoclosure () -> JSONValue) throws(JournalError) -> JSONValue {
-    try Replay.apply(records, to: snapshot?.state ?? initialState())
+  public func replay(initialState: JSONValue) throws(JournalError) -> JSONValue {
+    try Replay.apply(records, to: snapshot?.state ?? initialState)
   }
 
   /// The progress counters the writer starts from.
