@@ -268,9 +268,10 @@ public final class JournalWriter: Sendable {
     }
   }
 
-  /// Syncs and closes the segment and stops the background syncer. Later
-  /// appends throw ``JournalWriteError/closed(path:)``. Calling it again does
-  /// nothing.
+  /// Syncs and closes the segment and stops the background syncer (under
+  /// every policy: the daemon calls it on SIGTERM). Later appends throw
+  /// ``JournalWriteError/closed(path:)``. A writer that has failed is closed
+  /// without a sync (``failure`` says why). Calling it again does nothing.
   public func close() throws(JournalWriteError) {
     syncer?.stop()
     try state.withLock { state throws(JournalWriteError) in
