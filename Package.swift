@@ -12,15 +12,19 @@ let package = Package(
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Wire", targets: ["Wire"]),
+    .library(name: "Journal", targets: ["Journal"]),
     .executable(name: "storedaemon", targets: ["StoreDaemon"]),
     .executable(name: "effectworker", targets: ["EffectWorkers"]),
     .executable(name: "tcactl", targets: ["tcactl"]),
+    .executable(name: "journal-bench", targets: ["JournalBenchmark"]),
   ],
   targets: [
     .target(name: "ComposableCore", swiftSettings: settings),
     .target(name: "ComposableTesting", dependencies: ["ComposableCore"], swiftSettings: settings),
     .target(name: "Features", dependencies: ["ComposableCore"], swiftSettings: settings),
     .target(name: "Wire", dependencies: ["ComposableCore"], swiftSettings: settings),
+    .target(name: "Journal", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
+    .executableTarget(name: "JournalBenchmark", dependencies: ["Journal", "ComposableCore", "Wire"], swiftSettings: settings),
     .executableTarget(
       name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire"], swiftSettings: settings),
     .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
@@ -41,6 +45,14 @@ let package = Package(
       name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
+    /// The journal's tests run this in child processes: it appends until killed
+    /// with SIGKILL, or until a file size limit stops it.
+    .executableTarget(
+      name: "JournalTestChild", dependencies: ["Journal", "ComposableCore"], path: "Tests/JournalTestChild",
+      swiftSettings: settings),
+    .testTarget(
+      name: "JournalTests", dependencies: ["Journal", "ComposableCore", "Wire", "JournalTestChild"],
+      swiftSettings: settings),
     .testTarget(
       name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore", "TestSupport"],
       swiftSettings: settings),

@@ -79,17 +79,14 @@ extension JSONPatch {
       return
     }
     try withParent(of: path, in: &document) { (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
-      switch container {
-      case .object(var members):
-        container = .null
+      if var members = container.takeMembers() {
         members[token] = value
         container = .object(members)
-      case .array(var elements):
+      } else if var elements = container.takeElements() {
+        defer { container = .array(elements) }
         let index = try path.insertionIndex(token, count: elements.count, level: level)
-        container = .null
         elements.insert(value, at: index)
-        container = .array(elements)
-      default:
+      } else {
         throw .notAContainer(token: token, container: path.prefix(level), found: container.kindDescription)
       }
     }
@@ -97,20 +94,17 @@ extension JSONPatch {
 
   private static func remove(at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) -> JSONValue {
     try withParent(of: path, in: &document) { (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
-      switch container {
-      case .object(var members):
-        guard members[token] != nil else { throw .memberNotFound(key: token, container: path.prefix(level)) }
-        container = .null
-        let removed = members.removeValue(forKey: token)
-        container = .object(members)
-        return removed ?? .null
-      case .array(var elements):
-        let index = try path.existingIndex(token, count: elements.count, level: level)
-        container = .null
-        let removed = elements.remove(at: index)
-        container = .array(elements)
+      if var members = container.takeMembers() {
+        defer { container = .object(members) }
+        guard let removed = members.removeValue(forKey: token) else {
+          throw .memberNotFound(key: token, container: path.prefix(level))
+        }
         return removed
-      default:
+      } else if var elements = container.takeElements() {
+        defer { container = .array(elements) }
+        let index = try path.existingIndex(token, count: elements.count, level: level)
+        return elements.remove(at: index)
+      } else {
         throw .notAContainer(token: token, container: path.prefix(level), found: container.kindDescription)
       }
     }
@@ -122,18 +116,15 @@ extension JSONPatch {
       return
     }
     try withParent(of: path, in: &document) { (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
-      switch container {
-      case .object(var members):
+      if var members = container.takeMembers() {
+        defer { container = .object(members) }
         guard members[token] != nil else { throw .memberNotFound(key: token, container: path.prefix(level)) }
-        container = .null
         members[token] = value
-        container = .object(members)
-      case .array(var elements):
+      } else if var elements = container.takeElements() {
+        defer { container = .array(elements) }
         let index = try path.existingIndex(token, count: elements.count, level: level)
-        container = .null
         elements[index] = value
-        container = .array(elements)
-      default:
+      } else {
         throw .notAContainer(token: token, container: path.prefix(level), found: container.kindDescription)
       }
     }
@@ -158,19 +149,53 @@ extension JSONPatch {
   ) throws(JSONPointerError) -> Result {
     let token = path.tokens[level]
     if level == path.tokens.count - 1 { return try body(&value, token, level) }
-    switch value {
-    case .object(var members):
-      guard members[token] != nil else { throw .memberNotFound(key: token, container: path.prefix(level)) }
-      value = .null
+    if var members = value.takeMembers() {
       defer { value = .object(members) }
+      guard members[token] != nil else { throw .memberNotFound(key: token, container: path.prefix(level)) }
       return try descend(&members[token]!, path, level: level + 1, body)
-    case .array(var elements):
-      let index = try path.existingIndex(token, count: elements.count, level: level)
-      value = .null
+    } else if var elements = value.takeElements() {
       defer { value = .array(elements) }
+      let index = try path.existingIndex(token, count: elements.count, level: level)
       return try descend(&elements[index], path, level: level + 1, body)
-    default:
+    } else {
       throw .notAContainer(token: token, container: path.prefix(level), found: value.kindDescription)
     }
+  }
+}
+
+extension JSONValue {
+  /// An object's members, taken out of `self` (which is left `.null`), so
+  /// that the caller holds the only reference to their storage and changes
+  /// it in place before putting it back; `nil`, leaving `self` as it is, for
+  /// anything else.
+  ///
+  /// Not a `switch` with `case .object(var members)`: the value switched on
+  /// stays referenced for the whole `switch`, so every change would copy the
+  /// container — a 100,000-element array per operation when a journal is
+  /// replayed.
+  fileprivate mutating func takeMembers() -> [String: JSONValue]? {
+    guard isObject, case .object(let members) = take() else { return nil }
+    return members
+  }
+
+  /// An array's elements, taken out of `self` like ``takeMembers()``.
+  fileprivate mutating func takeElements() -> [JSONValue]? {
+    guard isArray, case .array(let elements) = take() else { return nil }
+    return elements
+  }
+
+  private var isObject: Bool {
+    if case .object = self { true } else { false }
+  }
+
+  private var isArray: Bool {
+    if case .array = self { true } else { false }
+  }
+
+  /// This value, leaving `.null` in its place.
+  private mutating func take() -> JSONValue {
+    var taken = JSONValue.null
+    swap(&taken, &self)
+    return taken
   }
 }

@@ -1,0 +1,17 @@
+/// The rules for an epoch (lineage id) string, which segment headers and
+/// snapshots carry: 1 to 255 bytes of UTF-8 without control characters, so it
+/// fits the header's length field and prints cleanly in messages.
+enum Epoch {
+  static let maximumBytes = 255
+
+  /// Why `epoch` is not acceptable, or `nil` if it is.
+  static func problem(_ epoch: String) -> String? {
+    let count = epoch.utf8.count
+    if count == 0 { return "an epoch must not be empty" }
+    if count > maximumBytes { return "an epoch has at most \(maximumBytes) bytes of UTF-8, this one has \(count)" }
+    if epoch.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
+      return "an epoch must not contain control characters"
+    }
+    return nil
+  }
+}

@@ -1,0 +1,66 @@
+import ComposableCore
+import Wire
+
+/// How one record is framed in a segment (docs/DURABILITY.md, "On-disk
+/// format"):
+///
+/// | offset | size | field |
+/// |---|---|---|
+/// | 0 | 4 | payload length *N*, big-endian (1 … 2³⁰) |
+/// | 4 | 4 | CRC-32C of the payload, big-endian |
+/// | 8 | 4 | CRC-32C of bytes 0 ..< 8 (the header check), big-endian |
+/// | 12 | *N* | the payload: canonical JSON |
+///
+/// The header check protects the length. Without it, a damaged length in the
+/// middle of the newest segment would look like a record cut short by a crash
+/// and the records after it would be taken for a torn tail; with it, a length
+/// is trusted only if its check matches.
+///
+/// The payload is the record's canonical JSON (docs/PROTOCOL.md, "State as
+/// JSON"), members in byte order:
+/// `{"action":…,"origin":…,"patch":…,"time":<ms>,"version":<n>}`. Readers
+/// ignore members they do not know, so a later format may add some.
+enum RecordFormat {
+  static let headerLength = 12
+  /// The largest payload a reader accepts: a length field above it is damage,
+  /// whatever its check says.
+  static let maximumPayloadLength = 1 << 30
+
+  /// Appends `record`'s header and payload to `buffer`.
+  ///
+  /// - Returns: the payload's length.
+  @discardableResult
+  static func append(_ record: JournalRecord, to buffer: inout [UInt8]) -> Int {
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: headerLength))
+    buffer.append(contentsOf: #"{"action":"#.utf8)
+    CanonicalJSON.write(record.action, to: &buffer)
+    buffer.append(contentsOf: #","origin":"#.utf8)
+    CanonicalJSON.write(record.origin, to: &buffer)
+    buffer.append(contentsOf: #","patch":"#.utf8)
+    CanonicalJSON.write(record.patch, to: &buffer)
+    buffer.append(contentsOf: #","time":"#.utf8)
+    buffer.append(contentsOf: String(record.time).utf8)
+    buffer.append(contentsOf: #","version":"#.utf8)
+    buffer.append(contentsOf: String(record.version).utf8)
+    buffer.append(UInt8(ascii: "}"))
+    let payloadLength = buffer.count - start - headerLength
+    let payloadChecksum = buffer.withUnsafeBytes {
+      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + headerLength)...]))
+    }
+    buffer.storeBigEndian(UInt32(truncatingIfNeeded: payloadLength), at: start)
+    buffer.storeBigEndian(payloadChecksum, at: start + 4)
+    let headerCheck = buffer.withUnsafeBytes {
+      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<start + 8]))
+    }
+    buffer.storeBigEndian(headerCheck, at: start + 8)
+    return payloadLength
+  }
+
+  /// `record`'s bytes: header and payload.
+  static func encode(_ record: JournalRecord) -> [UInt8] {
+    var buffer: [UInt8] = []
+    append(record, to: &buffer)
+    return buffer
+  }
+}

@@ -1,0 +1,168 @@
+import ComposableCore
+import Glibc
+
+/// Reads history from the retained journal while the daemon runs: records by
+/// version (for `tcactl log`) and past states (for `tcactl get --at V`).
+///
+/// The reader only reads files, so it runs on any thread alongside the
+/// writer; it does not take the directory's lock. Every call is given the
+/// last version to consider, `through` — the daemon passes its last durable,
+/// published version — so a batch being appended at that moment is never
+/// read half-written, and the reader never shows a version clients have not
+/// been shown. Each call reads the segments it needs from disk (the newest
+/// one whole, as records have no backward index), so it costs up to a
+/// segment's size (64 MiB by default) of reading: fine for a person at a
+/// terminal, not for a hot path.
+///
+/// Following new records (`tcactl log --follow`) is left to the daemon: it
+/// sends the history from here, then the records it publishes as they are
+/// reduced, which it already has in memory.
+public struct JournalReader: Sendable {
+  /// The journal directory.
+  public let directory: String
+
+  public init(directory: String) {
+    self.directory = directory
+  }
+
+  /// The records of versions `first` through `last` (at most `limit`, the
+  /// oldest first).
+  ///
+  /// - Throws: ``JournalError/versionNotRetained(requested:oldestRetained:)``
+  ///   if `first` was compacted away; ``JournalError/versionNotWritten(requested:last:)``
+  ///   if `last` is beyond the journal; ``JournalError/damaged(_:)`` if a
+  ///   record in the range cannot be read.
+  public func records(from first: UInt64, through last: UInt64, limit: Int = .max) throws(JournalError)
+    -> [JournalRecord]
+  {
+    guard first <= last, limit > 0 else { return [] }
+    let (end, overflow) = first.addingReportingOverflow(UInt64(limit) - 1)
+    let entries = try retrying { () throws(JournalError) in
+      try self.entries(from: first, through: overflow ? last : min(last, end))
+    }
+    return try entries.map { entry throws(JournalError) in try entry.decoded() }
+  }
+
+  /// The last `count` records up to version `last`, the oldest first (fewer
+  /// if the journal retains fewer).
+  public func lastRecords(_ count: Int, through last: UInt64) throws(JournalError) -> [JournalRecord] {
+    guard count > 0, last > 0 else { return [] }
+    let entries = try retrying { () throws(JournalError) in
+      let oldest = try self.oldestRetainedVersion() ?? 1
+      let first = max(oldest, last >= UInt64(count) ? last - UInt64(count) + 1 : 1)
+      return try self.entries(from: first, through: last)
+    }
+    return try entries.map { entry throws(JournalError) in try entry.decoded() }
+  }
+
+  /// The oldest version whose record the journal holds, or `nil` if it holds
+  /// none.
+  public func oldestRetainedVersion() throws(JournalError) -> UInt64? {
+    try contents().segments.first?.firstVersion
+  }
+
+  /// The state at `version`: the newest snapshot at or before it, with the
+  /// patches of the records after it applied up to `version`.
+  ///
+  /// - Parameter initialState: the app's state at version 0, used when no
+  ///   snapshot precedes `version` and the journal starts at version 1.
+  /// - Throws: ``JournalError/versionNotRetained(requested:oldestRetained:)``
+  ///   if no retained snapshot precedes it (older ones were compacted);
+  ///   ``JournalError/versionNotWritten(requested:last:)``; an unreadable
+  ///   snapshot; or a patch that does not apply.
+  public func state(at version: UInt64, initialState: JSONValue) throws(JournalError) -> JSONValue {
+    try retrying { () throws(JournalError) -> JSONValue in
+      let contents = try self.contents()
+      var base: (version: UInt64, state: JSONValue)
+      if let snapshot = contents.snapshots.first(where: { $0.version <= version }) {
+        let read = try SnapshotFile.read(path: snapshot.path, version: snapshot.version)
+        base = (read.version, read.state)
+      } else if contents.segments.first?.firstVersion == 1 || (contents.segments.isEmpty && contents.snapshots.isEmpty) {
+        base = (0, initialState)
+      } else {
+        let oldest = contents.snapshots.last?.version ?? contents.segments.first?.firstVersion
+        throw .versionNotRetained(requested: version, oldestRetained: oldest)
+      }
+      guard version > base.version else { return base.state }
+      return try Replay.apply(try self.entries(from: base.version + 1, through: version), to: base.state)
+    }
+  }
+
+  // MARK: Reading segments
+
+  private func contents() throws(JournalError) -> DirectoryContents {
+    do {
+      return try DirectoryContents(directory: directory)
+    } catch {
+      throw .system(error)
+    }
+  }
+
+  /// Runs `body` again once if a file vanished under it (a compaction
+  /// removed a segment between the listing and the read).
+  private func retrying<T>(_ body: () throws(JournalError) -> T) throws(JournalError) -> T {
+    do {
+      return try body()
+    } catch .system(let failure) where failure.code == ENOENT {
+      return try body()
+    }
+  }
+
+  /// The entries of versions `first` through `last`, all present and
+  /// contiguous.
+  func entries(from first: UInt64, through last: UInt64) throws(JournalError) -> JournalEntries {
+    let segments = try contents().segments
+    guard !segments.isEmpty else { throw .versionNotWritten(requested: last, last: 0) }
+    guard let oldest = segments.first?.firstVersion, first >= oldest else {
+      throw .versionNotRetained(requested: first, oldestRetained: segments.first?.firstVersion)
+    }
+    var entries = JournalEntries()
+    var expected = first
+    for (index, segment) in segments.enumerated() {
+      let next = index + 1 < segments.count ? segments[index + 1].firstVersion : UInt64.max
+      guard segment.firstVersion <= last, next > first, expected <= last else { continue }
+      let bytes: [UInt8]
+      do {
+        bytes = try FileIO.readAll(path: segment.path)
+      } catch {
+        throw .system(error)
+      }
+      let number = UInt32(entries.segments.count)
+      let scanned: SegmentContents
+      do {
+        scanned = try bytes.withBytes { buffer throws(SegmentHeader.Problem) in
+          try RecordReader.scanSegment(buffer) { record in
+            guard record.version == expected, record.version <= last else { return }
+            entries.slots.append(.init(record, segment: number))
+            expected += 1
+          }
+        }
+      } catch {
+        switch error {
+        case .unsupportedFormat(let format):
+          throw .unsupportedFormat(path: segment.path, found: format, supported: SegmentHeader.formatVersion)
+        case .foreign(let firstBytes):
+          throw .foreignFile(path: segment.path, firstBytes: firstBytes)
+        case .damaged(let reason):
+          throw .damaged(
+            JournalDamage(
+              path: segment.path, offset: 0, problem: "its segment header is damaged: \(reason)",
+              validRecordAfter: nil, lastGoodVersion: expected - 1))
+        }
+      }
+      entries.segments.append(.init(path: segment.path, bytes: bytes))
+      // Damage matters only if it hides a version that was asked for.
+      // (Damage past `last` is ignored: it may be a batch being appended.)
+      if expected <= last, next > expected, let damage = scanned.damage {
+        throw .damaged(
+          JournalDamage(
+            path: segment.path, offset: damage.offset, problem: damage.problem.description,
+            validRecordAfter: nil, lastGoodVersion: expected - 1))
+      }
+    }
+    guard expected > last else {
+      throw .versionNotWritten(requested: last, last: expected - 1)
+    }
+    return entries
+  }
+}

@@ -1,0 +1,32 @@
+import ComposableCore
+
+/// One reduced action as the journal keeps it: the version it produced, when,
+/// who sent it, the action, and the state change as an RFC 6902 patch.
+///
+/// The daemon builds one per reduced action and hands a batch of them to
+/// ``JournalWriter/append(_:)``; recovery and ``JournalReader`` give them
+/// back. `origin`, `action` and `patch` are opaque to the journal: it stores
+/// their canonical JSON and returns the same values.
+public struct JournalRecord: Sendable, Hashable {
+  /// The state version the action produced; versions in a journal are
+  /// contiguous (each record's is the previous one's plus 1) and start at 1.
+  public var version: UInt64
+  /// When the action was reduced, in milliseconds since the Unix epoch.
+  public var time: Int64
+  /// Who sent the action, e.g. `{"client":"tcactl","connection":3}` or
+  /// `{"effect":…}`.
+  public var origin: JSONValue
+  /// The action, as its JSON.
+  public var action: JSONValue
+  /// The RFC 6902 JSON Patch from the state at `version - 1` to the state at
+  /// `version`.
+  public var patch: JSONValue
+
+  public init(version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, patch: JSONValue) {
+    self.version = version
+    self.time = time
+    self.origin = origin
+    self.action = action
+    self.patch = patch
+  }
+}

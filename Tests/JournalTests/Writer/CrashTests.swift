@@ -1,0 +1,67 @@
+import ComposableCore
+import Foundation
+import Glibc
+import JournalTestChild
+import Testing
+
+@testable import Journal
+
+/// A child process appending in a loop is killed with SIGKILL: recovery gives
+/// a contiguous prefix of what it wrote, holding at least every version it
+/// reported durable.
+@Suite struct CrashTests {
+  @Test(arguments: [(maximumBatch: 1, snapshotEvery: 0), (40, 0), (40, 250), (400, 300)])
+  func killedWhileAppending(maximumBatch: Int, snapshotEvery: Int) throws {
+    let directory = try TemporaryDirectory()
+    let durableLog = directory.file("durable")
+    var lastDurable: UInt64 = 0
+    // Three lives: each restart recovers the previous one's journal and goes on.
+    for life in 1...3 {
+      let child = try ChildProcess([
+        "append-until-killed", directory.journal, durableLog, "\(maximumBatch)", "\(snapshotEvery)",
+      ])
+      let target = lastDurable + 300
+      let reached = waitUntil(seconds: 60) { ((try? Self.durableVersions(durableLog))?.last ?? 0) >= target }
+      try #require(reached, "life \(life): the child did not reach version \(target)")
+      usleep(UInt32.random(in: 0...20_000))
+      child.kill()
+      #expect(child.process.terminationReason == .uncaughtSignal)
+
+      let durable = try Self.durableVersions(durableLog)
+      lastDurable = durable.last ?? 0
+      let (recovered, records) = try Journals.recover(directory.journal)
+      let base = recovered.snapshot?.version ?? 0
+      #expect(recovered.lastVersion >= lastDurable, "life \(life): a version reported durable is missing")
+      #expect(records.count == Int(recovered.lastVersion - base))
+      if recovered.lastVersion > base {
+        #expect(records == SampleJournal.records(base + 1...recovered.lastVersion))
+      }
+      #expect(
+        try recovered.replay(initialState: SampleJournal.initialState) == SampleJournal.state(at: recovered.lastVersion))
+      for event in recovered.report.events {
+        switch event {
+        case .tornTailCut(let tail):
+          #expect(Files.exists(tail.savedTo))
+        case .supersededSegment, .interruptedFile, .setAsideFile:
+          break
+        case .damageMovedAside, .snapshotMovedAside:
+          Issue.record("life \(life): unexpected \(event)")
+        }
+      }
+      if snapshotEvery > 0, lastDurable >= 2 * UInt64(snapshotEvery) {
+        // The snapshot of the first multiple was written before the next batch.
+        #expect(recovered.snapshot != nil)
+      }
+    }
+  }
+
+  /// The versions the child reported durable, in order (a last line cut
+  /// short by the kill is ignored).
+  static func durableVersions(_ path: String) throws -> [UInt64] {
+    guard Files.exists(path) else { return [] }
+    let text = String(decoding: try Files.read(path), as: UTF8.self)
+    var lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+    lines.removeLast()  // after the last line feed: empty, or a line cut short
+    return lines.compactMap { UInt64($0) }
+  }
+}
