@@ -26,7 +26,7 @@ let package = Package(
     .target(name: "Journal", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
     .executableTarget(name: "JournalBenchmark", dependencies: ["Journal", "ComposableCore", "Wire"], swiftSettings: settings),
     .executableTarget(
-      name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire"], swiftSettings: settings),
+      name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire", "Journal"], swiftSettings: settings),
     .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
     .executableTarget(name: "tcactl", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
     /// A real local HTTP server and fakes of the seed apps' APIs, for tests
@@ -57,7 +57,7 @@ let package = Package(
       name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore", "TestSupport"],
       swiftSettings: settings),
     .testTarget(
-      name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl", "TestSupport"],
+      name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl", "TestSupport", "Journal"],
       swiftSettings: settings),
   ]
 )

@@ -10,6 +10,9 @@ SignalMask.unblockAll()
 // Writes to closed sockets fail with EPIPE (MSG_NOSIGNAL); this also covers a
 // closed standard error, which must not kill the daemon.
 signal(SIGPIPE, SIG_IGN)
+// A file size limit (RLIMIT_FSIZE) must fail the journal's write with EFBIG,
+// which rejects one batch, rather than kill the daemon.
+signal(SIGXFSZ, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -35,6 +38,9 @@ do {
 } catch let error as UsageError {
   Log.error("\(error)")
   exit(64)
+} catch let error as StateRecovery.Failure {
+  Log.error("\(error)")
+  exit(65)
 } catch {
   Log.error("\(error)")
   exit(70)

@@ -76,6 +76,15 @@ final class EffectRuntime<Action: Sendable> {
     if isFinal { entry.onComplete() }
   }
 
+  /// The id the next request will get; ids only grow.
+  var nextRequestID: EffectID { nextID }
+
+  /// Forgets requests without telling the executor or continuing what waited
+  /// for them: the host threw away the actions that started them.
+  func forget(_ ids: some Sequence<EffectID>) {
+    for id in ids { running[id] = nil }
+  }
+
   /// Cancels one request in flight, as if its feature had cancelled it.
   func cancel(request id: EffectID) {
     guard let entry = running.removeValue(forKey: id) else { return }

@@ -68,6 +68,21 @@ public final class Store<R: Reducer> {
     drain()
   }
 
+  /// The id the next request will get. Ids only grow, so the requests started
+  /// after reading this are exactly those with this id or a larger one.
+  public var nextRequestID: EffectID { runtime.nextRequestID }
+
+  /// Puts the state and version back to what they were before actions the host
+  /// could not keep (its journal refused them), and forgets the requests those
+  /// actions started, which the host must not have carried out. Requests they
+  /// cancelled stay cancelled.
+  public func restore(state: R.State, version: UInt64, forgettingRequestsFrom firstID: EffectID) {
+    precondition(!isProcessing, "restore(state:version:) while reducing")
+    self.state = state
+    self.version = version
+    runtime.forget(runtime.inFlight.map(\.id).filter { $0 >= firstID })
+  }
+
   /// The requests in flight, oldest first.
   public var inFlight: [InFlightRequest] { runtime.inFlight }
 

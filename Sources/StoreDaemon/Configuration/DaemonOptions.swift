@@ -1,6 +1,7 @@
 import Features
 import Foundation
 import Glibc
+import Journal
 
 /// What `storedaemon` was asked to do, from its command line and environment.
 struct DaemonOptions: Sendable {
@@ -27,6 +28,11 @@ struct DaemonOptions: Sendable {
   /// How long a worker may leave a ping unanswered before it is killed and
   /// restarted; it is pinged every half of this.
   var workerTimeout: Duration = .seconds(10)
+  /// When the journal is made durable (docs/DURABILITY.md).
+  var syncPolicy = SyncPolicy.always
+  /// Whether recovery may move damaged journal data aside and start from what
+  /// precedes it.
+  var repair = false
   /// The configuration file the feature settings were read from, if any.
   var configurationFile: String?
   /// The features' API locations and timings.
@@ -53,6 +59,10 @@ struct DaemonOptions: Sendable {
                              resynced with a snapshot (default 4194304); a subscriber that
                              has read nothing for 2 s when it must be resynced is disconnected
       --max-clients N        clients connected at once, at most (default 512)
+      --fsync POLICY         when the journal is made durable: always (default; an action is
+                             acknowledged only once on disk), every-second, or never
+      --repair               start even if the journal is damaged in the middle: keep what precedes
+                             the damage and move the rest aside (never deleted)
       --effectworker PATH    the effect worker executable (default: effectworker beside storedaemon)
       --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
                              restarted (default 10)
@@ -66,9 +76,10 @@ struct DaemonOptions: Sendable {
       --help                 show this help
       --version              show the version
 
-    exit status: 0 after a clean stop, 64 for a usage or settings error, 70 when
-    the socket, the state directory or the workers cannot be set up (the
-    message says why).
+    exit status: 0 after a clean stop, 64 for a usage or settings error, 65 when
+    the state on disk cannot be recovered (damaged journal, a snapshot of another
+    State shape; the files are left untouched), 70 when the socket, the state
+    directory or the workers cannot be set up (the message says why).
     """
 
   /// Reads the options; throws a usage error naming the bad argument.
@@ -111,6 +122,13 @@ struct DaemonOptions: Sendable {
         }
         options.outboxLimit = bytes
       case "--effectworker": options.workerExecutable = try value(for: argument)
+      case "--repair": options.repair = true
+      case "--fsync":
+        let text = try value(for: argument)
+        guard let policy = SyncPolicy(rawValue: text) else {
+          throw UsageError("--fsync takes always, every-second or never, got '\(text)'")
+        }
+        options.syncPolicy = policy
       case "--worker-timeout": options.workerTimeout = try seconds(for: argument)
       case "--config": options.configurationFile = try value(for: argument)
       case _ where argument.hasPrefix("--") && FeatureSetting.named(String(argument.dropFirst(2))) != nil:

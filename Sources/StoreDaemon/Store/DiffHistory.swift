@@ -59,6 +59,14 @@ struct DiffHistory {
     return result.last?.version == newest ? result : nil
   }
 
+  /// Forgets the changes after `version` (they were never made durable).
+  mutating func removeChanges(after version: UInt64) {
+    while count > 0, let last = changes.last, last.version > version {
+      byteCount -= last.byteCount
+      changes.removeLast()
+    }
+  }
+
   /// Forgets every change, so that no subscriber resumes across a gap.
   mutating func removeAll() {
     changes.removeAll()

@@ -59,6 +59,7 @@ extension StoreLoop {
       version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
     published = document
     history.append(change)
+    record(version: version, action: actionJSON, patch: patch)
     if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
       waits[store.reducingOrigin]!.changes.append(
         .object([

@@ -2,6 +2,7 @@ import ComposableCore
 import Dispatch
 import Features
 import Foundation
+import Journal
 import Synchronization
 import Wire
 
@@ -28,14 +29,30 @@ final class StoreLoop: @unchecked Sendable {
     /// What an effect worker's link reported.
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     case shutdown(done: @Sendable () -> Void)
+
+    /// Whether handling the command may reduce actions (and so joins the
+    /// open batch); any other command first commits it.
+    var reduces: Bool {
+      switch self {
+      case .message(_, .send), .worker: true
+      default: false
+      }
+    }
   }
 
   let inbox = Inbox<Command>()
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
-  /// Names this run's lineage of versions: they restart with the daemon, so a
-  /// version is only meaningful within its epoch.
-  let epoch = String(UInt64.random(in: 1...UInt64.max), radix: 16)
+  /// Names the lineage of versions: kept in the journal, so versions carry on
+  /// across restarts; a new one only when recovery dropped damaged data.
+  let epoch: String
+  let journal: JournalDirectory
+  let writer: JournalWriter
+  let snapshotPolicy = SnapshotPolicy.standard
+  /// The actions reduced since the last commit to the journal.
+  var batch: Batch?
+  /// Why writes are refused for good (a failed sync or I/O error), if they are.
+  var writesRefused: String?
 
   var store: Store<AppFeature>!
   var supervisor: WorkerSupervisor!
@@ -44,6 +61,9 @@ final class StoreLoop: @unchecked Sendable {
   var clients: [Int: Client] = [:]
   let schema = AppFeature.Action.actionSchema
   var nextOrigin: Origin = 1
+  /// The client action being reduced and who sent it, for its journal record;
+  /// the actions that follow from it are recorded as sent by an effect.
+  var currentSend: (origin: Origin, sender: JSONValue)?
   /// Sends with `wait` whose effects are still running, by origin.
   var waits: [Origin: Wait] = [:]
 
@@ -82,11 +102,18 @@ final class StoreLoop: @unchecked Sendable {
   init(options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues) throws {
     self.options = options
     self.history = DiffHistory(capacity: options.retainedDiffs)
+    let recovery = try StateRecovery.run(options: options, retained: options.retainedDiffs)
+    epoch = recovery.epoch
+    journal = recovery.journal
+    writer = recovery.writer
+    for change in recovery.recentChanges { history.append(change) }
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
     }
-    store = Store(initialState: AppFeature.State(), reducer: AppFeature(), executor: supervisor, dependencies: dependencies)
-    published = try CanonicalJSON.value(of: store.state)
+    store = Store(
+      initialState: recovery.state, reducer: AppFeature(), executor: supervisor, version: recovery.version,
+      dependencies: dependencies)
+    published = recovery.document
     store.didReduce = { [unowned self] version, action, state in
       publish(version: version, action: action, state: state)
     }
@@ -105,15 +132,22 @@ final class StoreLoop: @unchecked Sendable {
     while isRunning {
       let wait = min(tick, max(.zero, supervisor.nextWakeup - .now))
       let commands = inbox.take(waitingUntil: .now() + .nanoseconds(Int(wait / .nanoseconds(1))))
+      // Every action reduced from these commands joins one batch, made
+      // durable with one sync (group commit) before anything about it leaves
+      // the daemon. A command that reads the state ends the batch first, so
+      // it reads only durable versions.
       for command in commands where isRunning {
+        if command.reduces { openBatchIfNeeded() } else { commitBatch() }
         handle(command)
         deliverWorkerReplies()
         reportSettledWaits()
       }
+      commitBatch()
       guard isRunning else { break }
       supervisor.tick()
       deliverWorkerReplies()
       reportSettledWaits()
+      commitBatch()
       sendHeartbeats()
     }
   }
@@ -124,6 +158,7 @@ final class StoreLoop: @unchecked Sendable {
     while true {
       let replies = supervisor.takeReplies()
       if replies.isEmpty { return }
+      openBatchIfNeeded()
       for (reply, id) in replies { store.deliver(reply, to: id) }
     }
   }
@@ -156,6 +191,12 @@ final class StoreLoop: @unchecked Sendable {
       // told to stop by the end of file on their sockets.
       let links = supervisor.stopAll()
       deliverWorkerReplies()
+      commitBatch()
+      do {
+        try writer.close()
+      } catch {
+        Log.error("closing the journal: \(error)")
+      }
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
       for client in clients.values {
@@ -181,11 +222,18 @@ final class StoreLoop: @unchecked Sendable {
         send(.error(id: id, code: error.code, message: error.message), to: connection)
         return
       }
+      if let reason = writesRefused {
+        send(.error(id: id, code: .journal, message: "the action was not applied: \(reason)"), to: connection)
+        return
+      }
       let origin = nextOrigin
       nextOrigin += 1
       if wait { waits[origin] = Wait(connectionID: connection.id, requestID: id) }
-      // Reduced, published to subscribers, then acknowledged: a journal write
-      // and fsync (issue 5) go between `store.send` and the acknowledgement.
+      currentSend = (origin, .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]))
+      defer { currentSend = nil }
+      batch?.sends.append((connection, id, origin))
+      // Reduced and published, then acknowledged; the frames wait in the
+      // held outboxes until the batch is durable (StoreLoop+Journal.swift).
       let version = store.send(action, origin: origin)
       send(.ack(id: id, version: version), to: connection)
 
@@ -270,6 +318,10 @@ final class StoreLoop: @unchecked Sendable {
   /// give way (the subscriber is resynchronised); a client whose queue is full
   /// of unread answers is disconnected.
   func send(_ message: ServerMessage, to connection: Connection) {
+    switch message {
+    case .ack, .settled, .diff: break
+    default: batch?.replies.append((connection, message))
+    }
     let frame = MessageCodec.frame(message)
     if connection.outbox.offer(frame, droppable: false) { return }
     if let client = clients[connection.id], client.subscription != nil {
@@ -294,6 +346,7 @@ final class StoreLoop: @unchecked Sendable {
       "socket": .string(options.socketPath),
       "stateDirectory": .string(options.stateDirectory),
       "effectsInFlight": .int(store.inFlight.count),
+      "journal": journalStatus,
       "workers": supervisor.status,
     ])
   }

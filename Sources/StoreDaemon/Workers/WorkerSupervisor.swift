@@ -48,6 +48,10 @@ final class WorkerSupervisor: EffectExecutor {
   private var kinds: [EffectID: WorkerKind] = [:]
   private var replies: [(EffectReply, EffectID)] = []
   private var nextPingID = 1
+  /// While set, starts for running workers wait in `heldStarts` until the
+  /// actions that asked for them are durable (``releaseHeldStarts()``).
+  private var isHolding = false
+  private var heldStarts: [EffectID] = []
   private var nextDeadlineCheck = ContinuousClock.now
   /// Deadlines are checked this often, not on every wakeup: they carry
   /// seconds of grace, and thousands of timers may be in flight.
@@ -102,7 +106,7 @@ final class WorkerSupervisor: EffectExecutor {
     case .running:
       slot.pending[id] = pending
       kinds[id] = slot.kind
-      send(id, in: slot)
+      if isHolding { heldStarts.append(id) } else { send(id, in: slot) }
     case .starting, .restarting:
       guard slot.queue.count < configuration.maximumQueued else {
         replies.append((.failure(unavailable(slot, "\(slot.queue.count) requests already wait for it to start")), id))
@@ -120,7 +124,34 @@ final class WorkerSupervisor: EffectExecutor {
     }
   }
 
+  /// Holds starts from now on: no worker begins I/O for an action until the
+  /// journal has it.
+  func holdStarts() {
+    isHolding = true
+  }
+
+  /// Sends the held starts; the actions that asked for them are durable.
+  func releaseHeldStarts() {
+    isHolding = false
+    let held = heldStarts
+    heldStarts.removeAll()
+    for id in held {
+      guard let kind = kinds[id], let slot = slots[kind], slot.pending[id] != nil else { continue }
+      if slot.phase == .running { send(id, in: slot) } else if !slot.queue.contains(id) { slot.queue.append(id) }
+    }
+  }
+
+  /// Forgets every request from `firstID` on, sending nothing more for them:
+  /// the actions that asked for them were rejected. One already sent (to a
+  /// worker that became ready meanwhile) is cancelled.
+  func forgetRequests(from firstID: EffectID) {
+    isHolding = false
+    heldStarts.removeAll()
+    for id in kinds.keys where id >= firstID { cancel(id) }
+  }
+
   func cancel(_ id: EffectID) {
+    heldStarts.removeAll { $0 == id }
     guard let kind = kinds.removeValue(forKey: id), let slot = slots[kind],
       let pending = slot.pending.removeValue(forKey: id)
     else { return }

@@ -38,6 +38,9 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
   case timeout = "timeout"
   /// The daemon already serves as many clients as it allows.
   case tooManyClients = "too_many_clients"
+  /// The journal could not record the action (no space, or writes are refused
+  /// after an I/O error); the action was not applied and the state is unchanged.
+  case journal = "journal"
   /// The connection already has a subscription.
   case alreadySubscribed = "already_subscribed"
   /// Something failed inside the daemon; the message says what.

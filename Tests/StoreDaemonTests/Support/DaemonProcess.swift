@@ -19,20 +19,24 @@ final class DaemonProcess {
   }
 
   convenience init(arguments: [String] = []) throws {
-    try self.init(directory: Self.temporaryDirectory(), arguments: arguments)
+    try self.init(directory: Self.temporaryDirectory(), arguments: arguments, ownsDirectory: true)
   }
 
   /// A new daemon on the socket and state directory of `previous`, which must
   /// have stopped (as after `kill -9`); the directory then belongs to this one.
+  /// The directory passes to the new daemon once it serves; one that fails to
+  /// start leaves it with `previous`, for the test to inspect.
   convenience init(reusing previous: DaemonProcess, arguments: [String] = []) throws {
-    try self.init(directory: previous.directory, arguments: arguments)
+    try self.init(directory: previous.directory, arguments: arguments, ownsDirectory: false)
     previous.ownsDirectory = false
+    ownsDirectory = true
   }
 
-  private var ownsDirectory = true
+  private var ownsDirectory: Bool
 
-  private init(directory: String, arguments: [String]) throws {
+  private init(directory: String, arguments: [String], ownsDirectory: Bool = true) throws {
     self.directory = directory
+    self.ownsDirectory = ownsDirectory
     socketPath = directory + "/run/storedaemon.sock"
     stateDirectory = directory + "/state"
     process.executableURL = Self.productsDirectory.appendingPathComponent("storedaemon")

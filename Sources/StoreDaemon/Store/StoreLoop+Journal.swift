@@ -1,0 +1,132 @@
+import ComposableCore
+import Features
+import Journal
+import Wire
+
+/// Durability: the actions reduced from one batch of commands are appended to
+/// the journal together, with one sync under the default policy (group
+/// commit), before any client hears of them; a batch the journal refuses is
+/// undone. Runs on the store loop's thread only (docs/DURABILITY.md).
+extension StoreLoop {
+  /// The actions reduced since the last commit, and what undoing them takes.
+  struct Batch {
+    let stateBefore: AppFeature.State
+    let versionBefore: UInt64
+    let publishedBefore: JSONValue
+    let waitsBefore: [Origin: Wait]
+    /// Requests from this id on were started by the batch's actions.
+    let firstRequestID: EffectID
+    /// The outboxes held for the batch, including those of clients that go
+    /// away before it ends (their last words wait for the commit too).
+    let held: [Connection]
+    var records: [JournalRecord] = []
+    /// The client actions in the batch, to be told if it is refused.
+    var sends: [(connection: Connection, requestID: Int, origin: Origin)] = []
+    /// Answers other than acknowledgements offered during the batch (errors
+    /// for invalid actions), offered again if the batch is thrown away.
+    var replies: [(Connection, ServerMessage)] = []
+  }
+
+  /// Starts a batch unless one is open: remembers the state to go back to,
+  /// and holds every client's outbox and every new effect.
+  func openBatchIfNeeded() {
+    guard batch == nil else { return }
+    let held = clients.values.map(\.connection)
+    batch = Batch(
+      stateBefore: store.state, versionBefore: store.version, publishedBefore: published, waitsBefore: waits,
+      firstRequestID: store.nextRequestID, held: held)
+    for connection in held { connection.outbox.hold() }
+    supervisor.holdStarts()
+  }
+
+  /// The journal record of a reduced action.
+  func record(version: UInt64, action: JSONValue, patch: [PatchOperation]) {
+    let origin = store.reducingOrigin
+    let sender: JSONValue
+    if let currentSend, currentSend.origin == origin, batch?.records.last.map({ $0.origin != currentSend.sender }) ?? true {
+      sender = currentSend.sender
+    } else {
+      sender = .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))])
+    }
+    batch?.records.append(
+      JournalRecord(
+        version: version, time: JournalClock.milliseconds(), origin: sender, action: action, patch: JSONPatch.json(patch)))
+  }
+
+  /// Makes the open batch durable and lets its frames and effects go; or, if
+  /// the journal refuses it, undoes it and tells its senders.
+  func commitBatch() {
+    guard let batch else { return }
+    self.batch = nil
+    guard !batch.records.isEmpty else {
+      release(batch)
+      return
+    }
+    do throws(JournalWriteError) {
+      _ = try writer.append(batch.records)
+    } catch {
+      reject(batch, because: error)
+      return
+    }
+    release(batch)
+    snapshotIfDue()
+  }
+
+  private func release(_ batch: Batch) {
+    for connection in batch.held { connection.outbox.release() }
+    supervisor.releaseHeldStarts()
+  }
+
+  private func reject(_ batch: Batch, because error: JournalWriteError) {
+    let versions = "\(batch.versionBefore + 1)…\(store.version)"
+    var reason = "the journal could not record it: \(error)"
+    if !error.writerStillUsable {
+      writesRefused =
+        "writes are refused since the journal failed (\(error)); the state stays readable at version "
+        + "\(batch.versionBefore), and restarting storedaemon recovers from the journal"
+      reason = writesRefused!
+      Log.error("journal: \(error); refusing every write from now on (versions \(versions) were undone)")
+    } else {
+      Log.error("journal: \(error); versions \(versions) were undone and their senders told")
+    }
+    store.restore(state: batch.stateBefore, version: batch.versionBefore, forgettingRequestsFrom: batch.firstRequestID)
+    supervisor.forgetRequests(from: batch.firstRequestID)
+    published = batch.publishedBefore
+    history.removeChanges(after: batch.versionBefore)
+    waits = batch.waitsBefore
+    for connection in batch.held {
+      connection.outbox.discardHeld()
+      connection.outbox.release()
+    }
+    for (connection, message) in batch.replies { send(message, to: connection) }
+    for send in batch.sends {
+      waits[send.origin] = nil
+      self.send(
+        .error(id: send.requestID, code: .journal, message: "the action was not applied, and the state is unchanged at version \(batch.versionBefore): \(reason)"),
+        to: send.connection)
+    }
+  }
+
+  private func snapshotIfDue() {
+    guard snapshotPolicy.shouldSnapshot(writer.progress) else { return }
+    do {
+      let result = try journal.writeSnapshot(version: store.version, state: published, epoch: epoch)
+      Log.info("wrote a snapshot at version \(store.version) (\(result.bytes) bytes); older journal segments were dropped")
+    } catch {
+      Log.warning("could not write a snapshot at version \(store.version): \(error); the journal keeps growing until one succeeds")
+    }
+  }
+
+  /// The journal as `tcactl status` shows it.
+  var journalStatus: JSONValue {
+    let progress = writer.progress
+    var object: [String: JSONValue] = [
+      "fsync": .string(options.syncPolicy.rawValue),
+      "durableVersion": .int(Int(clamping: progress.durableVersion)),
+      "bytesSinceSnapshot": .int(progress.bytesSinceSnapshot),
+    ]
+    if let snapshot = progress.snapshotVersion { object["snapshotVersion"] = .int(Int(clamping: snapshot)) }
+    if let writesRefused { object["writesRefused"] = .string(writesRefused) }
+    return .object(object)
+  }
+}

@@ -1,0 +1,215 @@
+import ComposableCore
+import Dispatch
+import Foundation
+import Glibc
+import Journal
+import Synchronization
+import Testing
+import Wire
+
+/// The daemon's promise (docs/DURABILITY.md): an acknowledged action survives
+/// whatever happens to the process, and nothing on disk is ever silently lost.
+@Suite struct DurabilityTests {
+  @Test func everyAcknowledgedActionSurvivesKill9UnderConcurrentSenders() throws {
+    let daemon = try DaemonProcess()
+    let senders = Senders(daemon.socketPath, clients: 4)
+    try waitUntil("a few hundred actions are acknowledged") { senders.highest >= 300 }
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    let acknowledged = senders.stop()
+
+    let restarted = try DaemonProcess(reusing: daemon)
+    let (version, counter) = try restarted.client().get(path: "/counter/count")
+    // Every action is one increment: the count equals the version exactly when
+    // no version is missing and none was applied twice.
+    #expect(version >= acknowledged)
+    #expect(counter == .int(Int(version)))
+  }
+
+  @Test func sigtermUnderLoadKeepsEveryAcknowledgedActionAndExitsZero() throws {
+    let daemon = try DaemonProcess()
+    let senders = Senders(daemon.socketPath, clients: 4)
+    try waitUntil("a few hundred actions are acknowledged") { senders.highest >= 300 }
+    #expect(daemon.stop() == 0)
+    let acknowledged = senders.stop()
+
+    let restarted = try DaemonProcess(reusing: daemon)
+    let (version, counter) = try restarted.client().get(path: "/counter/count")
+    #expect(version >= acknowledged)
+    #expect(counter == .int(Int(version)))
+  }
+
+  @Test func versionsAndTheEpochCarryOnAcrossARestart() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    for _ in 0..<3 { _ = try client.send(path: "counter.incrementButtonTapped") }
+    guard case .object(let before) = try client.status() else { return }
+    client.close()
+    #expect(daemon.stop() == 0)
+    let restarted = try DaemonProcess(reusing: daemon)
+    let again = try restarted.client()
+    guard case .object(let after) = try again.status() else { return }
+    #expect(after["version"] == .int(3))
+    #expect(after["epoch"] == before["epoch"])
+    // A watcher resuming from version 1 gets versions 2 and 3, not a snapshot.
+    try again.subscribe(path: "", since: 1, epoch: { if case .string(let e)? = before["epoch"] { e } else { nil } }())
+    var versions: [UInt64] = []
+    while versions.count < 2 {
+      if case .diff(let version, _, _, _) = try again.nextMessage() { versions.append(version) }
+    }
+    #expect(versions == [2, 3])
+  }
+
+  @Test func aTornTailIsCutAndKeptAside() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    for _ in 0..<5 { _ = try client.send(path: "counter.incrementButtonTapped") }
+    client.close()
+    #expect(daemon.stop() == 0)
+    let segment = try Self.lastSegment(in: daemon)
+    // Half a record's header: what a crash in the middle of a write leaves.
+    let handle = try #require(FileHandle(forWritingAtPath: segment))
+    handle.seekToEndOfFile()
+    handle.write(Data([0, 0, 0, 40, 0xAB, 0xCD]))
+    handle.closeFile()
+
+    let restarted = try DaemonProcess(reusing: daemon)
+    #expect(try restarted.client().get(path: "/counter/count").value == .int(5))
+    let journal = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/journal")
+    #expect(journal.contains { $0.contains(".torn-") })
+    #expect(restarted.standardError.contains("warning: recovery:"))
+  }
+
+  @Test func damageInTheMiddleRefusesToStartUnlessRepairIsGiven() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    for _ in 0..<20 { _ = try client.send(path: "counter.incrementButtonTapped") }
+    client.close()
+    #expect(daemon.stop() == 0)
+    let segment = try Self.lastSegment(in: daemon)
+    var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
+    let middle = bytes.count / 2
+    for offset in middle..<(middle + 8) { bytes[offset] ^= 0xFF }
+    try bytes.write(to: URL(fileURLWithPath: segment))
+
+    #expect {
+      try DaemonProcess(reusing: daemon)
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("status 65") && text.contains(segment) && text.contains("--repair")
+    }
+    #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == bytes)
+
+    let repaired = try DaemonProcess(reusing: daemon, arguments: ["--repair"])
+    guard case .int(let count) = try repaired.client().get(path: "/counter/count").value else { return }
+    #expect(count > 0 && count < 20)
+    #expect(repaired.standardError.contains("recovery:"))
+  }
+
+  @Test func aSnapshotOfAnotherStateShapeIsRefusedAndLeftUntouched() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    _ = try client.send(path: "counter.incrementButtonTapped")
+    let state = try client.get(path: "").value
+    client.close()
+    #expect(daemon.stop() == 0)
+    // A snapshot whose counter.count is text: what an older or newer State looks like to this code.
+    guard case .object(var root) = state, case .object(var counter)? = root["counter"] else { return }
+    counter["count"] = .string("many")
+    root["counter"] = .object(counter)
+    let journalPath = daemon.stateDirectory + "/journal"
+    do {
+      let directory = try JournalDirectory(path: journalPath)
+      try directory.writeSnapshot(version: 1, state: .object(root), epoch: "test")
+    }
+    let before = try Self.contents(of: journalPath)
+
+    #expect {
+      try DaemonProcess(reusing: daemon)
+    } throws: { error in
+      let text = "\(error)"
+      return text.contains("status 65") && text.contains("snapshot") && text.contains("count")
+    }
+    #expect(try Self.contents(of: journalPath) == before)
+  }
+
+  @Test func aFullDiskRejectsTheActionKeepsTheStateReadableAndWritesResume() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    _ = try client.send(path: "counter.incrementButtonTapped")
+    let segment = try Self.lastSegment(in: daemon)
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+    // No file may grow past its current size: the next record cannot be written.
+    try Self.prlimit(daemon.pid, fileSize: "\(size)")
+    let refused = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("not applied"))
+    #expect(try client.get(path: "/counter/count").value == .int(1))
+    #expect(try client.get(path: "/counter/count").version == 1)
+
+    try Self.prlimit(daemon.pid, fileSize: "unlimited")
+    #expect(try client.send(path: "counter.incrementButtonTapped") == 2)
+    #expect(daemon.stop() == 0)
+    let restarted = try DaemonProcess(reusing: daemon)
+    #expect(try restarted.client().get(path: "/counter/count").value == .int(2))
+  }
+
+  // MARK: Helpers
+
+  private static func lastSegment(in daemon: DaemonProcess) throws -> String {
+    let directory = daemon.stateDirectory + "/journal"
+    let segments = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".journal") }.sorted()
+    guard let last = segments.last else { throw DaemonTestError("no journal segment in \(directory)") }
+    return directory + "/" + last
+  }
+
+  private static func contents(of directory: String) throws -> [String: Data] {
+    var contents: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "lock" {
+      contents[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+    }
+    return contents
+  }
+
+  private static func prlimit(_ pid: pid_t, fileSize: String) throws {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+    // The soft limit only: raising a hard limit again needs CAP_SYS_RESOURCE.
+    process.arguments = ["--pid", "\(pid)", "--fsize=\(fileSize):"]
+    try process.run()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { throw DaemonTestError("prlimit failed with \(process.terminationStatus)") }
+  }
+}
+
+/// Connections sending `counter.incrementButtonTapped` as fast as they are
+/// acknowledged, each on its own thread, remembering the highest version
+/// acknowledged.
+private final class Senders: Sendable {
+  private let stopping = Atomic<Bool>(false)
+  private let acknowledged = Mutex<UInt64>(0)
+  private let group = DispatchGroup()
+
+  init(_ socketPath: String, clients: Int) {
+    for index in 0..<clients {
+      group.enter()
+      Thread.detachNewThread { [self] in
+        defer { group.leave() }
+        guard let client = try? WireClient(path: socketPath, clientName: "sender \(index)") else { return }
+        while !stopping.load(ordering: .relaxed) {
+          guard let version = try? client.send(path: "counter.incrementButtonTapped") else { return }
+          acknowledged.withLock { $0 = max($0, version) }
+        }
+      }
+    }
+  }
+
+  var highest: UInt64 { acknowledged.withLock { $0 } }
+
+  /// Stops the senders and returns the highest version acknowledged.
+  func stop() -> UInt64 {
+    stopping.store(true, ordering: .relaxed)
+    group.wait()
+    return highest
+  }
+}
