@@ -61,7 +61,11 @@ struct StateRecovery {
       throw Failure(description: "cannot open the journal for writing: \(error)")
     }
     let document = try CanonicalJSON.value(of: state)
-    if document != replayed {
+    if recovered.lastVersion == 0 && recovered.snapshot == nil {
+      // A new journal starts from a snapshot, so that it never depends on
+      // the initial state a later build might define.
+      try journal.writeSnapshot(version: 0, state: document, epoch: epoch)
+    } else if document != replayed {
       // The state's shape gained defaults (a new optional field): later diffs
       // are computed from the re-encoded state, so recovery must start from it.
       try journal.writeSnapshot(version: recovered.lastVersion, state: document, epoch: epoch)
