@@ -51,7 +51,7 @@ let package = Package(
       name: "JournalTestChild", dependencies: ["Journal", "ComposableCore"], path: "Tests/JournalTestChild",
       swiftSettings: settings),
     .testTarget(
-      name: "JournalTests", dependencies: ["Journal", "ComposableCore", "Wire", "JournalTestChild"],
+      name: "JournalTests", dependencies: ["Journal", "ComposableCore", "Wire", "JournalTestChild", "TestSupport"],
       swiftSettings: settings),
     .testTarget(
       name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore", "TestSupport"],

@@ -1,4 +1,5 @@
 import ComposableCore
+import TestSupport
 import Testing
 import Wire
 

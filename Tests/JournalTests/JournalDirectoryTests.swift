@@ -1,4 +1,5 @@
 import JournalTestChild
+import TestSupport
 import Testing
 
 @testable import Journal

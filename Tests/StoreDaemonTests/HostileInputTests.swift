@@ -138,7 +138,7 @@ struct HostileInputTests {
   }
 
   @Test func aWatcherThatReadsNothingIsDisconnectedAndNeverSlowsTheStore() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--fsync", "never"])
     let stuck = try RawConnection(daemon)
     try stuck.hello()
     try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
@@ -161,7 +161,8 @@ struct HostileInputTests {
   }
 
   @Test func aSlowWatcherIsResyncedAndStillEndsWithTheExactState() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    // Flow control, not durability, is under test: no sync may slow the sender.
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--fsync", "never"])
     let watcher = try daemon.client("slow watcher")
     try watcher.subscribe()
     let path = daemon.socketPath
@@ -194,7 +195,7 @@ struct HostileInputTests {
       default:
         break
       }
-      usleep(4000)  // A slow reader: about 250 messages a second against a much faster sender.
+      usleep(8000)  // A slow reader: about 125 messages a second against a much faster sender.
       if !finished { finished = sending.wait(timeout: .now()) == .success }
     }
     #expect(notices.contains(.resynced))

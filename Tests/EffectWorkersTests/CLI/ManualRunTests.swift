@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 /// `effectworker` started by a person instead of by storedaemon.

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 /// HTTPS goes through TLS: against a local `openssl s_server` whose

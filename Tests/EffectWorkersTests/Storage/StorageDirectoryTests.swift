@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 
 @testable import EffectWorkers

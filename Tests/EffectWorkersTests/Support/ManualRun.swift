@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Glibc
 
 /// `effectworker` run the way a person would run it: no daemon, and file

@@ -1,5 +1,6 @@
 import ComposableCore
 import Foundation
+import TestSupport
 import Glibc
 import Wire
 

@@ -2,6 +2,7 @@ import ComposableCore
 import Dispatch
 import Foundation
 import JournalTestChild
+import TestSupport
 import Testing
 
 @testable import Journal

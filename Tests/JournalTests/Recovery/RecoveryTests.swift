@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import JournalTestChild
+import TestSupport
 import Testing
 
 @testable import Journal

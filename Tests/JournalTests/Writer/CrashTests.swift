@@ -2,6 +2,7 @@ import ComposableCore
 import Foundation
 import Glibc
 import JournalTestChild
+import TestSupport
 import Testing
 
 @testable import Journal

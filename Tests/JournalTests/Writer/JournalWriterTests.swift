@@ -1,6 +1,7 @@
 import ComposableCore
 import Glibc
 import JournalTestChild
+import TestSupport
 import Testing
 
 @testable import Journal

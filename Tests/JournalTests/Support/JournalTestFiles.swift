@@ -2,28 +2,14 @@ import Foundation
 import Glibc
 import Journal
 import JournalTestChild
+import TestSupport
 
-/// A fresh directory under /tmp for one test, removed when the test is done.
-final class TemporaryDirectory {
-  let path: String
-
-  init() throws {
-    var template = Array("/tmp/journal-test-XXXXXX".utf8CString)
-    guard let made = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
-      throw TestFailure("mkdtemp failed: errno \(errno)")
-    }
-    path = String(cString: made)
-  }
-
-  deinit {
-    try? FileManager.default.removeItem(atPath: path)
-  }
-
+extension TemporaryDirectory {
   /// The journal directory inside it.
   var journal: String { path + "/journal" }
 
   /// A path inside it.
-  func file(_ name: String) -> String { path + "/" + name }
+  func file(_ name: String) -> String { appending(name) }
 }
 
 struct TestFailure: Error, CustomStringConvertible {
