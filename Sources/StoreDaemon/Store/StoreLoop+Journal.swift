@@ -43,8 +43,11 @@ extension StoreLoop {
   func record(version: UInt64, action: JSONValue, patch: [PatchOperation]) {
     let origin = store.reducingOrigin
     let sender: JSONValue
-    if let currentSend, currentSend.origin == origin, batch?.records.last.map({ $0.origin != currentSend.sender }) ?? true {
+    if let currentSend, currentSend.origin == origin {
+      // The client's own action is the first reduced; what follows in the
+      // same drain was sent by its effects.
       sender = currentSend.sender
+      self.currentSend = nil
     } else {
       sender = .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))])
     }

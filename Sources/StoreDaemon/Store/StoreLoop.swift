@@ -61,8 +61,9 @@ final class StoreLoop: @unchecked Sendable {
   var clients: [Int: Client] = [:]
   let schema = AppFeature.Action.actionSchema
   var nextOrigin: Origin = 1
-  /// The client action being reduced and who sent it, for its journal record;
-  /// the actions that follow from it are recorded as sent by an effect.
+  /// The client action about to be reduced and who sent it, for its journal
+  /// record; taken by that record, so the actions that follow from it are
+  /// recorded as sent by an effect.
   var currentSend: (origin: Origin, sender: JSONValue)?
   /// Sends with `wait` whose effects are still running, by origin.
   var waits: [Origin: Wait] = [:]

@@ -175,7 +175,11 @@ final class WorkerSupervisor: EffectExecutor {
       Log.info("\(kind.rawValue) worker ready (pid \(pid))")
       let queued = slot.queue
       slot.queue.removeAll()
-      for id in queued { send(id, in: slot) }
+      // Ready may arrive in the middle of a batch: what that batch asked for
+      // still waits until it is durable.
+      for id in queued {
+        if isHolding { heldStarts.append(id) } else { send(id, in: slot) }
+      }
 
     case .event(.reply(let id, let reply)):
       guard let pending = slot.pending[id], pending.sent else { return }

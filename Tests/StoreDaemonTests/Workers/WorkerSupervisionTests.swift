@@ -15,8 +15,9 @@ import Wire
     let status = try tcactl(["status"], socket: daemon.socketPath)
     #expect(status.status == 0)
     #expect(status.output.contains("KIND"))
-    for kind in ["timer", "network", "storage"] {
-      #expect(status.output.contains("\(kind)  ") && status.output.contains("running"))
+    let rows = status.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+    for (kind, pid) in pids {
+      #expect(rows.contains { $0.count >= 3 && $0[0] == kind && $0[1] == "running" && $0[2] == "\(pid)" }, "no row for \(kind)")
     }
   }
 
