@@ -8,6 +8,12 @@ struct Invocation {
   var socketPath: String
   var json = false
   var since: UInt64?
+  /// `get --at V`: the state as of version V.
+  var at: UInt64?
+  /// `log -n N`: at most the last N records.
+  var last: Int?
+  /// `log --follow`.
+  var follow = false
   var epoch: String?
   var version = false
   var wait = false
@@ -35,6 +41,20 @@ struct Invocation {
         index += 1
         continue
       }
+      if !optionsEnded && argument == "-n" {
+        index += 1
+        guard index < arguments.count, let count = Int(arguments[index]), count > 0 else {
+          throw UsageError("-n needs a number of records, at least 1")
+        }
+        invocation.last = count
+        index += 1
+        continue
+      }
+      if !optionsEnded && argument == "-f" {
+        invocation.follow = true
+        index += 1
+        continue
+      }
       if optionsEnded || !argument.hasPrefix("--") {
         positional.append(argument)
         index += 1
@@ -55,6 +75,14 @@ struct Invocation {
           throw UsageError("--since needs a version number")
         }
         invocation.since = version
+      case "--at":
+        index += 1
+        guard index < arguments.count, let version = UInt64(arguments[index]) else {
+          throw UsageError("--at needs a version number")
+        }
+        invocation.at = version
+      case "--follow":
+        invocation.follow = true
       case "--epoch":
         index += 1
         guard index < arguments.count, !arguments[index].isEmpty else { throw UsageError("--epoch needs the epoch that --since belongs to") }

@@ -9,6 +9,7 @@ enum Usage {
       send PATH [ARGS...]   send an action, e.g. `tcactl send cart.addItem 3`; prints the version it produced
       get [PATH]            print the state, or the part at PATH (e.g. `cart`, `cart.items.0`, `/cart`)
       watch [PATH]          show every change live (--since N resumes after version N)
+      log                   show the history of actions from the journal: when, who, what changed
       actions               list every action path with its arguments
       status                show the daemon's status
 
@@ -40,10 +41,26 @@ enum Usage {
         """
     case "get":
       return """
-        usage: tcactl get [PATH] [--json]
+        usage: tcactl get [PATH] [--at V] [--json]
 
         Prints the state (or the part at PATH, dotted like `cart.items` or a JSON
         Pointer like `/cart/items`) as indented JSON; --json prints it compact.
+        --at V prints it as it was at version V, rebuilt from the journal, if the
+        journal still holds that version (`tcactl log` shows which it holds).
+        """
+    case "log":
+      return """
+        usage: tcactl log [-n N] [--since V] [-f|--follow] [--json]
+
+        Shows the actions the daemon has reduced, oldest first, from its journal:
+        each version with when it happened, who sent it (a client by name, or an
+        effect of a client's action, `#N` linking the two) and the action, then
+        what it changed (+ added, - removed, ~ replaced). By default the last 20;
+        -n N shows the last N, --since V those after version V (with -n, the last
+        N of those). --follow then keeps showing each new action once it is
+        durable; stop with ^C. With --json, one JSON object per line:
+        {"action":…,"origin":…,"patch":[…],"summary":"…","time":ms,"version":N}.
+        Versions older than the last snapshot are no longer in the journal.
         """
     case "watch":
       return """

@@ -23,7 +23,7 @@ if invocation.command.isEmpty || invocation.command == "help" {
   exit(invocation.help || invocation.command == "help" ? 0 : Invocation.ExitCode.usage.rawValue)
 }
 guard let help = Usage.command(invocation.command) else {
-  Terminal.error("unknown command '\(invocation.command)'; expected one of: send, get, watch, actions, status")
+  Terminal.error("unknown command '\(invocation.command)'; expected one of: send, get, watch, log, actions, status")
   exit(Invocation.ExitCode.usage.rawValue)
 }
 if invocation.help {
@@ -38,6 +38,7 @@ do {
   case "send": code = try Commands.send(invocation, client: client)
   case "get": code = try Commands.get(invocation, client: client)
   case "watch": code = try Watch.run(invocation, client: client)
+  case "log": code = try ActionLog.run(invocation, client: client)
   case "actions": code = try Commands.actions(invocation, client: client)
   default: code = try Commands.status(invocation, client: client)
   }

@@ -55,7 +55,7 @@ struct HostileInputTests {
     try raw.send(#"{"type":"launch","id":7}"#)
     #expect(
       try raw.read()
-        == .error(id: 7, code: .unknownType, message: "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status"))
+        == .error(id: 7, code: .unknownType, message: "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log"))
     try raw.send(#"{"type":"send","id":"eight"}"#)
     guard case .error(nil, .invalidMessage, let message) = try raw.read() else {
       Issue.record("a mistyped id must be answered with invalid_message")

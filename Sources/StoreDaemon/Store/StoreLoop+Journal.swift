@@ -71,6 +71,7 @@ extension StoreLoop {
       reject(batch, because: error)
       return
     }
+    deliverToFollowers(batch.records)
     release(batch)
     snapshotIfDue()
   }

@@ -28,6 +28,8 @@ final class StoreLoop: @unchecked Sendable {
     case invalid(connectionID: Int, requestID: Int?, MessageError)
     /// What an effect worker's link reported.
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
+    /// What the history reader found for a client's `log` or `get` with `at`.
+    case history(connectionID: Int, requestID: Int, Result<HistoryReader.Answer, MessageError>)
     case shutdown(done: @Sendable () -> Void)
 
     /// Whether handling the command may reduce actions (and so joins the
@@ -49,6 +51,7 @@ final class StoreLoop: @unchecked Sendable {
   let journal: JournalDirectory
   let writer: JournalWriter
   let snapshotPolicy = SnapshotPolicy.standard
+  let historyReader: HistoryReader
   /// The actions reduced since the last commit to the journal.
   var batch: Batch?
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
@@ -85,6 +88,11 @@ final class StoreLoop: @unchecked Sendable {
     let connection: Connection
     let name: String
     var subscription: Subscription?
+    var follower: LogFollower?
+    /// Whether the history reader is answering one of the client's requests;
+    /// its later requests wait in `deferred` meanwhile.
+    var historyPending = false
+    var deferred: [Command] = []
     init(connection: Connection, name: String) {
       self.connection = connection
       self.name = name
@@ -108,6 +116,9 @@ final class StoreLoop: @unchecked Sendable {
     journal = recovery.journal
     writer = recovery.writer
     for change in recovery.recentChanges { history.append(change) }
+    historyReader = HistoryReader(
+      reader: journal.reader, initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
+      schema: AppFeature.Action.actionSchema)
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
     }
@@ -137,12 +148,7 @@ final class StoreLoop: @unchecked Sendable {
       // durable with one sync (group commit) before anything about it leaves
       // the daemon. A command that reads the state ends the batch first, so
       // it reads only durable versions.
-      for command in commands where isRunning {
-        if command.reduces { openBatchIfNeeded() } else { commitBatch() }
-        handle(command)
-        deliverWorkerReplies()
-        reportSettledWaits()
-      }
+      for command in commands where isRunning { perform(command) }
       commitBatch()
       guard isRunning else { break }
       supervisor.tick()
@@ -151,6 +157,15 @@ final class StoreLoop: @unchecked Sendable {
       commitBatch()
       sendHeartbeats()
     }
+  }
+
+  /// Handles one command: it joins the open batch if it may reduce actions,
+  /// and otherwise first commits it.
+  func perform(_ command: Command) {
+    if command.reduces { openBatchIfNeeded() } else { commitBatch() }
+    handle(command)
+    deliverWorkerReplies()
+    reportSettledWaits()
   }
 
   /// Reduces the actions the workers' replies map to, including the failures
@@ -179,12 +194,22 @@ final class StoreLoop: @unchecked Sendable {
       waits = waits.filter { $0.value.connectionID != id }
     case .message(let id, let message):
       guard let client = clients[id], !client.connection.isClosing else { return }
+      guard !client.historyPending else {
+        client.deferred.append(command)
+        return
+      }
       handle(message, from: client)
       client.connection.credits.signal()
     case .invalid(let id, let requestID, let error):
       guard let client = clients[id], !client.connection.isClosing else { return }
+      guard !client.historyPending else {
+        client.deferred.append(command)
+        return
+      }
       send(.error(id: requestID, code: error.code, message: error.message), to: client.connection)
       client.connection.credits.signal()
+    case .history(let connectionID, let requestID, let result):
+      finishHistoryRead(connectionID: connectionID, requestID: requestID, result)
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
     case .shutdown(let done):
@@ -238,13 +263,22 @@ final class StoreLoop: @unchecked Sendable {
       let version = store.send(action, origin: origin)
       send(.ack(id: id, version: version), to: connection)
 
-    case .get(let id, let path):
+    case .get(let id, let path, let version?):
+      requestState(client, id: id, path: path, at: version)
+
+    case .get(let id, let path, nil):
       switch value(at: path) {
       case .success(let value): send(.state(id: id, version: store.version, path: path, value: value), to: connection)
       case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: connection)
       }
 
     case .subscribe(let id, let path, let since, let clientEpoch):
+      guard client.follower == nil else {
+        send(
+          .error(id: id, code: .alreadySubscribed, message: "this connection follows the log; open another to subscribe"),
+          to: connection)
+        return
+      }
       // A version from another epoch names another lineage: start afresh.
       let resumable = clientEpoch == nil || clientEpoch == epoch
       subscribe(client, id: id, path: path, since: since, resumable: resumable)
@@ -254,6 +288,9 @@ final class StoreLoop: @unchecked Sendable {
 
     case .status(let id):
       send(.status(id: id, report: statusReport), to: connection)
+
+    case .log(let id, let since, let last, let follow):
+      requestLog(client, id: id, since: since, last: last, follow: follow)
     }
   }
 

@@ -113,9 +113,10 @@ public final class WireClient {
     try expectAck(request { .send(id: $0, action: .json(action)) })
   }
 
-  /// The state at the JSON Pointer `path` ("" for all of it) and its version.
-  public func get(path: String = "") throws(ClientError) -> (version: UInt64, value: JSONValue) {
-    switch try request({ .get(id: $0, path: path) }) {
+  /// The state at the JSON Pointer `path` ("" for all of it) and its version;
+  /// with `at`, as of that earlier version.
+  public func get(path: String = "", at version: UInt64? = nil) throws(ClientError) -> (version: UInt64, value: JSONValue) {
+    switch try request({ .get(id: $0, path: path, at: version) }) {
     case .state(_, let version, _, let value): return (version, value)
     case let other: throw .protocolViolation("expected 'state', got \(other.json)")
     }
@@ -134,6 +135,18 @@ public final class WireClient {
     switch try request({ .status(id: $0) }) {
     case .status(_, let report): return report
     case let other: throw .protocolViolation("expected 'status', got \(other.json)")
+    }
+  }
+
+  /// One page of the action log (see ``ClientMessage/log(id:since:last:follow:)``).
+  /// With `follow`, once a page comes without `more`, read the new records
+  /// with ``nextMessage()``.
+  public func log(since: UInt64?, last: Int?, follow: Bool = false) throws(ClientError)
+    -> (records: [LogEntry], through: UInt64, more: Bool)
+  {
+    switch try request({ .log(id: $0, since: since, last: last, follow: follow) }) {
+    case .log(_, let records, let through, let more): return (records, through, more)
+    case let other: throw .protocolViolation("expected 'log', got \(other.json)")
     }
   }
 
@@ -168,7 +181,7 @@ public final class WireClient {
       switch message {
       case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
         throw .rejected(code: code, message: text)
-      case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _):
+      case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _):
         return message
       case .goodbye(let reason):
         throw .closed(reason: reason)

@@ -11,8 +11,9 @@ public enum ClientMessage: Equatable, Sendable {
   /// with `wait`, also by `settled` once every effect that followed from the
   /// action has finished.
   case send(id: Int, action: ActionInput, wait: Bool = false)
-  /// Asks for the state (or the part at a JSON Pointer). Answered by `state`.
-  case get(id: Int, path: String)
+  /// Asks for the state (or the part at a JSON Pointer), now or, with `at`,
+  /// as of an earlier version the journal still holds. Answered by `state`.
+  case get(id: Int, path: String, at: UInt64? = nil)
   /// Subscribes to the state at a JSON Pointer: a snapshot, then every change.
   /// With `since`, resumes after that version if the daemon still holds it
   /// and, when `epoch` is given, it is the daemon's current epoch.
@@ -21,6 +22,11 @@ public enum ClientMessage: Equatable, Sendable {
   case actions(id: Int)
   /// Asks for the daemon's status. Answered by `status`.
   case status(id: Int)
+  /// Asks for the action log from the journal: the records after version
+  /// `since`, or the last `last` of them, or both (the last `last` after
+  /// `since`). Answered by `log`, a page at a time; with `follow`, once the
+  /// last page is sent, every new record follows as a `record`.
+  case log(id: Int, since: UInt64?, last: Int?, follow: Bool)
 
   /// How a client names an action.
   public enum ActionInput: Equatable, Sendable {
@@ -34,7 +40,9 @@ public enum ClientMessage: Equatable, Sendable {
   public var id: Int? {
     switch self {
     case .hello: nil
-    case .send(let id, _, _), .get(let id, _), .subscribe(let id, _, _, _), .actions(let id), .status(let id): id
+    case .send(let id, _, _), .get(let id, _, _), .subscribe(let id, _, _, _), .actions(let id), .status(let id),
+      .log(let id, _, _, _):
+      id
     }
   }
 
@@ -54,8 +62,10 @@ public enum ClientMessage: Equatable, Sendable {
       }
       if wait { object["wait"] = .bool(true) }
       return .object(object)
-    case .get(let id, let path):
-      return .object(["type": .string("get"), "id": .int(id), "path": .string(path)])
+    case .get(let id, let path, let at):
+      var object: [String: JSONValue] = ["type": .string("get"), "id": .int(id), "path": .string(path)]
+      if let at { object["at"] = .int(Int(clamping: at)) }
+      return .object(object)
     case .subscribe(let id, let path, let since, let epoch):
       var object: [String: JSONValue] = ["type": .string("subscribe"), "id": .int(id), "path": .string(path)]
       if let since { object["since"] = .int(Int(clamping: since)) }
@@ -65,11 +75,17 @@ public enum ClientMessage: Equatable, Sendable {
       return .object(["type": .string("actions"), "id": .int(id)])
     case .status(let id):
       return .object(["type": .string("status"), "id": .int(id)])
+    case .log(let id, let since, let last, let follow):
+      var object: [String: JSONValue] = ["type": .string("log"), "id": .int(id)]
+      if let since { object["since"] = .int(Int(clamping: since)) }
+      if let last { object["last"] = .int(last) }
+      if follow { object["follow"] = .bool(true) }
+      return .object(object)
     }
   }
 
   /// The message types a client may send, for error messages.
-  public static let types = ["hello", "send", "get", "subscribe", "actions", "status"]
+  public static let types = ["hello", "send", "get", "subscribe", "actions", "status", "log"]
 
   /// Reads a message from its JSON.
   public init(json: JSONValue) throws(MessageError) {
@@ -84,12 +100,7 @@ public enum ClientMessage: Equatable, Sendable {
       self = .hello(protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "")
     case "send":
       let id = try object.int("id", in: type)
-      let wait: Bool
-      switch object["wait"] {
-      case nil, .null?: wait = false
-      case .bool(let value)?: wait = value
-      default: throw MessageError(.invalidMessage, "'send' needs 'wait' to be true or false")
-      }
+      let wait = try object.optionalBool("wait", in: type) ?? false
       if let action = object["action"] {
         self = .send(id: id, action: .json(action), wait: wait)
       } else if let path = try object.optionalString("path", in: type) {
@@ -98,7 +109,9 @@ public enum ClientMessage: Equatable, Sendable {
         throw MessageError(.invalidMessage, "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
       }
     case "get":
-      self = .get(id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "")
+      self = .get(
+        id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
+        at: try object.optionalUInt64("at", in: type))
     case "subscribe":
       self = .subscribe(
         id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
@@ -107,6 +120,14 @@ public enum ClientMessage: Equatable, Sendable {
       self = .actions(id: try object.int("id", in: type))
     case "status":
       self = .status(id: try object.int("id", in: type))
+    case "log":
+      let last = try object.optionalInt("last", in: type)
+      if let last, last < 1 {
+        throw MessageError(.invalidMessage, "'log' needs 'last' to be at least 1, got \(last)")
+      }
+      self = .log(
+        id: try object.int("id", in: type), since: try object.optionalUInt64("since", in: type), last: last,
+        follow: try object.optionalBool("follow", in: type) ?? false)
     default:
       throw MessageError(.unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
     }

@@ -35,6 +35,14 @@ extension [String: JSONValue] {
     return UInt64(value)
   }
 
+  func optionalBool(_ key: String, in type: String) throws(MessageError) -> Bool? {
+    switch self[key] {
+    case nil, .null?: return nil
+    case .bool(let value)?: return value
+    default: throw missing(key, "true or false", in: type)
+    }
+  }
+
   func strings(_ key: String, in type: String) throws(MessageError) -> [String] {
     switch self[key] {
     case nil, .null?: return []

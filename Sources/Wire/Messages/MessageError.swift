@@ -41,6 +41,9 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
   /// The journal could not record the action (no space, or writes are refused
   /// after an I/O error); the action was not applied and the state is unchanged.
   case journal = "journal"
+  /// The version asked for is not in the journal: compacted into a snapshot
+  /// long ago, or not reached yet.
+  case versionUnavailable = "version_unavailable"
   /// The connection already has a subscription.
   case alreadySubscribed = "already_subscribed"
   /// Something failed inside the daemon; the message says what.

@@ -34,6 +34,13 @@ public enum ServerMessage: Equatable, Sendable {
   case status(id: Int, report: JSONValue)
   /// The daemon closes the connection, for the reason given.
   case goodbye(reason: String)
+  /// A page of the action log asked for by `log` `id`: its records, oldest
+  /// first, up to version `through`; `more` says that the records after the
+  /// last one were left for another request (with `since` = that record's
+  /// version).
+  case log(id: Int, records: [LogEntry], through: UInt64, more: Bool)
+  /// A new record for a client that follows the log.
+  case record(LogEntry)
 
   /// Why a subscriber got a snapshot or a notice instead of the next diff.
   public enum Notice: String, Equatable, Sendable, CaseIterable {
@@ -48,6 +55,7 @@ public enum ServerMessage: Equatable, Sendable {
   /// The message types the daemon sends.
   public static let types = [
     "welcome", "ack", "settled", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status", "goodbye",
+    "log", "record",
   ]
 
   /// The message as JSON.
@@ -92,6 +100,13 @@ public enum ServerMessage: Equatable, Sendable {
       return .object(["type": .string("status"), "id": .int(id), "status": report])
     case .goodbye(let reason):
       return .object(["type": .string("goodbye"), "reason": .string(reason)])
+    case .log(let id, let records, let through, let more):
+      return .object([
+        "type": .string("log"), "id": .int(id), "records": .array(records.map(\.json)),
+        "through": .int(Int(clamping: through)), "more": .bool(more),
+      ])
+    case .record(let entry):
+      return .object(["type": .string("record"), "record": entry.json])
     }
   }
 
@@ -149,6 +164,17 @@ public enum ServerMessage: Equatable, Sendable {
       self = .status(id: try object.int("id", in: type), report: try value("status"))
     case "goodbye":
       self = .goodbye(reason: try object.string("reason", in: type))
+    case "log":
+      guard case .array(let elements) = try value("records") else {
+        throw MessageError(.invalidMessage, "'log' needs 'records' to be an array")
+      }
+      var records: [LogEntry] = []
+      for element in elements { records.append(try LogEntry(json: element)) }
+      self = .log(
+        id: try object.int("id", in: type), records: records, through: try version("through"),
+        more: try object.optionalBool("more", in: type) ?? false)
+    case "record":
+      self = .record(try LogEntry(json: try value("record")))
     default:
       throw MessageError(.unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
     }

@@ -44,7 +44,7 @@ enum Commands {
   }
 
   static func get(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
-    let (_, value) = try client.get(path: Invocation.pointer(fromStatePath: invocation.words.first))
+    let (_, value) = try client.get(path: Invocation.pointer(fromStatePath: invocation.words.first), at: invocation.at)
     Terminal.line(invocation.json ? CanonicalJSON.text(value) : JSONPrinter.pretty(value))
     return .ok
   }

@@ -42,7 +42,7 @@ let messageVectors = [
   }
 
   @Test func clientMessagesRejectWhatTheyCannotRead() {
-    #expect(throws: MessageError(.unknownType, "unknown message type 'x'; expected one of: hello, send, get, subscribe, actions, status")) {
+    #expect(throws: MessageError(.unknownType, "unknown message type 'x'; expected one of: hello, send, get, subscribe, actions, status, log")) {
       try ClientMessage(json: .object(["type": .string("x")]))
     }
     #expect(throws: MessageError.self) { try ClientMessage(json: .object(["type": .string("send"), "id": .int(1)])) }

@@ -1,0 +1,134 @@
+import ComposableCore
+import Dispatch
+import Journal
+import Wire
+
+/// Answers `log` and `get` with `at` from the journal, on a thread of its own:
+/// a read may take a whole segment (up to 64 MiB) from disk, and the store
+/// loop must never wait for a person's `tcactl log`.
+///
+/// Every request carries the version to read through, the last version the
+/// loop has made durable and published, so the answer never shows a version
+/// a client has not been shown (docs/PROTOCOL.md, "The action log").
+struct HistoryReader: Sendable {
+  enum Request: Sendable {
+    /// The records after `since` (or all retained), at most the last `last`
+    /// of them, up to `through`.
+    case log(since: UInt64?, last: Int?, through: UInt64)
+    /// The state at `version` (before `current`, the loop's version), at
+    /// `pointer`.
+    case state(version: UInt64, pointer: JSONPointer, current: UInt64)
+  }
+
+  enum Answer: Equatable, Sendable {
+    case log(records: [LogEntry], through: UInt64, more: Bool)
+    case state(version: UInt64, path: String, value: JSONValue)
+  }
+
+  /// A `log` answer holds at most this many records …
+  static let pageRecords = 1000
+  /// … and about this many bytes of them (always at least one record), so a
+  /// page is one modest frame; the client asks again for the rest.
+  static let pageBytes = 1 << 20
+
+  let reader: JournalReader
+  /// The state at version 0, for a journal that starts there.
+  let initialState: JSONValue
+  let schema: ActionSchema
+  private let queue = DispatchQueue(label: "storedaemon.history")
+
+  init(reader: JournalReader, initialState: JSONValue, schema: ActionSchema) {
+    self.reader = reader
+    self.initialState = initialState
+    self.schema = schema
+  }
+
+  /// Answers `request` on the reader's thread and hands the result to `deliver` there.
+  func answer(_ request: Request, then deliver: @escaping @Sendable (Result<Answer, MessageError>) -> Void) {
+    queue.async { deliver(answer(request)) }
+  }
+
+  /// Answers `request` on the calling thread.
+  func answer(_ request: Request) -> Result<Answer, MessageError> {
+    do throws(MessageError) {
+      switch request {
+      case .log(let since, let last, let through):
+        return .success(try log(since: since, last: last, through: through))
+      case .state(let version, let pointer, let current):
+        return .success(try state(at: version, pointer: pointer, current: current))
+      }
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  private func log(since: UInt64?, last: Int?, through: UInt64) throws(MessageError) -> Answer {
+    if let since, since > through {
+      throw MessageError(
+        .versionUnavailable, "version \(since) has not been reached: the state is at version \(through)")
+    }
+    let oldest = try journal { () throws(JournalError) in try reader.oldestRetainedVersion() } ?? through + 1
+    var first = since.map { $0 + 1 } ?? oldest
+    if let last { first = max(first, through >= UInt64(last) ? through - UInt64(last) + 1 : 1) }
+    if since == nil { first = max(first, oldest) }
+    guard first <= through else { return .log(records: [], through: through, more: false) }
+    guard first >= oldest else {
+      throw MessageError(
+        .versionUnavailable,
+        "the journal no longer holds version \(first): versions before \(oldest) were compacted into a snapshot; "
+          + "ask for the records since version \(oldest - 1) or later")
+    }
+    let records = try journal { () throws(JournalError) in
+      try reader.records(from: first, through: through, limit: Self.pageRecords)
+    }
+    var entries: [LogEntry] = []
+    var bytes = 0
+    for record in records {
+      let entry = Self.entry(record, schema: schema)
+      bytes += CanonicalJSON.encode(entry.json).count
+      if !entries.isEmpty && bytes > Self.pageBytes { break }
+      entries.append(entry)
+    }
+    return .log(records: entries, through: through, more: (entries.last?.version ?? through) < through)
+  }
+
+  private func state(at version: UInt64, pointer: JSONPointer, current: UInt64) throws(MessageError) -> Answer {
+    guard version <= current else {
+      throw MessageError(
+        .versionUnavailable, "version \(version) has not been reached: the state is at version \(current)")
+    }
+    let document = try journal { () throws(JournalError) in
+      try reader.state(at: version, initialState: initialState)
+    }
+    guard let value = pointer.value(in: document) else {
+      throw MessageError(
+        .invalidPath,
+        "no state at '\(pointer)' at version \(version); \(StoreLoop.whatExists(along: pointer, in: document))")
+    }
+    return .state(version: version, path: pointer.description, value: value)
+  }
+
+  /// A journal record as the log shows it.
+  static func entry(_ record: JournalRecord, schema: ActionSchema) -> LogEntry {
+    LogEntry(
+      version: record.version, time: record.time, origin: record.origin, action: record.action,
+      summary: ActionPath.describe(record.action, schema: schema), patch: record.patch)
+  }
+
+  /// Runs a journal read; a version it lacks is the client's to hear of, any
+  /// other failure is the journal's.
+  private func journal<T>(_ body: () throws(JournalError) -> T) throws(MessageError) -> T {
+    do {
+      return try body()
+    } catch .versionNotRetained(let requested, let oldest) {
+      let advice = oldest.map { "; the oldest version kept is \($0)" } ?? ""
+      throw MessageError(
+        .versionUnavailable,
+        "version \(requested) is no longer in the journal: it was compacted into a snapshot\(advice)")
+    } catch .versionNotWritten(let requested, let last) {
+      throw MessageError(.versionUnavailable, "version \(requested) is not in the journal yet: it ends at version \(last)")
+    } catch {
+      throw MessageError(.journal, "the journal could not be read: \(error)")
+    }
+  }
+}

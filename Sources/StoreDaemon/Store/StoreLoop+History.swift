@@ -1,0 +1,109 @@
+import ComposableCore
+import Journal
+import Wire
+
+/// The action log and past states (`log`, `get` with `at`): read from the
+/// journal by the ``HistoryReader`` off the loop's thread, while the loop goes
+/// on. Until the answer is sent, the client's later requests wait, so its
+/// answers keep the order of its requests. Runs on the store loop's thread only.
+extension StoreLoop {
+  /// A client following the log: the `log` request that asked, and, while its
+  /// history is still being read, the records made durable meanwhile.
+  struct LogFollower {
+    let requestID: Int
+    var waiting: [JournalRecord]? = []
+  }
+
+  func requestLog(_ client: Client, id: Int, since: UInt64?, last: Int?, follow: Bool) {
+    if follow {
+      guard client.subscription == nil, client.follower == nil else {
+        send(
+          .error(
+            id: id, code: .alreadySubscribed,
+            message: "this connection already has a subscription or follows the log; open another to follow the log"),
+          to: client.connection)
+        return
+      }
+      client.follower = LogFollower(requestID: id)
+    }
+    // Every batch is committed before a request that does not reduce, so the
+    // loop's version is durable and published.
+    startHistoryRead(client, id: id, .log(since: since, last: last, through: store.version))
+  }
+
+  func requestState(_ client: Client, id: Int, path: String, at version: UInt64) {
+    guard version != store.version else {
+      handle(.get(id: id, path: path), from: client)
+      return
+    }
+    let pointer: JSONPointer
+    do {
+      pointer = try JSONPointer(path)
+    } catch {
+      send(.error(id: id, code: .invalidPath, message: "'\(path)' is not a JSON Pointer: \(error)"), to: client.connection)
+      return
+    }
+    startHistoryRead(client, id: id, .state(version: version, pointer: pointer, current: store.version))
+  }
+
+  private func startHistoryRead(_ client: Client, id: Int, _ request: HistoryReader.Request) {
+    client.historyPending = true
+    let connectionID = client.connection.id
+    historyReader.answer(request) { [inbox] result in
+      inbox.post(.history(connectionID: connectionID, requestID: id, result))
+    }
+  }
+
+  /// Sends what the reader found, then handles the requests that waited for it.
+  func finishHistoryRead(connectionID: Int, requestID: Int, _ result: Result<HistoryReader.Answer, MessageError>) {
+    guard let client = clients[connectionID] else { return }
+    client.historyPending = false
+    let connection = client.connection
+    let follows = client.follower?.requestID == requestID
+    switch result {
+    case .failure(let error):
+      if follows { client.follower = nil }
+      send(.error(id: requestID, code: error.code, message: error.message), to: connection)
+    case .success(.state(let version, let path, let value)):
+      send(.state(id: requestID, version: version, path: path, value: value), to: connection)
+    case .success(.log(let records, let through, let more)):
+      send(.log(id: requestID, records: records, through: through, more: more), to: connection)
+      if follows {
+        // A partial page: the client asks again from where it ends, and
+        // follows from the last page.
+        let waiting = client.follower?.waiting ?? []
+        client.follower = more ? nil : LogFollower(requestID: requestID, waiting: nil)
+        if !more { offerRecords(waiting, to: client) }
+      }
+    }
+    while !client.historyPending, clients[connectionID] != nil, !client.deferred.isEmpty {
+      perform(client.deferred.removeFirst())
+    }
+  }
+
+  /// Gives the records of a durable batch to the clients that follow the log.
+  func deliverToFollowers(_ records: [JournalRecord]) {
+    for client in clients.values where client.follower != nil {
+      if client.follower!.waiting != nil {
+        client.follower!.waiting!.append(contentsOf: records)
+      } else {
+        offerRecords(records, to: client)
+      }
+    }
+  }
+
+  private func offerRecords(_ records: [JournalRecord], to client: Client) {
+    for record in records {
+      let frame = MessageCodec.frame(ServerMessage.record(HistoryReader.entry(record, schema: schema)))
+      guard client.connection.outbox.offer(frame, droppable: false) else {
+        let reason =
+          "the client follows the log but does not read it fast enough; it was disconnected after version "
+          + "\(record.version - 1): resume with `tcactl log --since \(record.version - 1) --follow`"
+        client.connection.closeWithNotice(.lagged, reason)
+        clients[client.connection.id] = nil
+        Log.warning("connection \(client.connection.id) (\(client.name)): \(reason)")
+        return
+      }
+    }
+  }
+}

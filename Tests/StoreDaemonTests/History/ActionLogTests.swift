@@ -1,0 +1,177 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// The action log and past states through a real daemon: `log` pages, limits
+/// and follows the journal; `get` with `at` rebuilds earlier states; both
+/// survive a restart and keep the order of a client's answers.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ActionLogTests {
+  @Test func theLogSaysWhenWhoAndWhatChanged() throws {
+    let daemon = try DaemonProcess()
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe()
+    _ = try watcher.nextMessage()  // the snapshot
+    let alice = try daemon.client("alice")
+    let before = Int64(Date().timeIntervalSince1970 * 1000)
+    #expect(try alice.send(path: "counter.incrementButtonTapped") == 1)
+    let (rolled, settled, _) = try alice.sendAndWait(path: "dice.view.rollButtonTapped", timeout: .seconds(10))
+    let after = Int64(Date().timeIntervalSince1970 * 1000)
+    #expect(rolled == 2 && settled == 4)
+
+    let page = try daemon.client("reader").log(since: nil, last: nil)
+    #expect(page.through == 4 && !page.more)
+    #expect(page.records.map(\.version) == [1, 2, 3, 4])
+    #expect(page.records.allSatisfy { $0.time >= before && $0.time <= after })
+    #expect(page.records.map(\.summary).prefix(3) == ["counter.incrementButtonTapped", "dice.view.rollButtonTapped", "dice.internal.startAnimation"])
+    #expect(page.records[3].summary.hasPrefix("dice.internal.rollCompleted "))
+    // The client by name; the roll's effects point back at the action they followed from.
+    let origins = page.records.map(\.origin)
+    guard case .object(let first) = origins[0], case .object(let roll) = origins[1] else {
+      Issue.record("origins are not objects: \(origins)")
+      return
+    }
+    #expect(first["client"] == .string("alice") && roll["client"] == .string("alice"))
+    #expect(first["origin"] != roll["origin"])
+    for effect in origins[2...] {
+      #expect(effect == .object(["effect": .bool(true), "origin": roll["origin"]!]))
+    }
+    // The patches are the diffs the watcher saw.
+    var diffs: [JSONValue] = []
+    while diffs.count < 4 {
+      if case .diff(_, _, _, let patch) = try watcher.nextMessage() { diffs.append(patch) }
+    }
+    #expect(page.records.map(\.patch) == diffs)
+  }
+
+  @Test func lastSinceAndPagesOfAThousand() throws {
+    let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
+    let client = try daemon.client()
+    for _ in 1...1500 { _ = try client.send(path: "counter.incrementButtonTapped") }
+
+    #expect(try client.log(since: nil, last: 5).records.map(\.version) == Array(1496...1500))
+    #expect(try client.log(since: 1490, last: 3).records.map(\.version) == [1498, 1499, 1500])
+    #expect(try client.log(since: 1497, last: nil).records.map(\.version) == [1498, 1499, 1500])
+    #expect(try client.log(since: 1500, last: nil).records.isEmpty)
+    let first = try client.log(since: 0, last: nil)
+    #expect(first.records.map(\.version) == Array(1...1000) && first.more && first.through == 1500)
+    let rest = try client.log(since: 1000, last: nil)
+    #expect(rest.records.map(\.version) == Array(1001...1500) && !rest.more)
+  }
+
+  @Test func followingGetsEveryNewRecordInOrder() throws {
+    let daemon = try DaemonProcess()
+    let sender = try daemon.client("sender")
+    _ = try sender.send(path: "counter.incrementButtonTapped")
+    let follower = try daemon.client("follower")
+    let page = try follower.log(since: nil, last: 1, follow: true)
+    #expect(page.records.map(\.version) == [1] && !page.more)
+    for _ in 1...20 { _ = try sender.send(path: "counter.incrementButtonTapped") }
+    var versions: [UInt64] = []
+    while versions.count < 20 {
+      if case .record(let entry) = try follower.nextMessage() {
+        versions.append(entry.version)
+        #expect(entry.patch == .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(entry.version))])]))
+      }
+    }
+    #expect(versions == Array(2...21))
+    // One stream per connection.
+    try follower.subscribe()
+    let refusal = try nextMessage(from: follower) { if case .error = $0 { true } else { false } }
+    guard case .error(_, let code, let message) = refusal else { return }
+    #expect(code == .alreadySubscribed && message == "this connection follows the log; open another to subscribe")
+  }
+
+  @Test func getAtRebuildsEachEarlierStateAcrossARestart() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    var states: [JSONValue] = [try client.get().value]
+    for command in [["counter.incrementButtonTapped"], ["cart.addItem", "3"], ["cart.addItem", "5"], ["bmi.input.binding.height", "180"]] {
+      _ = try client.send(path: command[0], arguments: Array(command.dropFirst()))
+      states.append(try client.get().value)
+    }
+    for (version, state) in states.enumerated() {
+      let (answered, value) = try client.get(path: "", at: UInt64(version))
+      #expect(answered == UInt64(version))
+      #expect(value == state, "version \(version)")
+    }
+    #expect(try client.get(path: "/cart/items", at: 2).value == states[2][path: "cart", "items"])
+    client.close()
+    #expect(daemon.stop() == 0)
+
+    let restarted = try DaemonProcess(reusing: daemon)
+    let again = try restarted.client()
+    _ = try again.send(path: "counter.incrementButtonTapped")
+    #expect(try again.get(path: "/counter/count", at: 1).value == .int(1))
+    #expect(try again.get(path: "", at: 3).value == states[3])
+    #expect(try again.log(since: nil, last: nil).records.map(\.version) == [1, 2, 3, 4, 5])
+  }
+
+  @Test func versionsNotHeldAreRefusedAndTheConnectionGoesOn() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    _ = try client.send(path: "counter.incrementButtonTapped")
+    #expect(throws: ClientError.rejected(code: .versionUnavailable, message: "version 9 has not been reached: the state is at version 1")) {
+      try client.get(path: "", at: 9)
+    }
+    #expect(throws: ClientError.rejected(code: .versionUnavailable, message: "version 2 has not been reached: the state is at version 1")) {
+      try client.log(since: 2, last: nil)
+    }
+    #expect(throws: ClientError.rejected(code: .invalidPath, message: "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, products, profile, search, selectedTab")) {
+      try client.get(path: "/nowhere", at: 0)
+    }
+    #expect(try client.get(path: "/counter/count").value == .int(1))
+  }
+
+  @Test func answersKeepTheOrderOfRequestsWhileTheJournalIsRead() throws {
+    let daemon = try DaemonProcess()
+    _ = try daemon.client().send(path: "counter.incrementButtonTapped")
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    // Pipelined: the history requests are read from the journal off the
+    // store's thread, yet every answer comes in request order.
+    try raw.send(#"{"type":"log","id":1}"#)
+    try raw.send(#"{"type":"get","id":2,"path":"/counter/count"}"#)
+    try raw.send(#"{"type":"get","id":3,"path":"/counter/count","at":0}"#)
+    try raw.send(#"{"type":"send","id":4,"path":"counter.incrementButtonTapped","arguments":[]}"#)
+    try raw.send(#"{"type":"nonsense","id":5}"#)
+    try raw.send(#"{"type":"status","id":6}"#)
+    var ids: [Int?] = []
+    while ids.count < 6, let message = try raw.read() {
+      switch message {
+      case .log(let id, _, _, _), .state(let id, _, _, _), .ack(let id, _), .status(let id, _): ids.append(id)
+      case .error(let id, _, _): ids.append(id)
+      default: continue
+      }
+    }
+    #expect(ids == [1, 2, 3, 4, 5, 6])
+  }
+
+  @Test func tcactlLogAndGetAt() throws {
+    let daemon = try DaemonProcess()
+    _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
+    _ = try tcactl(["send", "cart.addItem", "3"], socket: daemon.socketPath)
+
+    let log = try tcactl(["log"], socket: daemon.socketPath)
+    #expect(log.status == 0)
+    let lines = log.output.split(separator: "\n").map(String.init)
+    #expect(lines.first?.hasPrefix("v1  ") == true)
+    #expect(lines.first?.hasSuffix("  tcactl send (#1)  counter.incrementButtonTapped") == true)
+    #expect(lines.contains("    ~ /counter/count: 1"))
+    #expect(lines.contains { $0.hasPrefix("v2  ") && $0.hasSuffix("  cart.addItem 3") })
+    #expect(lines.contains { $0.hasPrefix("    + /cart/items/0 = ") })
+
+    let json = try tcactl(["log", "-n", "1", "--json"], socket: daemon.socketPath)
+    let entry = try LogEntry(json: JSONParser.parse(Array(json.output.utf8)))
+    #expect(entry.version == 2 && entry.summary == "cart.addItem 3")
+
+    #expect(try tcactl(["log", "--since", "2"], socket: daemon.socketPath).output.contains("no actions after version 2"))
+    #expect(try tcactl(["get", "counter.count", "--at", "1"], socket: daemon.socketPath).output == "1\n")
+    #expect(try tcactl(["get", "counter.count", "--at", "0"], socket: daemon.socketPath).output == "0\n")
+    let future = try tcactl(["get", "--at", "7"], socket: daemon.socketPath)
+    #expect(future.status == 1 && future.error.contains("version 7 has not been reached"))
+    #expect(try tcactl(["log", "-n", "0"], socket: daemon.socketPath).status == 2)
+  }
+}
