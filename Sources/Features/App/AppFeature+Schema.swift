@@ -13,6 +13,9 @@ extension AppFeature.Action: DescribedAction {
       ActionCase("profile", "The online store's profile", .unlabeled("action", Profile.Action.self)),
       ActionCase("bmi", "The BMI calculator and its history", .unlabeled("action", BMI.Action.self)),
       ActionCase("search", "The GIF search", .unlabeled("action", GIFSearch.Action.self)),
+      ActionCase(
+        "recovered",
+        "Restarts or fails what each feature was waiting on when storedaemon stopped (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -27,6 +30,7 @@ extension AppFeature.Action: DescribedAction {
     case .profile: "profile"
     case .bmi: "bmi"
     case .search: "search"
+    case .recovered: "recovered"
     }
   }
 }

@@ -20,6 +20,14 @@ import ComposableCore
 /// the live catalog over the bundled one. Fetching what is already loaded or
 /// loading does nothing, and a failed fetch is retried by the tab's Retry
 /// (`products.fetchProducts`), not by selecting the tab again.
+///
+/// After a crash, storedaemon recovers the state from its journal, but the
+/// effects that were in flight (timers, HTTP requests, storage writes in the
+/// worker processes) are gone. It then reduces ``Action/recovered`` once, and
+/// each feature left waiting on one of them gets its own recovery action,
+/// which restarts what is safe to repeat and fails what is not (see
+/// ``recoveryActions(for:)``). With nothing waiting, ``Action/recovered``
+/// does nothing, and storedaemon does not journal it.
 public struct AppFeature: Reducer {
   public struct State: Equatable, Sendable, Codable {
     public var selectedTab: AppTab
@@ -58,6 +66,12 @@ public struct AppFeature: Reducer {
     case profile(Profile.Action)
     case bmi(BMI.Action)
     case search(GIFSearch.Action)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. Sends the recovery
+    /// action of each feature that was waiting on one
+    /// (``AppFeature/recoveryActions(for:)``); with none waiting, it changes
+    /// nothing and returns no effect.
+    case recovered
 
     var counter: Counter.Action? { if case .counter(let action) = self { action } else { nil } }
     var dice: Dice.Action? { if case .dice(let action) = self { action } else { nil } }
@@ -82,16 +96,24 @@ public struct AppFeature: Reducer {
       products: \.products, cart: \.cart,
       productsAction: CasePath(Action.products, \.products), cartAction: CasePath(Action.cart, \.cart))
     Reduce { state, action in
-      guard case .tabSelected(let tab) = action else { return .none }
-      state.selectedTab = tab
-      switch tab {
-      case .products where state.products.status == .idle || state.products.status == .bundled:
-        return .send(.products(.fetchProducts))
-      case .profile where state.profile.status == .idle:
-        return .send(.profile(.fetchProfile))
-      case .bmi where state.bmi.selectedTab == .history:
-        return .send(.bmi(.history(.onAppear)))
-      default:
+      switch action {
+      case .tabSelected(let tab):
+        state.selectedTab = tab
+        switch tab {
+        case .products where state.products.status == .idle || state.products.status == .bundled:
+          return .send(.products(.fetchProducts))
+        case .profile where state.profile.status == .idle:
+          return .send(.profile(.fetchProfile))
+        case .bmi where state.bmi.selectedTab == .history:
+          return .send(.bmi(.history(.onAppear)))
+        default:
+          return .none
+        }
+
+      case .recovered:
+        return .merge(Self.recoveryActions(for: state).map { .send($0) })
+
+      case .counter, .dice, .products, .cart, .profile, .bmi, .search:
         return .none
       }
     }

@@ -7,6 +7,8 @@ extension BMI.Action: DescribedAction {
       ActionCase("input", "An action of the calculator form", .unlabeled("action", BMIInput.Action.self)),
       ActionCase("history", "An action of the saved history", .unlabeled("action", BMIHistory.Action.self)),
       ActionCase("tabSelected", "Shows a tab; the history reloads", .unlabeled("tab", BMITab.self)),
+      ActionCase(
+        "recovered", "Restarts the save or load that was in flight (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -16,6 +18,7 @@ extension BMI.Action: DescribedAction {
     case .input: "input"
     case .history: "history"
     case .tabSelected: "tabSelected"
+    case .recovered: "recovered"
     }
   }
 }

@@ -7,6 +7,10 @@ import ComposableCore
 /// Unlike the seed, the switch happens only once storage has confirmed the save
 /// (`.input(.saved)`), not on every tap of the save button, so an invalid form
 /// or a failed save leaves the calculator on screen with its message.
+///
+/// After storedaemon restarts, ``Action/recovered`` passes on the restart to
+/// the tab that was waiting on an effect: ``BMIInput/Action/recovered`` for a
+/// save in flight, ``BMIHistory/Action/recovered`` for a load.
 public struct BMI: Reducer {
   public struct State: Equatable, Sendable, Codable {
     /// The calculator form.
@@ -24,6 +28,10 @@ public struct BMI: Reducer {
       self.history = history
       self.selectedTab = selectedTab
     }
+
+    /// Whether either tab waits on an effect (a save or a load in flight).
+    /// ``Action/recovered`` restarts what this covers.
+    public var isAwaitingEffect: Bool { input.isAwaitingEffect || history.isAwaitingEffect }
   }
 
   public enum Action: Equatable, Sendable, Codable {
@@ -33,6 +41,10 @@ public struct BMI: Reducer {
     case history(BMIHistory.Action)
     /// A tab was chosen; choosing the history reloads it.
     case tabSelected(BMITab)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. Sends the recovery
+    /// action of each tab that was waiting on one; otherwise nothing happens.
+    case recovered
 
     /// The calculator's action, if this is one (for `Scope`).
     public var input: BMIInput.Action? {
@@ -63,6 +75,11 @@ public struct BMI: Reducer {
       case .tabSelected(let tab):
         state.selectedTab = tab
         return tab == .history ? .send(.history(.onAppear)) : .none
+
+      case .recovered:
+        return .merge(
+          state.input.isAwaitingEffect ? .send(.input(.recovered)) : .none,
+          state.history.isAwaitingEffect ? .send(.history(.recovered)) : .none)
 
       case .input, .history:
         return .none

@@ -18,6 +18,7 @@ extension BMIHistory.Action: DescribedAction {
         "deleteFailed", "Storage could not delete the record, which goes back (sent by the storage effect)",
         .unlabeled("record", BMIRecord.self), .unlabeled("failure", EffectFailure.self)),
       ActionCase("dismissMessages", "Dismisses the error and unreadable-entries messages"),
+      ActionCase("recovered", "Lists again a history that was loading (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -30,6 +31,7 @@ extension BMIHistory.Action: DescribedAction {
     case .delete: "delete"
     case .deleteFailed: "deleteFailed"
     case .dismissMessages: "dismissMessages"
+    case .recovered: "recovered"
     }
   }
 }

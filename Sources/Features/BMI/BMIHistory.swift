@@ -7,6 +7,11 @@ import FoundationEssentials
 ///
 /// A stored document that does not decode is skipped and named in
 /// ``State/unreadableMessage``; the other entries still show.
+///
+/// If storedaemon restarts while the history is loading, ``Action/recovered``
+/// lists it again: a list is safe to repeat. A delete in flight is not marked
+/// in state (the entry has already left the list), so it is not restarted: if
+/// it did not reach storage, the next load shows the entry again.
 public struct BMIHistory: Reducer {
   public struct State: Equatable, Sendable, Codable {
     /// The saved measurements, newest first.
@@ -28,6 +33,10 @@ public struct BMIHistory: Reducer {
       self.errorMessage = errorMessage
       self.unreadableMessage = unreadableMessage
     }
+
+    /// Whether the history waits on an effect: it is loading.
+    /// ``Action/recovered`` restarts what this covers.
+    public var isAwaitingEffect: Bool { isLoading }
   }
 
   public enum Action: Equatable, Sendable, Codable {
@@ -44,6 +53,10 @@ public struct BMIHistory: Reducer {
     case deleteFailed(BMIRecord, EffectFailure)
     /// Dismisses the error and unreadable-entries messages.
     case dismissMessages
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. A history that was
+    /// loading is listed again; otherwise nothing happens.
+    case recovered
   }
 
   enum CancelID { case load }
@@ -56,18 +69,7 @@ public struct BMIHistory: Reducer {
       case .onAppear:
         state.isLoading = true
         state.errorMessage = nil
-        return .storage(.list(namespace: BMIHistoryStorage.namespace)) { result in
-          switch result {
-          case .success(.documents(let documents)):
-            let (records, unreadable) = BMIHistoryStorage.decode(documents)
-            return .loaded(records: records, unreadable: unreadable)
-          case .success(let reply):
-            return .loadFailed(EffectFailure(.storage, "unexpected reply \(reply) to a list"))
-          case .failure(let failure):
-            return .loadFailed(failure)
-          }
-        }
-        .cancellable(id: CancelID.load, cancelInFlight: true)
+        return load()
 
       case .loaded(let records, let unreadable):
         state.isLoading = false
@@ -102,8 +104,29 @@ public struct BMIHistory: Reducer {
         state.errorMessage = nil
         state.unreadableMessage = nil
         return .none
+
+      case .recovered:
+        guard state.isAwaitingEffect else { return .none }
+        return load()
       }
     }
+  }
+
+  /// Lists the history's namespace, answered by ``Action/loaded(records:unreadable:)``
+  /// or ``Action/loadFailed(_:)``; it replaces the load in flight.
+  private func load() -> Effect<Action> {
+    .storage(.list(namespace: BMIHistoryStorage.namespace)) { result in
+      switch result {
+      case .success(.documents(let documents)):
+        let (records, unreadable) = BMIHistoryStorage.decode(documents)
+        return .loaded(records: records, unreadable: unreadable)
+      case .success(let reply):
+        return .loadFailed(EffectFailure(.storage, "unexpected reply \(reply) to a list"))
+      case .failure(let failure):
+        return .loadFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.load, cancelInFlight: true)
   }
 
   /// "1 saved entry could not be read and was skipped: key: reason." (or the

@@ -12,6 +12,8 @@ extension BMIInput.Action: DescribedAction {
         "saveFailed", "Storage could not store the measurement (sent by the storage effect)",
         .unlabeled("failure", EffectFailure.self)),
       ActionCase("dismissAlert", "Dismisses the saved confirmation or the save error"),
+      ActionCase(
+        "recovered", "Stores again the record that was being saved (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -23,6 +25,7 @@ extension BMIInput.Action: DescribedAction {
     case .saved: "saved"
     case .saveFailed: "saveFailed"
     case .dismissAlert: "dismissAlert"
+    case .recovered: "recovered"
     }
   }
 }

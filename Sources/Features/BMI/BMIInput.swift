@@ -8,6 +8,12 @@ import FoundationEssentials
 /// The fields are set by bindings (`tcactl send bmi.input.binding height 180`).
 /// After every binding the messages and the result are recomputed and kept in
 /// state, so any client shows them without re-implementing the rules.
+///
+/// The record being saved is kept in ``State/recordBeingSaved`` until storage
+/// answers, so that a save in flight when storedaemon stopped can be restarted
+/// by ``Action/recovered`` with the very same document: a put of the same
+/// document under the same key is idempotent, and the history never gets the
+/// entry twice.
 public struct BMIInput: Reducer {
   public struct State: Equatable, Sendable, Codable {
     /// Height in centimetres, as typed.
@@ -22,15 +28,26 @@ public struct BMIInput: Reducer {
     public var result: BMIResult?
     /// The save in progress, its confirmation, or its error.
     public var saveStatus: BMISaveStatus
+    /// The record being stored while ``saveStatus`` is ``BMISaveStatus/saving``,
+    /// `nil` otherwise: what ``Action/recovered`` stores again. (`nil` while
+    /// saving only in a state kept by a storedaemon older than this field.)
+    public var recordBeingSaved: BMIRecord?
 
     /// A form holding `height` and `weight`, with messages and result computed
     /// from them.
-    public init(height: String = "", weight: String = "", saveStatus: BMISaveStatus = .idle) {
+    public init(
+      height: String = "", weight: String = "", saveStatus: BMISaveStatus = .idle, recordBeingSaved: BMIRecord? = nil
+    ) {
       self.height = height
       self.weight = weight
       self.saveStatus = saveStatus
+      self.recordBeingSaved = recordBeingSaved
       self.validate()
     }
+
+    /// Whether the form waits on an effect: a save is in flight.
+    /// ``Action/recovered`` restarts (or fails) what this covers.
+    public var isAwaitingEffect: Bool { saveStatus == .saving }
 
     /// Whether "Save to History" can be tapped: both values are valid and no
     /// save is in flight.
@@ -61,6 +78,11 @@ public struct BMIInput: Reducer {
     case saveFailed(EffectFailure)
     /// Dismisses the saved confirmation or the save error ("OK").
     case dismissAlert
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. A save that was in
+    /// flight stores ``State/recordBeingSaved`` again, the same document
+    /// under the same key; otherwise nothing happens.
+    case recovered
 
     /// The binding, if this action is one (for ``BindingReducer``).
     public var binding: BindingAction<State>? {
@@ -89,35 +111,60 @@ public struct BMIInput: Reducer {
           case .success(let weight) = BMIField.weight.validate(state.weight)
         else { return .none }
         let record = BMIRecord(id: uuid(), height: height, weight: weight, date: date.now)
-        guard let document = try? BMIHistoryStorage.encode(record) else {
-          state.saveStatus = .failed("Could not save your BMI: the entry could not be encoded.")
-          return .none
-        }
-        state.saveStatus = .saving
-        let request = StorageRequest.put(
-          namespace: BMIHistoryStorage.namespace, key: BMIHistoryStorage.key(for: record), value: document)
-        return .storage(request) { result in
-          switch result {
-          case .success(.stored): .saved(record)
-          case .success(let reply): .saveFailed(EffectFailure(.storage, "unexpected reply \(reply) to a put"))
-          case .failure(let failure): .saveFailed(failure)
-          }
-        }
-        .cancellable(id: CancelID.save)
+        return save(record, &state)
 
       case .saved(let record):
         state.saveStatus = .saved(record)
+        state.recordBeingSaved = nil
         return .none
 
       case .saveFailed(let failure):
         state.saveStatus = .failed("Could not save your BMI: \(failure.message)")
+        state.recordBeingSaved = nil
         return .none
 
       case .dismissAlert:
         state.saveStatus = .idle
         return .none
+
+      case .recovered:
+        guard state.isAwaitingEffect else { return .none }
+        guard let record = state.recordBeingSaved else {
+          // Kept by a storedaemon that did not record what it was saving: a
+          // new record could duplicate one that was stored, so say so instead.
+          state.saveStatus = .failed(Self.unknownSaveMessage)
+          return .none
+        }
+        return save(record, &state)
       }
     }
+  }
+
+  /// Why a save that storedaemon cannot restart failed.
+  static let unknownSaveMessage =
+    "Could not save your BMI: storedaemon restarted during the save, which may or may not have been stored. Check the history before saving again."
+
+  /// Stores `record` as its document under its key, marking the form as saving;
+  /// answered by ``Action/saved(_:)`` or ``Action/saveFailed(_:)``. It replaces
+  /// the save in flight.
+  private func save(_ record: BMIRecord, _ state: inout State) -> Effect<Action> {
+    guard let document = try? BMIHistoryStorage.encode(record) else {
+      state.saveStatus = .failed("Could not save your BMI: the entry could not be encoded.")
+      state.recordBeingSaved = nil
+      return .none
+    }
+    state.saveStatus = .saving
+    state.recordBeingSaved = record
+    let request = StorageRequest.put(
+      namespace: BMIHistoryStorage.namespace, key: BMIHistoryStorage.key(for: record), value: document)
+    return .storage(request) { result in
+      switch result {
+      case .success(.stored): .saved(record)
+      case .success(let reply): .saveFailed(EffectFailure(.storage, "unexpected reply \(reply) to a put"))
+      case .failure(let failure): .saveFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.save, cancelInFlight: true)
   }
 }
 

@@ -11,6 +11,7 @@ extension Counter.Action: DescribedAction {
       ActionCase(
         "numberFactFailed", "The fact could not be fetched (sent by the HTTP effect)",
         .unlabeled("failure", EffectFailure.self)),
+      ActionCase("recovered", "Fetches again a fact that was loading (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -22,6 +23,7 @@ extension Counter.Action: DescribedAction {
     case .numberFactButtonTapped: "numberFactButtonTapped"
     case .numberFactResponse: "numberFactResponse"
     case .numberFactFailed: "numberFactFailed"
+    case .recovered: "recovered"
     }
   }
 }

@@ -4,6 +4,9 @@ import FoundationEssentials
 /// The counter with a number fact (seed 003): increment and decrement a count,
 /// and fetch a fact about the current number over HTTP, showing loading and
 /// error states.
+///
+/// After storedaemon restarts with a fact still loading, ``Action/recovered``
+/// fetches it again: a GET is safe to repeat.
 public struct Counter: Reducer {
   public struct State: Equatable, Sendable, Codable {
     public var count = 0
@@ -18,6 +21,10 @@ public struct Counter: Reducer {
       self.numberFact = numberFact
       self.errorMessage = errorMessage
     }
+
+    /// Whether the counter waits on an effect: a fact is loading.
+    /// ``Action/recovered`` restarts what this covers.
+    public var isAwaitingEffect: Bool { isLoading }
   }
 
   public enum Action: Equatable, Sendable, Codable {
@@ -26,6 +33,11 @@ public struct Counter: Reducer {
     case numberFactButtonTapped
     case numberFactResponse(String)
     case numberFactFailed(EffectFailure)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. A fact that was
+    /// loading is fetched again, for the current count, as the fact button
+    /// would; otherwise nothing happens.
+    case recovered
   }
 
   enum CancelID { case fact }
@@ -48,18 +60,7 @@ public struct Counter: Reducer {
       case .numberFactButtonTapped:
         state.isLoading = true
         state.errorMessage = nil
-        let request = HTTPRequest(
-          url: "\(configuration.numbersAPIBaseURL)/\(state.count)",
-          headers: [HTTPHeader("Accept", "text/plain")], timeout: configuration.requestTimeout)
-        return .http(request) { result in
-          switch result {
-          case .success(let response):
-            .numberFactResponse(String(decoding: response.body, as: UTF8.self))
-          case .failure(let failure):
-            .numberFactFailed(failure)
-          }
-        }
-        .cancellable(id: CancelID.fact, cancelInFlight: true)
+        return fetchFact(about: state.count)
 
       case .numberFactResponse(let fact):
         state.isLoading = false
@@ -70,7 +71,29 @@ public struct Counter: Reducer {
         state.isLoading = false
         state.errorMessage = failure.message
         return .none
+
+      case .recovered:
+        guard state.isAwaitingEffect else { return .none }
+        return fetchFact(about: state.count)
       }
     }
+  }
+
+  /// `GET {numbersAPIBaseURL}/{number}` as text, answered by
+  /// ``Action/numberFactResponse(_:)`` or ``Action/numberFactFailed(_:)``;
+  /// it replaces the fetch in flight.
+  private func fetchFact(about number: Int) -> Effect<Action> {
+    let request = HTTPRequest(
+      url: "\(configuration.numbersAPIBaseURL)/\(number)",
+      headers: [HTTPHeader("Accept", "text/plain")], timeout: configuration.requestTimeout)
+    return .http(request) { result in
+      switch result {
+      case .success(let response):
+        .numberFactResponse(String(decoding: response.body, as: UTF8.self))
+      case .failure(let failure):
+        .numberFactFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.fact, cancelInFlight: true)
   }
 }

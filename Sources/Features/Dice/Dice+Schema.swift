@@ -45,7 +45,8 @@ extension Dice.Action.ViewAction: DescribedAction {
 }
 
 extension Dice.Action.InternalAction: DescribedAction {
-  /// `dice.internal.rollCompleted 4`, `dice.internal.rollFailed …`, `dice.internal.startAnimation`.
+  /// `dice.internal.rollCompleted 4`, `dice.internal.rollFailed …`, `dice.internal.startAnimation`,
+  /// `dice.internal.recovered`.
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase(
@@ -54,6 +55,7 @@ extension Dice.Action.InternalAction: DescribedAction {
         "rollFailed", "The roll under way could not finish (sent by the timer)",
         .unlabeled("failure", EffectFailure.self)),
       ActionCase("startAnimation", "Turns the die a full turn (sent when a roll starts)"),
+      ActionCase("recovered", "Restarts the timer of a roll under way (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -63,6 +65,7 @@ extension Dice.Action.InternalAction: DescribedAction {
     case .rollCompleted: "rollCompleted"
     case .rollFailed: "rollFailed"
     case .startAnimation: "startAnimation"
+    case .recovered: "recovered"
     }
   }
 }

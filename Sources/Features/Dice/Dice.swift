@@ -12,6 +12,12 @@ import ComposableCore
 /// to the timer worker; only the completion action stays in the daemon. If
 /// the timer cannot fire (its worker died), ``Action/InternalAction/rollFailed(_:)``
 /// ends the roll with ``State/errorMessage`` saying so, and the die can be rolled again.
+///
+/// If storedaemon restarts while a roll is under way, the timer and the value
+/// it carried are gone; ``Action/InternalAction/recovered`` restarts the roll's
+/// timer with a value drawn anew. Nobody saw the lost value (it lived only in
+/// the effect), and a roll has no effect outside the die, so rolling again is
+/// safe; the die is not turned a second time.
 public struct Dice: Reducer {
   /// The die, its history and what is presented over it.
   public struct State: Equatable, Sendable, Codable {
@@ -46,6 +52,10 @@ public struct Dice: Reducer {
 
     /// Whether there is a roll to undo.
     public var canUndo: Bool { !rollHistory.isEmpty }
+
+    /// Whether the die waits on an effect: a roll is under way.
+    /// ``Action/InternalAction/recovered`` restarts what this covers.
+    public var isAwaitingEffect: Bool { isRolling }
   }
 
   /// What can happen, grouped as in the seed: what the person does (`view`),
@@ -81,6 +91,11 @@ public struct Dice: Reducer {
       case rollFailed(EffectFailure)
       /// A roll started: turn the die.
       case startAnimation
+      /// storedaemon recovered this state after stopping without finishing its
+      /// effects; every effect that was in flight is gone. A roll under way
+      /// starts its timer again, landing on a newly drawn value; otherwise
+      /// nothing happens.
+      case recovered
     }
 
     var destination: PresentationAction<DiceHistory.Action>? {
@@ -129,12 +144,7 @@ public struct Dice: Reducer {
       guard !state.isRolling else { return .none }
       state.isRolling = true
       state.errorMessage = nil
-      let value = randomNumbers.int(in: Self.faces)
-      return .merge(
-        .send(.internal(.startAnimation)),
-        .timer(after: Self.rollDuration, send: .internal(.rollCompleted(value))) { .internal(.rollFailed($0)) }
-          .cancellable(id: CancelID.roll)
-      )
+      return .merge(.send(.internal(.startAnimation)), landRoll())
 
     case .undoLastRoll:
       guard !state.rollHistory.isEmpty else { return .none }
@@ -169,6 +179,20 @@ public struct Dice: Reducer {
     case .startAnimation:
       state.rollAnimationAngle += 360
       return .none
+
+    case .recovered:
+      guard state.isAwaitingEffect else { return .none }
+      return landRoll()
     }
+  }
+
+  /// Draws the roll's value now and lands it after ``rollDuration``, through
+  /// the timer worker: ``Action/InternalAction/rollCompleted(_:)``, or
+  /// ``Action/InternalAction/rollFailed(_:)`` if the timer cannot fire. It
+  /// replaces a roll timer in flight, so a roll never lands twice.
+  private func landRoll() -> Effect<Action> {
+    let value = randomNumbers.int(in: Self.faces)
+    return .timer(after: Self.rollDuration, send: .internal(.rollCompleted(value))) { .internal(.rollFailed($0)) }
+      .cancellable(id: CancelID.roll, cancelInFlight: true)
   }
 }

@@ -15,6 +15,8 @@ extension Cart.Action: DescribedAction {
       ActionCase(
         "orderFailed", "The order could not be sent (sent by the HTTP effect)",
         .unlabeled("failure", EffectFailure.self)),
+      ActionCase(
+        "recovered", "Fails an order that was being sent, without sending it again (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -29,6 +31,7 @@ extension Cart.Action: DescribedAction {
     case .alert: "alert"
     case .orderPlaced: "orderPlaced"
     case .orderFailed: "orderFailed"
+    case .recovered: "recovered"
     }
   }
 }

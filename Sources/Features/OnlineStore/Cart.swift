@@ -6,6 +6,12 @@ import FoundationEssentials
 /// (`POST {storeAPIBaseURL}/carts`), then a success or failure alert. A placed
 /// order empties the cart.
 ///
+/// An order in flight when storedaemon stopped is not sent again: the POST may
+/// have reached the store, and sending it twice could place it twice. Its
+/// answer is lost, so ``Action/recovered`` ends it as failed with
+/// ``interruptedOrderMessage`` and the ``CartAlert/purchaseInterrupted`` alert,
+/// keeping the cart so the customer can check and pay again.
+///
 /// The cart sells from ``State/catalog``: the bundled catalog
 /// (``Product/bundledCatalog``) until its host replaces it with the live one
 /// (see ``OnlineStoreCoordinator``), so `addItem(3)` alone is enough to add
@@ -48,6 +54,10 @@ public struct Cart: Reducer {
 
     /// Whether an order is in flight.
     public var isSending: Bool { orderStatus == .sending }
+
+    /// Whether the cart waits on an effect: an order is in flight.
+    /// ``Action/recovered`` fails what this covers.
+    public var isAwaitingEffect: Bool { isSending }
 
     /// Sets the quantity of `product`'s line: 0 (or less) removes the line, a
     /// new product gets a line at the end. Refused while an order is in flight,
@@ -95,7 +105,18 @@ public struct Cart: Reducer {
     case orderPlaced(orderID: Int?)
     /// The order could not be sent.
     case orderFailed(EffectFailure)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. An order that was
+    /// being sent fails with ``Cart/interruptedOrderMessage`` and the
+    /// ``CartAlert/purchaseInterrupted`` alert, without being sent again (its
+    /// outcome is unknown); otherwise nothing happens.
+    case recovered
   }
+
+  /// Why an order that was in flight when storedaemon stopped failed: its
+  /// answer is lost, so whether the store placed it is unknown.
+  public static let interruptedOrderMessage =
+    "storedaemon restarted while the order was being sent; it may or may not have been placed. Check your orders before paying again."
 
   enum CancelID { case order }
 
@@ -163,6 +184,12 @@ public struct Cart: Reducer {
       case .orderFailed(let failure):
         state.orderStatus = .failed(failure.message)
         state.alert = .purchaseFailed(message: failure.message)
+        return .none
+
+      case .recovered:
+        guard state.isAwaitingEffect else { return .none }
+        state.orderStatus = .failed(Self.interruptedOrderMessage)
+        state.alert = .purchaseInterrupted
         return .none
       }
     }

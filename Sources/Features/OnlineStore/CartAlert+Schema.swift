@@ -6,7 +6,7 @@ extension CartAlert.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase("confirmPurchase", "\"Pay\" on the confirmation: sends the order"),
       ActionCase("cancelPurchase", "\"Cancel\" on the confirmation: keeps shopping"),
-      ActionCase("dismiss", "\"Done\" on the success or failure alert"),
+      ActionCase("dismiss", "\"Done\" on the success, failure or order-not-confirmed alert"),
     ])
   }
 

@@ -10,6 +10,10 @@ public enum CartAlert: Equatable, Hashable, Sendable, Codable {
   /// "Oops!": the order could not be sent, for the reason given; the cart is
   /// kept. Done → ``Action/dismiss``.
   case purchaseFailed(message: String)
+  /// "Order not confirmed": storedaemon restarted while the order was being
+  /// sent, so it may or may not have been placed (``Cart/interruptedOrderMessage``);
+  /// the cart is kept. Done → ``Action/dismiss``.
+  case purchaseInterrupted
 
   /// The alert's buttons. Every button also closes the alert.
   public enum Action: Equatable, Hashable, Sendable, Codable {
@@ -17,7 +21,7 @@ public enum CartAlert: Equatable, Hashable, Sendable, Codable {
     case confirmPurchase
     /// "Cancel" on the confirmation: keep shopping.
     case cancelPurchase
-    /// "Done" on the success or failure alert.
+    /// "Done" on the success, failure or order-not-confirmed alert.
     case dismiss
   }
 
@@ -27,6 +31,7 @@ public enum CartAlert: Equatable, Hashable, Sendable, Codable {
     case .confirmPurchase: "Confirm your purchase"
     case .purchaseSucceeded: "Thank you!"
     case .purchaseFailed: "Oops!"
+    case .purchaseInterrupted: "Order not confirmed"
     }
   }
 
@@ -41,6 +46,8 @@ public enum CartAlert: Equatable, Hashable, Sendable, Codable {
       "Your order is in process."
     case .purchaseFailed(let message):
       "Unable to send order, try again later. (\(message))"
+    case .purchaseInterrupted:
+      Cart.interruptedOrderMessage
     }
   }
 }

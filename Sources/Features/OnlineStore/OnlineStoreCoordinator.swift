@@ -57,7 +57,7 @@ public struct OnlineStoreCoordinator<State, Action: Sendable>: Reducer {
         if let row = state[keyPath: products].rows[id: id] {
           state[keyPath: cart].setQuantity(row.count, of: row.product)
         }
-      case .fetchProducts, .productsFailed:
+      case .fetchProducts, .productsFailed, .recovered:
         return .none
       }
       showCartQuantities(in: &state)

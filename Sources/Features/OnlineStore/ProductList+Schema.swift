@@ -14,6 +14,7 @@ extension ProductList.Action: DescribedAction {
       ActionCase(
         "rows", "An action of one product's row",
         .unlabeled("row", IdentifiedAction<Product.ID, ProductRow.Action>.self)),
+      ActionCase("recovered", "Fetches again a catalog that was loading (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -24,6 +25,7 @@ extension ProductList.Action: DescribedAction {
     case .productsResponse: "productsResponse"
     case .productsFailed: "productsFailed"
     case .rows: "rows"
+    case .recovered: "recovered"
     }
   }
 }

@@ -8,7 +8,8 @@ import ComposableCore
 /// ``Action/fetchProducts`` gets the live catalog from
 /// `GET {storeAPIBaseURL}/products`, which replaces the rows when it arrives; if
 /// the fetch fails, the rows shown stay and the status says why, and fetching
-/// again retries.
+/// again retries. If storedaemon restarts while the live catalog is loading,
+/// ``Action/recovered`` fetches it again: a GET is safe to repeat.
 ///
 /// The counters only say how many units the customer wants; keeping them in
 /// step with the ``Cart`` is ``OnlineStoreCoordinator``'s job.
@@ -33,6 +34,10 @@ public struct ProductList: Reducer {
 
     /// The products, in list order.
     public var products: [Product] { rows.map(\.product) }
+
+    /// Whether the list waits on an effect: the live catalog is loading.
+    /// ``Action/recovered`` restarts what this covers.
+    public var isAwaitingEffect: Bool { status.isLoading }
   }
 
   public enum Action: Equatable, Sendable, Codable {
@@ -46,6 +51,10 @@ public struct ProductList: Reducer {
     case productsFailed(EffectFailure)
     /// An action of one product's row.
     case rows(IdentifiedAction<Product.ID, ProductRow.Action>)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. A catalog that was
+    /// loading is fetched again; otherwise nothing happens.
+    case recovered
 
     var rows: IdentifiedAction<Product.ID, ProductRow.Action>? {
       if case let .rows(action) = self { action } else { nil }
@@ -64,14 +73,7 @@ public struct ProductList: Reducer {
       case .fetchProducts:
         guard state.status.canFetch else { return .none }
         state.status = .loading
-        let request = HTTPRequest.get("\(configuration.storeAPIBaseURL)/products", timeout: configuration.requestTimeout)
-        return .http(request, decoding: [Product].self) { result in
-          switch result {
-          case .success(let products): .productsResponse(products)
-          case .failure(let failure): .productsFailed(failure)
-          }
-        }
-        .cancellable(id: CancelID.fetch, cancelInFlight: true)
+        return fetch()
 
       case .productsResponse(let products):
         state.status = .loaded
@@ -87,10 +89,27 @@ public struct ProductList: Reducer {
 
       case .rows:
         return .none
+
+      case .recovered:
+        guard state.isAwaitingEffect else { return .none }
+        return fetch()
       }
     }
     .forEach(\.rows, action: CasePath(Action.rows, \.rows)) {
       ProductRow()
     }
+  }
+
+  /// `GET {storeAPIBaseURL}/products`, answered by ``Action/productsResponse(_:)``
+  /// or ``Action/productsFailed(_:)``; it replaces the fetch in flight.
+  private func fetch() -> Effect<Action> {
+    let request = HTTPRequest.get("\(configuration.storeAPIBaseURL)/products", timeout: configuration.requestTimeout)
+    return .http(request, decoding: [Product].self) { result in
+      switch result {
+      case .success(let products): .productsResponse(products)
+      case .failure(let failure): .productsFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.fetch, cancelInFlight: true)
   }
 }

@@ -11,6 +11,7 @@ extension Profile.Action: DescribedAction {
       ActionCase(
         "profileFailed", "The profile could not be fetched (sent by the HTTP effect)",
         .unlabeled("failure", EffectFailure.self)),
+      ActionCase("recovered", "Fetches again a profile that was loading (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -20,6 +21,7 @@ extension Profile.Action: DescribedAction {
     case .fetchProfile: "fetchProfile"
     case .profileResponse: "profileResponse"
     case .profileFailed: "profileFailed"
+    case .recovered: "recovered"
     }
   }
 }

@@ -2,6 +2,8 @@ import ComposableCore
 
 /// The customer's profile tab (seed 001): fetched over HTTP from
 /// `GET {storeAPIBaseURL}/users/{userID}`, with loading and failure states.
+/// If storedaemon restarts while it is loading, ``Action/recovered`` fetches it
+/// again: a GET is safe to repeat.
 public struct Profile: Reducer {
   public struct State: Equatable, Sendable, Codable {
     /// Whether the profile is loading, loaded, or failed to load (and why).
@@ -16,6 +18,10 @@ public struct Profile: Reducer {
       self.profile = profile
       self.userID = userID
     }
+
+    /// Whether the profile waits on an effect: it is loading.
+    /// ``Action/recovered`` restarts what this covers.
+    public var isAwaitingEffect: Bool { status.isLoading }
   }
 
   public enum Action: Equatable, Sendable, Codable {
@@ -26,6 +32,10 @@ public struct Profile: Reducer {
     case profileResponse(UserProfile)
     /// The profile could not be fetched or decoded; fetching again retries.
     case profileFailed(EffectFailure)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. A profile that was
+    /// loading is fetched again; otherwise nothing happens.
+    case recovered
   }
 
   enum CancelID { case fetch }
@@ -40,15 +50,7 @@ public struct Profile: Reducer {
       case .fetchProfile:
         guard state.status.canFetch else { return .none }
         state.status = .loading
-        let request = HTTPRequest.get(
-          "\(configuration.storeAPIBaseURL)/users/\(state.userID)", timeout: configuration.requestTimeout)
-        return .http(request, decoding: UserProfile.self) { result in
-          switch result {
-          case .success(let profile): .profileResponse(profile)
-          case .failure(let failure): .profileFailed(failure)
-          }
-        }
-        .cancellable(id: CancelID.fetch, cancelInFlight: true)
+        return fetch(userID: state.userID)
 
       case .profileResponse(let profile):
         state.status = .loaded
@@ -58,7 +60,25 @@ public struct Profile: Reducer {
       case .profileFailed(let failure):
         state.status = .failed(failure.message)
         return .none
+
+      case .recovered:
+        guard state.isAwaitingEffect else { return .none }
+        return fetch(userID: state.userID)
       }
     }
+  }
+
+  /// `GET {storeAPIBaseURL}/users/{userID}`, answered by ``Action/profileResponse(_:)``
+  /// or ``Action/profileFailed(_:)``; it replaces the fetch in flight.
+  private func fetch(userID: Int) -> Effect<Action> {
+    let request = HTTPRequest.get(
+      "\(configuration.storeAPIBaseURL)/users/\(userID)", timeout: configuration.requestTimeout)
+    return .http(request, decoding: UserProfile.self) { result in
+      switch result {
+      case .success(let profile): .profileResponse(profile)
+      case .failure(let failure): .profileFailed(failure)
+      }
+    }
+    .cancellable(id: CancelID.fetch, cancelInFlight: true)
   }
 }

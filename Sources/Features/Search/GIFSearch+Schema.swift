@@ -13,6 +13,8 @@ extension GIFSearch.Action: DescribedAction {
         .unlabeled("gifs", .json([Gif].self, sample: [sampleGif]))),
       ActionCase(
         "searchFailed", "The search failed (sent by the HTTP effect)", .unlabeled("failure", EffectFailure.self)),
+      ActionCase(
+        "recovered", "Starts the search that was in flight or pending (sent by storedaemon after a restart)"),
     ])
   }
 
@@ -24,6 +26,7 @@ extension GIFSearch.Action: DescribedAction {
     case .retryButtonTapped: "retryButtonTapped"
     case .searchResponse: "searchResponse"
     case .searchFailed: "searchFailed"
+    case .recovered: "recovered"
     }
   }
 

@@ -26,6 +26,11 @@ import ComposableCore
 /// - **Failures are shown** (the seed swallowed them): an HTTP status, an
 ///   undecodable body or a connection failure sets ``State/errorMessage``, and
 ///   ``Action/retryButtonTapped`` searches again.
+/// - **A restart loses no search**: after storedaemon restarts, a search that
+///   was in flight, or pending behind the debounce timer (the text differs from
+///   the query: ``State/hasPendingSearch``), starts at once on
+///   ``Action/recovered``, for the text, as when the debounce timer cannot
+///   fire. A search is a GET, safe to repeat.
 public struct GIFSearch: Reducer {
   /// What the search screen shows.
   public struct State: Equatable, Sendable, Codable {
@@ -51,6 +56,20 @@ public struct GIFSearch: Reducer {
       self.isLoading = isLoading
       self.errorMessage = errorMessage
     }
+
+    /// Whether a search waits behind the debounce timer: the text, trimmed, is
+    /// not empty and is not the query searched for. (After a failure, a text
+    /// changed and changed back to the query cannot be told from no change;
+    /// Retry searches for it.)
+    public var hasPendingSearch: Bool {
+      let query = GIFSearch.trimmed(text)
+      return !query.isEmpty && query != self.query
+    }
+
+    /// Whether the search waits on an effect: a search in flight, or one
+    /// pending behind the debounce timer. ``Action/recovered`` restarts what
+    /// this covers.
+    public var isAwaitingEffect: Bool { isLoading || hasPendingSearch }
   }
 
   /// What can happen on the search screen.
@@ -68,6 +87,11 @@ public struct GIFSearch: Reducer {
     /// The search in flight failed: a non-2xx status, an undecodable body, a
     /// connection failure or a timeout.
     case searchFailed(EffectFailure)
+    /// storedaemon recovered this state after stopping without finishing its
+    /// effects; every effect that was in flight is gone. A search pending
+    /// behind the debounce starts at once, for the text; a search that was in
+    /// flight starts again; otherwise nothing happens.
+    case recovered
   }
 
   private enum CancelID { case debounce, search }
@@ -125,6 +149,11 @@ public struct GIFSearch: Reducer {
         state.results = []
         state.errorMessage = Self.message(for: failure)
         return .none
+
+      case .recovered:
+        if state.hasPendingSearch { return search(Self.trimmed(state.text), &state) }
+        guard state.isLoading else { return .none }
+        return search(state.query, &state)
       }
     }
   }

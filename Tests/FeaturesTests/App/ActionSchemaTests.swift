@@ -93,6 +93,10 @@ import Testing
     (.dice(.destination(.dismiss)), "dice.destination.dismiss"),
     (.tabSelected(.products), "tabSelected products"),
     (.search(.textChanged("funny cats")), "search.textChanged 'funny cats'"),
+    (.recovered, "recovered"),
+    (.dice(.internal(.recovered)), "dice.internal.recovered"),
+    (.bmi(.input(.recovered)), "bmi.input.recovered"),
+    (.cart(.recovered), "cart.recovered"),
   ]
 
   @Test(arguments: actions)
@@ -125,7 +129,7 @@ import Testing
     ("cart.addItem", ["three"], "cart.addItem: 'three' is not an Int (productID)"),
     (
       "cart", [],
-      "cart is a group of actions; expected one of: addItem, incrementItem, decrementItem, removeItem, payButtonTapped, alert, orderPlaced, orderFailed"
+      "cart is a group of actions; expected one of: addItem, incrementItem, decrementItem, removeItem, payButtonTapped, alert, orderPlaced, orderFailed, recovered"
     ),
     ("dice.rollButtonTapped", [], "unknown action 'dice.rollButtonTapped': did you mean dice.view.rollButtonTapped?"),
     ("addItem", ["3"], "unknown action 'addItem': did you mean cart.addItem <productID: Int>?"),
@@ -164,6 +168,12 @@ import Testing
     #expect(usages.contains("cart.orderPlaced <orderID: Int?>"))
     #expect(usages.contains("products.productsResponse <products: [Product] (JSON)>"))
     #expect(usages.contains("dice.destination.dismiss"))
+    for recovered in [
+      "recovered", "counter.recovered", "dice.internal.recovered", "products.recovered", "cart.recovered",
+      "profile.recovered", "bmi.recovered", "bmi.input.recovered", "bmi.history.recovered", "search.recovered",
+    ] {
+      #expect(usages.contains(recovered), "\(recovered)")
+    }
   }
 
   private static func firstStep(of path: String) -> Substring {

@@ -120,4 +120,25 @@ import Testing
     store.send(.delete(id: BMIFixtures.newer.id))
     store.expectInFlight([])
   }
+
+  // MARK: After a restart
+
+  @Test func aLoadInFlightWhenStoredaemonStoppedListsAgain() {
+    let store = TestStore(initialState: BMIHistory.State(records: [BMIFixtures.older], isLoading: true)) {
+      BMIHistory()
+    }
+    store.send(.recovered)
+    store.expectInFlight([list])
+    store.respond(to: list, with: .storage(.documents([BMIFixtures.olderDocument, BMIFixtures.newerDocument])))
+    store.receive(.loaded(records: [BMIFixtures.older, BMIFixtures.newer], unreadable: [])) {
+      $0.isLoading = false
+      $0.records = [BMIFixtures.newer, BMIFixtures.older]
+    }
+  }
+
+  @Test func recoveredWithNoLoadInFlightDoesNothing() {
+    let store = TestStore(initialState: BMIHistory.State(records: [BMIFixtures.older])) { BMIHistory() }
+    store.send(.recovered)
+    store.expectInFlight([])
+  }
 }

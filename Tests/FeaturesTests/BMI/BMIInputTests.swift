@@ -67,7 +67,10 @@ import Testing
 
   @Test func saveStoresTheEntryAndConfirms() {
     let store = makeStore(BMIInput.State(height: "170", weight: "70"))
-    store.send(.saveButtonTapped) { $0.saveStatus = .saving }
+    store.send(.saveButtonTapped) {
+      $0.saveStatus = .saving
+      $0.recordBeingSaved = BMIFixtures.saved
+    }
     #expect(!store.state.isSaveButtonEnabled)
     store.respond(
       to: .storage(
@@ -75,14 +78,20 @@ import Testing
           namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000",
           value: Data(BMIFixtures.savedJSON.utf8))),
       with: .storage(.stored))
-    store.receive(.saved(BMIFixtures.saved)) { $0.saveStatus = .saved(BMIFixtures.saved) }
+    store.receive(.saved(BMIFixtures.saved)) {
+      $0.saveStatus = .saved(BMIFixtures.saved)
+      $0.recordBeingSaved = nil
+    }
     // The inputs stay, as in the seed, so the same entry can be adjusted.
     store.send(.dismissAlert) { $0.saveStatus = .idle }
   }
 
   @Test func saveFailureShowsTheError() {
     let store = makeStore(BMIInput.State(height: "170", weight: "70"))
-    store.send(.saveButtonTapped) { $0.saveStatus = .saving }
+    store.send(.saveButtonTapped) {
+      $0.saveStatus = .saving
+      $0.recordBeingSaved = BMIFixtures.saved
+    }
     guard case .storage(.put(let namespace, let key, let value)) = store.inFlight.first?.request else {
       Issue.record("expected one storage put in flight")
       return
@@ -92,7 +101,10 @@ import Testing
     #expect(String(decoding: value, as: UTF8.self) == BMIFixtures.savedJSON)
     let failure = EffectFailure(.storage, "disk full")
     store.respond(to: store.inFlight[0].id, with: .failure(failure))
-    store.receive(.saveFailed(failure)) { $0.saveStatus = .failed("Could not save your BMI: disk full") }
+    store.receive(.saveFailed(failure)) {
+      $0.saveStatus = .failed("Could not save your BMI: disk full")
+      $0.recordBeingSaved = nil
+    }
     store.send(.dismissAlert) { $0.saveStatus = .idle }
     #expect(store.state.isSaveButtonEnabled)
   }
@@ -105,11 +117,17 @@ import Testing
 
   @Test func secondTapWhileSavingIsIgnored() {
     let store = makeStore(BMIInput.State(height: "170", weight: "70"))
-    store.send(.saveButtonTapped) { $0.saveStatus = .saving }
+    store.send(.saveButtonTapped) {
+      $0.saveStatus = .saving
+      $0.recordBeingSaved = BMIFixtures.saved
+    }
     store.send(.saveButtonTapped)
     #expect(store.inFlight.count == 1)
     store.respond(to: store.inFlight[0].id, with: .storage(.stored))
-    store.receive(.saved(BMIFixtures.saved)) { $0.saveStatus = .saved(BMIFixtures.saved) }
+    store.receive(.saved(BMIFixtures.saved)) {
+      $0.saveStatus = .saved(BMIFixtures.saved)
+      $0.recordBeingSaved = nil
+    }
   }
 
   @Test func storedDocumentReadsBack() throws {
@@ -117,5 +135,62 @@ import Testing
     #expect(String(decoding: data, as: UTF8.self) == BMIFixtures.savedJSON)
     let document = StorageDocument(key: BMIFixtures.firstID.uuidString, value: data)
     #expect(try BMIHistoryStorage.decode(document) == BMIFixtures.saved)
+  }
+
+  // MARK: After a restart
+
+  @Test func aSaveInFlightWhenStoredaemonStoppedStoresTheSameDocumentAgain() {
+    let store = makeStore(
+      BMIInput.State(height: "170", weight: "70", saveStatus: .saving, recordBeingSaved: BMIFixtures.saved))
+    // A later clock and another UUID change nothing: the record is the one kept.
+    store.dependencies.date = .constant(BMIFixtures.now.addingTimeInterval(60))
+    store.dependencies.uuid = .constant(UUID(counting: 99))
+    store.send(.recovered)
+    let put = EffectRequest.storage(
+      .put(
+        namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000", value: Data(BMIFixtures.savedJSON.utf8)))
+    store.expectInFlight([put])
+    store.respond(to: put, with: .storage(.stored))
+    store.receive(.saved(BMIFixtures.saved)) {
+      $0.saveStatus = .saved(BMIFixtures.saved)
+      $0.recordBeingSaved = nil
+    }
+  }
+
+  @Test func aRestartedSaveFailsAsAnySave() {
+    let store = makeStore(
+      BMIInput.State(height: "170", weight: "70", saveStatus: .saving, recordBeingSaved: BMIFixtures.saved))
+    store.send(.recovered)
+    let failure = EffectFailure(.workerUnavailable, "the storage worker is down")
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.saveFailed(failure)) {
+      $0.saveStatus = .failed("Could not save your BMI: the storage worker is down")
+      $0.recordBeingSaved = nil
+    }
+  }
+
+  @Test func aSaveWithoutItsRecordFailsRatherThanStoreADuplicate() throws {
+    // A state kept by a storedaemon older than `recordBeingSaved` has no such
+    // field, and decodes with it `nil`.
+    let saving = BMIInput.State(height: "170", weight: "70", saveStatus: .saving)
+    let old = try JSONEncoder().encode(saving)
+    #expect(!String(decoding: old, as: UTF8.self).contains("recordBeingSaved"))
+    let state = try JSONDecoder().decode(BMIInput.State.self, from: old)
+    #expect(state == saving)
+    let store = makeStore(state)
+    store.send(.recovered) {
+      $0.saveStatus = .failed(
+        "Could not save your BMI: storedaemon restarted during the save, which may or may not have been stored. Check the history before saving again."
+      )
+    }
+    store.expectInFlight([])
+    #expect(store.state.isSaveButtonEnabled)
+  }
+
+  @Test(arguments: [BMISaveStatus.idle, .saved(BMIFixtures.saved), .failed("Could not save your BMI: disk full")])
+  func recoveredWithNoSaveInFlightDoesNothing(status: BMISaveStatus) {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70", saveStatus: status))
+    store.send(.recovered)
+    store.expectInFlight([])
   }
 }

@@ -26,7 +26,10 @@ import Testing
       $0.input.weightError = nil
       $0.input.result = BMIResult(height: 170, weight: 70)
     }
-    store.send(.input(.saveButtonTapped)) { $0.input.saveStatus = .saving }
+    store.send(.input(.saveButtonTapped)) {
+      $0.input.saveStatus = .saving
+      $0.input.recordBeingSaved = BMIFixtures.saved
+    }
     store.respond(
       to: .storage(
         .put(
@@ -35,6 +38,7 @@ import Testing
       with: .storage(.stored))
     store.receive(.input(.saved(BMIFixtures.saved))) {
       $0.input.saveStatus = .saved(BMIFixtures.saved)
+      $0.input.recordBeingSaved = nil
       $0.selectedTab = .history
     }
     store.receive(.history(.onAppear)) { $0.history.isLoading = true }
@@ -54,11 +58,15 @@ import Testing
 
   @Test func failedSaveStaysOnTheCalculator() {
     let store = makeStore(BMI.State(input: BMIInput.State(height: "170", weight: "70")))
-    store.send(.input(.saveButtonTapped)) { $0.input.saveStatus = .saving }
+    store.send(.input(.saveButtonTapped)) {
+      $0.input.saveStatus = .saving
+      $0.input.recordBeingSaved = BMIFixtures.saved
+    }
     let failure = EffectFailure(.storage, "disk full")
     store.respond(to: store.inFlight[0].id, with: .failure(failure))
     store.receive(.input(.saveFailed(failure))) {
       $0.input.saveStatus = .failed("Could not save your BMI: disk full")
+      $0.input.recordBeingSaved = nil
     }
   }
 
@@ -84,5 +92,54 @@ import Testing
     store.respond(
       to: .storage(.delete(namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000")),
       with: .storage(.deleted(existed: true)))
+  }
+
+  // MARK: After a restart
+
+  @Test func recoveredRestartsTheSaveAndTheLoadThatWereInFlight() {
+    let store = makeStore(
+      BMI.State(
+        input: BMIInput.State(height: "170", weight: "70", saveStatus: .saving, recordBeingSaved: BMIFixtures.saved),
+        history: BMIHistory.State(isLoading: true)))
+    store.send(.recovered)
+    store.receive(.input(.recovered))
+    store.receive(.history(.recovered))
+    let put = EffectRequest.storage(
+      .put(
+        namespace: "bmi-history", key: "00000000-0000-0000-0000-000000000000", value: Data(BMIFixtures.savedJSON.utf8)))
+    let list = EffectRequest.storage(.list(namespace: "bmi-history"))
+    store.expectInFlight([put, list])
+    store.respond(to: put, with: .storage(.stored))
+    // The save lands as any save does: the history shows and reloads.
+    store.receive(.input(.saved(BMIFixtures.saved))) {
+      $0.input.saveStatus = .saved(BMIFixtures.saved)
+      $0.input.recordBeingSaved = nil
+      $0.selectedTab = .history
+    }
+    store.receive(.history(.onAppear))
+    store.expectInFlight([list])
+    store.respond(to: list, with: .storage(.documents([BMIFixtures.newerDocument])))
+    store.receive(.history(.loaded(records: [BMIFixtures.newer], unreadable: []))) {
+      $0.history.isLoading = false
+      $0.history.records = [BMIFixtures.newer]
+    }
+  }
+
+  @Test func recoveredRestartsOnlyTheTabThatWaits() {
+    let store = makeStore(BMI.State(history: BMIHistory.State(isLoading: true), selectedTab: .history))
+    store.send(.recovered)
+    store.receive(.history(.recovered))
+    store.expectInFlight([.storage(.list(namespace: "bmi-history"))])
+    store.skipInFlightEffects()
+  }
+
+  @Test func recoveredWithNothingInFlightDoesNothing() {
+    let store = makeStore(
+      BMI.State(
+        input: BMIInput.State(height: "170", weight: "70", saveStatus: .saved(BMIFixtures.saved)),
+        history: BMIHistory.State(records: [BMIFixtures.saved]), selectedTab: .history))
+    #expect(!store.state.isAwaitingEffect)
+    store.send(.recovered)
+    store.expectInFlight([])
   }
 }

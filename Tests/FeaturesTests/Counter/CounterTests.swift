@@ -54,4 +54,37 @@ import Testing
       $0.numberFact = "1 is one."
     }
   }
+
+  // MARK: After a restart
+
+  @Test func aFactLoadingWhenStoredaemonStoppedIsFetchedAgain() {
+    let store = TestStore(initialState: Counter.State(count: 42, isLoading: true)) { Counter() }
+    store.send(.recovered)
+    let request = EffectRequest.http(
+      HTTPRequest(url: "http://numbers.test/42", headers: [HTTPHeader("Accept", "text/plain")], timeout: .seconds(15)))
+    store.expectInFlight([request])
+    store.respond(to: request, with: .http(HTTPResponse(status: 200, text: "42 is the answer.")))
+    store.receive(.numberFactResponse("42 is the answer.")) {
+      $0.isLoading = false
+      $0.numberFact = "42 is the answer."
+    }
+  }
+
+  @Test func aRestartedFetchFailsAsAnyFetch() {
+    let store = TestStore(initialState: Counter.State(count: 7, isLoading: true)) { Counter() }
+    store.send(.recovered)
+    let failure = EffectFailure(.connection, "connection refused")
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.numberFactFailed(failure)) {
+      $0.isLoading = false
+      $0.errorMessage = "connection refused"
+    }
+  }
+
+  @Test func recoveredWithNoFactLoadingDoesNothing() {
+    let store = TestStore(initialState: Counter.State(count: 3, numberFact: "3 is odd.")) { Counter() }
+    #expect(!store.state.isAwaitingEffect)
+    store.send(.recovered)
+    store.expectInFlight([])
+  }
 }

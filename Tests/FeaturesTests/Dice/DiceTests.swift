@@ -234,4 +234,53 @@ import Testing
     let decoded = try JSONDecoder().decode(Dice.State.self, from: JSONEncoder().encode(state))
     #expect(decoded == state)
   }
+
+  // MARK: After a restart
+
+  @Test func aRollUnderWayWhenStoredaemonStoppedStartsItsTimerAgain() {
+    // The die turned when the roll started; the timer and its value are gone.
+    let store = makeStore(Dice.State(isRolling: true, rollAnimationAngle: 360), rolls: [5])
+    store.send(.internal(.recovered))
+    store.expectInFlight([rollTimer])
+    store.advance(by: .milliseconds(500))
+    store.receive(.internal(.rollCompleted(5))) {
+      $0.isRolling = false
+      $0.currentRoll = 5
+      $0.rollHistory = [5]
+    }
+    // Not turned a second time.
+    #expect(store.state.rollAnimationAngle == 360)
+  }
+
+  @Test func aRestartedRollWhoseTimerCannotFireEndsWithAMessage() {
+    let store = makeStore(Dice.State(isRolling: true, rollAnimationAngle: 360), rolls: [5])
+    store.send(.internal(.recovered))
+    let failure = EffectFailure(.workerUnavailable, "no timer worker is running")
+    store.respond(to: rollTimer, with: .failure(failure))
+    store.receive(.internal(.rollFailed(failure))) {
+      $0.isRolling = false
+      $0.errorMessage = "The die could not be rolled: no timer worker is running"
+    }
+  }
+
+  @Test func recoveredWhileARollIsReallyUnderWayLandsItOnce() {
+    let store = makeStore(rolls: [3, 6])
+    store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
+    store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
+    store.send(.internal(.recovered))
+    // The restarted timer replaced the one in flight.
+    store.expectInFlight([rollTimer])
+    store.advance(by: .milliseconds(500))
+    store.receive(.internal(.rollCompleted(6))) {
+      $0.isRolling = false
+      $0.currentRoll = 6
+      $0.rollHistory = [6]
+    }
+  }
+
+  @Test func recoveredWithNoRollUnderWayDoesNothing() {
+    let store = makeStore(Dice.State(currentRoll: 2, rollHistory: [2], rollAnimationAngle: 360))
+    store.send(.internal(.recovered))
+    store.expectInFlight([])
+  }
 }

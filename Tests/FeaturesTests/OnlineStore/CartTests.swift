@@ -214,4 +214,53 @@ import Testing
     let action = Cart.Action.addItem(3)
     #expect(try JSONDecoder().decode(Cart.Action.self, from: JSONEncoder().encode(action)) == action)
   }
+
+  // MARK: After a restart
+
+  @Test func anOrderBeingSentWhenStoredaemonStoppedFailsWithoutBeingSentAgain() {
+    var sending = cartWithBackpacksAndJacket()
+    sending.orderStatus = .sending
+    let store = TestStore(initialState: sending) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    let message =
+      "storedaemon restarted while the order was being sent; it may or may not have been placed. Check your orders before paying again."
+    store.send(.recovered) {
+      $0.orderStatus = .failed(message)
+      $0.alert = .purchaseInterrupted
+    }
+    store.expectInFlight([])
+    #expect(store.state.alert?.title == "Order not confirmed")
+    #expect(store.state.alert?.message == message)
+    // The cart is kept and unlocked: the customer can check, then pay again.
+    #expect(store.state.items.count == 2)
+    store.send(.alert(.dismiss)) { $0.alert = nil }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    store.respond(to: Self.orderRequest, with: OnlineStoreFixtures.ok(#"{"id":13}"#))
+    store.receive(.orderPlaced(orderID: 13)) {
+      $0.orderStatus = .placed(orderID: 13)
+      $0.items = []
+      $0.alert = .purchaseSucceeded(orderID: 13)
+    }
+  }
+
+  @Test(arguments: [OrderStatus.idle, .placed(orderID: 11), .failed("connection refused")])
+  func recoveredWithNoOrderInFlightDoesNothing(status: OrderStatus) {
+    var state = cartWithBackpacksAndJacket()
+    state.orderStatus = status
+    let store = TestStore(initialState: state) { Cart() }
+    store.send(.recovered)
+    store.expectInFlight([])
+  }
+
+  @Test func recoveredLeavesAConfirmationOnScreen() {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.recovered)
+    #expect(store.state.alert == .confirmPurchase(total: 275.89))
+  }
 }

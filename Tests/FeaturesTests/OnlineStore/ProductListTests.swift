@@ -130,4 +130,24 @@ import Testing
     store.send(.minusButtonTapped) { $0.count = 0 }
     store.send(.minusButtonTapped)
   }
+
+  // MARK: After a restart
+
+  @Test func aCatalogLoadingWhenStoredaemonStoppedIsFetchedAgain() {
+    let store = TestStore(initialState: ProductList.State(status: .loading)) { ProductList() }
+    store.send(.recovered)
+    store.expectInFlight([OnlineStoreFixtures.productsRequest])
+    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.receive(.productsResponse(Product.samples)) {
+      $0.status = .loaded
+      $0.rows = OnlineStoreFixtures.rows()
+    }
+  }
+
+  @Test(arguments: [StoreLoadStatus.bundled, .loaded, .failed("connection refused")])
+  func recoveredWithNoCatalogLoadingDoesNothing(status: StoreLoadStatus) {
+    let store = TestStore(initialState: ProductList.State(status: status)) { ProductList() }
+    store.send(.recovered)
+    store.expectInFlight([])
+  }
 }

@@ -67,4 +67,24 @@ import Testing
     #expect(StorePriceFormat.dollars(22.3) == "$22.30")
     #expect(StorePriceFormat.dollars(-0.5) == "-$0.50")
   }
+
+  // MARK: After a restart
+
+  @Test func aProfileLoadingWhenStoredaemonStoppedIsFetchedAgain() {
+    let store = TestStore(initialState: Profile.State(status: .loading)) { Profile() }
+    store.send(.recovered)
+    store.expectInFlight([OnlineStoreFixtures.profileRequest])
+    store.respond(to: OnlineStoreFixtures.profileRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.userJSON))
+    store.receive(.profileResponse(UserProfile.sample)) {
+      $0.status = .loaded
+      $0.profile = UserProfile.sample
+    }
+  }
+
+  @Test(arguments: [StoreLoadStatus.idle, .loaded, .failed("connection refused")])
+  func recoveredWithNoProfileLoadingDoesNothing(status: StoreLoadStatus) {
+    let store = TestStore(initialState: Profile.State(status: status)) { Profile() }
+    store.send(.recovered)
+    store.expectInFlight([])
+  }
 }

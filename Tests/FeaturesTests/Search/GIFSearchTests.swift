@@ -196,4 +196,59 @@ import Testing
     #expect(AppConfiguration.live.searchDebounce == .seconds(2))
     #expect(AppConfiguration.test.searchDebounce == .seconds(2))
   }
+
+  // MARK: After a restart
+
+  @Test func aSearchPendingBehindTheDebounceStartsAtOnce() throws {
+    // Typed "cat", then storedaemon stopped before the debounce fired.
+    let store = TestStore(initialState: GIFSearch.State(text: " cat")) { GIFSearch() }
+    #expect(store.state.hasPendingSearch)
+    store.send(.recovered) {
+      $0.query = "cat"
+      $0.isLoading = true
+    }
+    store.expectInFlight([F.search("cat")])
+    store.respond(to: F.search("cat"), with: try F.found([F.gif("cat1")]))
+    store.receive(.searchResponse([F.gif("cat1")])) {
+      $0.isLoading = false
+      $0.results = [GifCard(F.gif("cat1"))]
+    }
+  }
+
+  @Test func aSearchInFlightStartsAgain() throws {
+    let store = TestStore(initialState: GIFSearch.State(text: "cat", query: "cat", isLoading: true)) { GIFSearch() }
+    store.send(.recovered)
+    store.expectInFlight([F.search("cat")])
+    store.respond(to: F.search("cat"), with: try F.found([]))
+    store.receive(.searchResponse([])) { $0.isLoading = false }
+  }
+
+  @Test func aSearchInFlightWithANewerTextPendingSearchesForTheText() throws {
+    // "cat" was being searched and "dog" typed meanwhile: only "dog" matters.
+    let cat = GifCard(F.gif("cat1"))
+    let store = TestStore(
+      initialState: GIFSearch.State(text: "dog", query: "cat", results: [cat], isLoading: true)
+    ) { GIFSearch() }
+    store.send(.recovered) { $0.query = "dog" }
+    store.expectInFlight([F.search("dog")])
+    store.respond(to: F.search("dog"), with: try F.found([F.gif("dog1")]))
+    store.receive(.searchResponse([F.gif("dog1")])) {
+      $0.isLoading = false
+      $0.results = [GifCard(F.gif("dog1"))]
+    }
+  }
+
+  @Test(arguments: [
+    GIFSearch.State(),
+    GIFSearch.State(text: "   "),
+    GIFSearch.State(text: "cat", query: "cat", results: [GifCard(GIFSearchFixtures.gif("cat1"))]),
+    GIFSearch.State(text: "cat ", query: "cat", results: [GifCard(GIFSearchFixtures.gif("cat1"))]),
+    GIFSearch.State(text: "cat", query: "cat", errorMessage: "Could not connect to the GIF service."),
+  ])
+  func recoveredWithNoSearchInFlightOrPendingDoesNothing(state: GIFSearch.State) {
+    let store = TestStore(initialState: state) { GIFSearch() }
+    #expect(!state.isAwaitingEffect)
+    store.send(.recovered)
+    store.expectInFlight([])
+  }
 }
