@@ -26,10 +26,11 @@ enum WorkerMain {
       )
       exit(ExitStatus.usage.rawValue)
     }
+    LogStream.minimumLevel = options.logLevel
     let log = WorkerLog(kind: options.kind)
     let closed = ProcessSetup.closeInheritedDescriptors()
     if !closed.isEmpty {
-      log("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))")
+      log("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))", level: .debug)
     }
     let channel = WorkerChannel(socket: UnixSocket(descriptor: WorkerProtocol.socketDescriptor), log: log)
     let engine: any WorkerEngine
@@ -42,7 +43,7 @@ enum WorkerMain {
       do throws(StorageError) {
         engine = StorageEngine(channel: channel, directory: try openStorage(options, log: log))
       } catch {
-        log("cannot use the state directory: \(error)")
+        log("cannot use the state directory: \(error)", level: .error)
         exit(ExitStatus.failure.rawValue)
       }
     }
@@ -59,7 +60,7 @@ enum WorkerMain {
     // Never closed: the lock is held for the whole life of the worker.
     try directory.lockExclusively()
     for path in try directory.removeStaleTemporaries() {
-      log("removed \(path), left by a put that did not finish")
+      log("removed \(path), left by a put that did not finish", level: .warning)
     }
     return directory
   }

@@ -13,12 +13,14 @@ final class Daemon: Sendable {
   private let listener: Listener
   private let loop: StoreLoop
   private let policy: PeerPolicy
+  private let notifier: ServiceNotifier
   private let nextConnectionID = Atomic<Int>(1)
   private let openConnections = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
 
   init(options: DaemonOptions) throws {
     self.options = options
+    notifier = ServiceNotifier(environment: ProcessInfo.processInfo.environment)
     var group: (name: String, gid: gid_t)?
     if let name = options.allowedGroup {
       guard let entry = getgrnam(name) else { throw UsageError("--allow-group: no group named '\(name)' exists") }
@@ -37,7 +39,7 @@ final class Daemon: Sendable {
       executable: options.workerExecutable, stateDirectory: options.stateDirectory,
       environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),
       pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout)
-    loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies)
+    loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies, notifier: notifier)
     listener = try Listener.open(options, group: group)
   }
 
@@ -62,6 +64,7 @@ final class Daemon: Sendable {
       sources.append(source)
     }
     stopped.wait()
+    notifier.notify(["STOPPING=1", ServiceNotifier.status("stopping")])
     Log.info("stopping: no new connections; answering what is in flight")
     stopping.store(true, ordering: .sequentiallyConsistent)
     listener.close()

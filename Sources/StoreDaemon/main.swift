@@ -32,6 +32,8 @@ do {
   exit(64)
 }
 
+LogStream.minimumLevel = options.logLevel
+
 let daemon: Daemon
 do {
   daemon = try Daemon(options: options)

@@ -17,6 +17,8 @@ struct WorkerOptions: Equatable, Sendable {
   var stateDirectory: String?
   /// The network worker's limit on a response body, in bytes.
   var maximumResponseBytes: Int = defaultMaximumResponseBytes
+  /// The least important log lines written.
+  var logLevel: LogLevel = .info
 
   /// What the command line asks for.
   enum Parsed: Equatable, Sendable {
@@ -30,6 +32,7 @@ struct WorkerOptions: Equatable, Sendable {
     var kind: WorkerKind?
     var stateDirectory: String?
     var maximumResponseBytes = defaultMaximumResponseBytes
+    var logLevel = LogLevel.info
     var remaining = arguments[...]
     while let argument = remaining.popFirst() {
       var name = argument
@@ -64,6 +67,12 @@ struct WorkerOptions: Equatable, Sendable {
             "--max-response-bytes needs a whole number of bytes from 1 to \(largestMaximumResponseBytes), got '\(text)'")
         }
         maximumResponseBytes = bytes
+      case "--log-level":
+        let text = try value()
+        guard let level = LogLevel(name: text) else {
+          throw UsageError("--log-level takes error, warning, info or debug, got '\(text)'")
+        }
+        logLevel = level
       default:
         throw UsageError("unknown argument '\(argument)'")
       }
@@ -73,12 +82,14 @@ struct WorkerOptions: Equatable, Sendable {
       throw UsageError("--kind storage needs --state-dir DIR (documents are kept under DIR/storage/)")
     }
     return .run(
-      WorkerOptions(kind: kind, stateDirectory: stateDirectory, maximumResponseBytes: maximumResponseBytes))
+      WorkerOptions(
+        kind: kind, stateDirectory: stateDirectory, maximumResponseBytes: maximumResponseBytes, logLevel: logLevel))
   }
 
   /// The text `--help` prints and usage errors end with.
   static let usage = """
     usage: effectworker --kind timer|network|storage [--state-dir DIR] [--max-response-bytes N]
+                        [--log-level LEVEL]
 
     An effect worker of storedaemon: it carries out the timer, HTTP or storage
     requests of one kind and replies over the socket it finds on file
@@ -89,6 +100,8 @@ struct WorkerOptions: Equatable, Sendable {
       --state-dir DIR           storage: keep documents under DIR/storage/ (required)
       --max-response-bytes N    network: refuse response bodies over N bytes
                                 (default 8388608, at most 33554432)
+      --log-level LEVEL         error, warning, info (default) or debug; lines start with
+                                their journald priority when standard error is the journal
       -h, --help                print this text and exit
 
     """

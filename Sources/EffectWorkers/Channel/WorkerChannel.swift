@@ -27,10 +27,10 @@ final class WorkerChannel: Sendable {
       frame = try WorkerProtocol.frame(event)
     } catch {
       guard case .reply(let id, _) = event else {
-        log("cannot encode \(event): \(error)")
+        log("cannot encode \(event): \(error)", level: .error)
         return
       }
-      log("reply to request \(id) cannot be sent: \(error)")
+      log("reply to request \(id) cannot be sent: \(error)", level: .warning)
       send(.reply(id: id, reply: .failure(EffectFailure(.invalidRequest, "the reply cannot be sent: \(error)"))))
       return
     }

@@ -26,7 +26,7 @@ struct WorkerLoop {
       var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptor, 1, Self.pollTimeout(until: engine.nextWake(), now: MonotonicClock.now()))
       if ready < 0 && errno != EINTR {
-        log("poll on the daemon's socket failed: \(String(cString: strerror(errno)))")
+        log("poll on the daemon's socket failed: \(String(cString: strerror(errno)))", level: .error)
         _exit(ExitStatus.failure.rawValue)
       }
       if ready > 0 {
@@ -35,7 +35,7 @@ struct WorkerLoop {
           bytes = try socket.read(upTo: readSize)
         } catch {
           if error.errno == ECONNRESET { Self.daemonGone(log, decoder) }
-          log("reading the daemon's socket failed: \(error)")
+          log("reading the daemon's socket failed: \(error)", level: .error)
           _exit(ExitStatus.failure.rawValue)
         }
         if bytes.isEmpty { Self.daemonGone(log, decoder) }
@@ -45,7 +45,7 @@ struct WorkerLoop {
             handle(try WorkerCommand(payload: payload))
           }
         } catch {
-          log("cannot read the daemon's message (\(error)); exiting so that the daemon starts a fresh worker")
+          log("cannot read the daemon's message (\(error)); exiting so that the daemon starts a fresh worker", level: .error)
           _exit(ExitStatus.protocolError.rawValue)
         }
       }

@@ -40,7 +40,7 @@ final class NetworkEngine: WorkerEngine {
     }
     if transfers.cancel(id) {
       deadlines.cancel(id)
-      channel.log("request \(id) was started twice; the first is cancelled")
+      channel.log("request \(id) was started twice; the first is cancelled", level: .warning)
       channel.reply(id, .failure(EffectFailure(.invalidRequest, "request \(id) is already running")))
       return
     }

@@ -1,14 +1,14 @@
 import ComposableCore
 
 /// The worker's log: one line per call on standard error, prefixed
-/// `effectworker[<kind>]:` so the daemon's log tells its workers apart.
+/// `effectworker[<kind>]:` so the daemon's log tells its workers apart, with
+/// journald priorities under systemd (``LogStream``).
 struct WorkerLog: Sendable {
   let kind: WorkerKind
 
-  /// Writes one line; newlines inside `message` are shown as `\n` so a line is
-  /// always one record.
-  func callAsFunction(_ message: String) {
-    let line = message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n")
-    StandardStream.error.write("effectworker[\(kind.rawValue)]: \(line)\n")
+  /// Writes one line at `level`; newlines inside `message` are shown as `\n`
+  /// so a line is always one record.
+  func callAsFunction(_ message: String, level: LogLevel = .info) {
+    LogStream.write(level, "effectworker[\(kind.rawValue)]: \(message)")
   }
 }

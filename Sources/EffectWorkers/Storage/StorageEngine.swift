@@ -25,7 +25,7 @@ final class StorageEngine: WorkerEngine {
       return
     }
     guard let serial = pending.add(id) else {
-      channel.log("request \(id) was started twice; the first is cancelled")
+      channel.log("request \(id) was started twice; the first is cancelled", level: .warning)
       channel.reply(id, .failure(EffectFailure(.invalidRequest, "request \(id) is already running")))
       return
     }

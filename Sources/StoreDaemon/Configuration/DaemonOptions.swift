@@ -1,3 +1,4 @@
+import ComposableCore
 import Features
 import Foundation
 import Glibc
@@ -35,6 +36,8 @@ struct DaemonOptions: Sendable {
   var repair = false
   /// The configuration file the feature settings were read from, if any.
   var configurationFile: String?
+  /// The least important log lines written (`--log-level`).
+  var logLevel = LogLevel.info
   /// The features' API locations and timings.
   var features = AppConfiguration.live
 
@@ -68,6 +71,8 @@ struct DaemonOptions: Sendable {
                              restarted (default 10)
       --config FILE          the feature settings file (default: storedaemon.conf in the state
                              directory, if it exists)
+      --log-level LEVEL      error, warning, info (default) or debug; under systemd each line
+                             starts with its journald priority (<3> error … <7> debug)
 
     feature settings (flag, or STOREDAEMON_<NAME> in the environment, or
     'name = value' in the settings file; flags win over the environment, which
@@ -131,6 +136,12 @@ struct DaemonOptions: Sendable {
         options.syncPolicy = policy
       case "--worker-timeout": options.workerTimeout = try seconds(for: argument)
       case "--config": options.configurationFile = try value(for: argument)
+      case "--log-level":
+        let text = try value(for: argument)
+        guard let level = LogLevel(name: text) else {
+          throw UsageError("--log-level takes error, warning, info or debug, got '\(text)'")
+        }
+        options.logLevel = level
       case _ where argument.hasPrefix("--") && FeatureSetting.named(String(argument.dropFirst(2))) != nil:
         let name = String(argument.dropFirst(2))
         let flagValue = try value(for: argument)

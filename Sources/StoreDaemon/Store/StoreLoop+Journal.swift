@@ -121,6 +121,27 @@ extension StoreLoop {
     }
   }
 
+  /// After a crash, the features that were waiting on an effect (a roll, a
+  /// fetch, an order) are told that it is gone: `AppFeature.Action.recovered`
+  /// is reduced once, recorded as sent by the recovery. After a clean stop
+  /// nothing waits (stopping failed every effect in flight), and nothing is
+  /// reduced.
+  func reduceRecoveryActionIfNeeded() {
+    let waiting = AppFeature.recoveryActions(for: store.state)
+    guard !waiting.isEmpty else { return }
+    openBatchIfNeeded()
+    let origin = nextOrigin
+    nextOrigin += 1
+    currentSend = (origin, .object(["recovery": .bool(true)]))
+    defer { currentSend = nil }
+    let version = store.send(.recovered, origin: origin)
+    commitBatch()
+    let names = waiting.map { ActionPath.describe((try? CanonicalJSON.value(of: $0)) ?? .null, schema: schema) }
+    Log.warning(
+      "effects were in flight when storedaemon stopped; told their features at version \(version): "
+        + names.joined(separator: ", "))
+  }
+
   /// The journal as `tcactl status` shows it.
   var journalStatus: JSONValue {
     let progress = writer.progress

@@ -52,6 +52,9 @@ final class StoreLoop: @unchecked Sendable {
   let writer: JournalWriter
   let snapshotPolicy = SnapshotPolicy.standard
   let historyReader: HistoryReader
+  /// Tells systemd how the daemon is doing (StoreLoop+Service.swift).
+  let notifier: ServiceNotifier
+  var service = ServiceState()
   /// The actions reduced since the last commit to the journal.
   var batch: Batch?
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
@@ -108,10 +111,16 @@ final class StoreLoop: @unchecked Sendable {
   /// nothing for this long is disconnected as lagged.
   static let lagTimeout: Duration = .seconds(2)
 
-  init(options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues) throws {
+  init(
+    options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues,
+    notifier: ServiceNotifier
+  ) throws {
     self.options = options
+    self.notifier = notifier
     self.history = DiffHistory(capacity: options.retainedDiffs)
-    let recovery = try StateRecovery.run(options: options, retained: options.retainedDiffs)
+    let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
+      try StateRecovery.run(options: options, retained: options.retainedDiffs)
+    }
     epoch = recovery.epoch
     journal = recovery.journal
     writer = recovery.writer
@@ -140,9 +149,10 @@ final class StoreLoop: @unchecked Sendable {
   /// The effect workers are started first, from this thread.
   func run() {
     supervisor.startAll()
+    reduceRecoveryActionIfNeeded()
     let tick = Duration.milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2))
     while isRunning {
-      let wait = min(tick, max(.zero, supervisor.nextWakeup - .now))
+      let wait = min(tick, max(.zero, min(supervisor.nextWakeup, nextServiceWakeup) - .now))
       let commands = inbox.take(waitingUntil: .now() + .nanoseconds(Int(wait / .nanoseconds(1))))
       // Every action reduced from these commands joins one batch, made
       // durable with one sync (group commit) before anything about it leaves
@@ -156,6 +166,7 @@ final class StoreLoop: @unchecked Sendable {
       reportSettledWaits()
       commitBatch()
       sendHeartbeats()
+      reportToServiceManager()
     }
   }
 
@@ -241,6 +252,9 @@ final class StoreLoop: @unchecked Sendable {
       send(.error(id: nil, code: .handshake, message: "'hello' may be sent only once"), to: connection)
 
     case .send(let id, let input, let wait):
+      #if DEBUG
+        stallIfAsked(input)
+      #endif
       let action: AppFeature.Action
       do throws(MessageError) {
         action = try resolve(input)

@@ -92,6 +92,22 @@ final class WorkerSupervisor: EffectExecutor {
   /// Whether every worker has said `ready`.
   var allRunning: Bool { slots.values.allSatisfy { $0.phase == .running } }
 
+  /// Whether every worker kind has come to rest since the start: running, or
+  /// degraded after crashing too often (its requests fail fast).
+  var allSettled: Bool {
+    slots.values.allSatisfy { slot in
+      switch slot.phase {
+      case .running, .degraded: true
+      default: false
+      }
+    }
+  }
+
+  /// Each kind's phase by name (`running`, `degraded`, …), in kind order.
+  var phases: [(kind: WorkerKind, phase: String)] {
+    WorkerKind.allCases.compactMap { kind in slots[kind].map { (kind, $0.phase.name) } }
+  }
+
   /// Each worker as `tcactl status` shows it, in kind order.
   var status: JSONValue {
     .array(WorkerKind.allCases.compactMap { slots[$0]?.status })
@@ -289,7 +305,7 @@ final class WorkerSupervisor: EffectExecutor {
     slot.generation += 1
     let kind = slot.kind
     let generation = slot.generation
-    var arguments = ["--kind", kind.rawValue]
+    var arguments = ["--kind", kind.rawValue, "--log-level", LogStream.minimumLevel.name]
     if kind == .storage { arguments += ["--state-dir", configuration.stateDirectory] }
     do {
       slot.link = try WorkerLink.start(

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Journal
 import Synchronization
+import TestSupport
 import Testing
 import Wire
 
@@ -154,7 +155,54 @@ import Wire
     #expect(try restarted.client().get(path: "/counter/count").value == .int(2))
   }
 
+  @Test func effectsInFlightAtAKill9AreRestartedOrFailedAfterRecovery() throws {
+    let api = try FakeSeedAPI()
+    // The order's POST never answers, so it is in flight when the daemon dies.
+    api.setFault(.hang, for: .carts)
+    let daemon = try DaemonProcess(arguments: api.daemonArguments)
+    let client = try daemon.client()
+    _ = try client.send(path: "cart.addItem", arguments: ["3"])
+    _ = try client.send(path: "cart.payButtonTapped")
+    _ = try client.send(path: "cart.alert.confirmPurchase")
+    _ = try api.waitForRequests(to: .carts, count: 1)
+    _ = try client.send(path: "dice.view.rollButtonTapped")  // lands 0.5 s later
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    api.clearFaults()
+
+    let restarted = try DaemonProcess(reusing: daemon, arguments: api.daemonArguments)
+    let again = try restarted.client()
+    // The roll is started again and lands; the order is not sent again, and says so.
+    try waitUntil("the restarted roll lands") {
+      try again.get(path: "/dice/isRolling").value == .bool(false)
+    }
+    #expect(Self.count(try again.get(path: "/dice/rollHistory").value) == 1)
+    let cart = try again.get(path: "/cart").value
+    guard case .string(let failure)? = cart[path: "orderStatus", "failed", "_0"] else {
+      Issue.record("the interrupted order is not failed: \(cart)")
+      return
+    }
+    #expect(failure.contains("may or may not have been placed"))
+    #expect(Self.count(cart[path: "items"]) == 1)
+    #expect(api.requests(to: .carts).count == 1)
+    // The log names the recovery as the sender, once.
+    let log = try again.log(since: nil, last: nil).records
+    #expect(log.filter { $0.origin == .object(["recovery": .bool(true)]) }.map(\.summary) == ["recovered"])
+    #expect(restarted.standardError.contains("effects were in flight when storedaemon stopped"))
+
+    // A clean stop leaves nothing waiting: the next start reduces nothing.
+    let version = try again.get(path: "").version
+    again.close()
+    #expect(restarted.stop() == 0)
+    let third = try DaemonProcess(reusing: restarted, arguments: api.daemonArguments)
+    #expect(try third.client().get(path: "").version == version)
+  }
+
   // MARK: Helpers
+
+  private static func count(_ value: JSONValue?) -> Int? {
+    if case .array(let elements)? = value { elements.count } else { nil }
+  }
 
   private static func lastSegment(in daemon: DaemonProcess) throws -> String {
     let directory = daemon.stateDirectory + "/journal"
