@@ -19,6 +19,13 @@ final class Daemon: Sendable {
   private let stopping = Atomic<Bool>(false)
 
   init(options: DaemonOptions) throws {
+    var options = options
+    // A socket systemd passed wins over the configured path.
+    let passed = try SocketActivation.passedSocket(environment: ProcessInfo.processInfo.environment)
+    if let passed, passed.path != options.socketPath {
+      Log.info("socket-activated: listening on \(passed.path) from systemd (not \(options.socketPath))")
+      options.socketPath = passed.path
+    }
     self.options = options
     notifier = ServiceNotifier(environment: ProcessInfo.processInfo.environment)
     var group: (name: String, gid: gid_t)?
@@ -40,7 +47,11 @@ final class Daemon: Sendable {
       environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),
       pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout)
     loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies, notifier: notifier)
-    listener = try Listener.open(options, group: group)
+    if let passed {
+      listener = try Listener.adopt(passed.socket, path: passed.path)
+    } else {
+      listener = try Listener.open(options, group: group)
+    }
   }
 
   /// Serves until SIGTERM or SIGINT, then stops cleanly and exits 0.
@@ -81,7 +92,8 @@ final class Daemon: Sendable {
     while !stopping.load(ordering: .sequentiallyConsistent) {
       let socket: UnixSocket
       do {
-        socket = try listener.socket.accept()
+        guard let accepted = try listener.accept() else { return }
+        socket = accepted
       } catch {
         if stopping.load(ordering: .sequentiallyConsistent) { return }
         switch error.errno {

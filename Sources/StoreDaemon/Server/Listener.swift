@@ -6,6 +6,29 @@ import Wire
 struct Listener: Sendable {
   let socket: UnixSocket
   let path: String
+  /// Whether the socket file is the daemon's to remove: not when systemd
+  /// passed the socket, which outlives the daemon (socket activation).
+  let ownsPath: Bool
+  /// A pipe whose write end ``close()`` writes to, waking ``accept()``: a
+  /// passed socket must not be shut down, as systemd listens on it too.
+  private let wakeRead: Int32
+  private let wakeWrite: Int32
+
+  private init(socket: UnixSocket, path: String, ownsPath: Bool) throws(SocketError) {
+    var ends: [Int32] = [0, 0]
+    guard pipe(&ends) == 0 else { throw SocketError("pipe") }
+    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    self.socket = socket
+    self.path = path
+    self.ownsPath = ownsPath
+    wakeRead = ends[0]
+    wakeWrite = ends[1]
+  }
+
+  /// The socket systemd passed (socket activation), left in place on close.
+  static func adopt(_ socket: UnixSocket, path: String) throws(SocketError) -> Listener {
+    try Listener(socket: socket, path: path, ownsPath: false)
+  }
 
   /// Binds `options.socketPath`: its directory is created 0700 (0750 for an
   /// allowed group), the socket is 0600 (0660 for an allowed group). A stale
@@ -30,14 +53,40 @@ struct Listener: Sendable {
       unlink(path)
       throw error
     }
-    return Listener(socket: socket, path: path)
+    do {
+      return try Listener(socket: socket, path: path, ownsPath: true)
+    } catch {
+      socket.close()
+      unlink(path)
+      throw error
+    }
   }
 
-  /// Stops accepting and removes the socket file.
+  /// The next connection; nil once ``close()`` was called.
+  func accept() throws(SocketError) -> UnixSocket? {
+    var descriptors = [
+      pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+    ]
+    while true {
+      let ready = poll(&descriptors, 2, -1)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        throw SocketError("poll")
+      }
+      if descriptors[1].revents != 0 { return nil }
+      return try socket.accept()
+    }
+  }
+
+  /// Stops accepting; removes the socket file unless systemd owns it.
   func close() {
-    socket.shutdown()
+    var byte: UInt8 = 1
+    _ = write(wakeWrite, &byte, 1)
+    if ownsPath {
+      socket.shutdown()
+      unlink(path)
+    }
     socket.close()
-    unlink(path)
   }
 
   private static func removeStaleSocket(at path: String) throws(SocketError) {

@@ -18,23 +18,31 @@ final class DaemonProcess {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 
-  convenience init(arguments: [String] = []) throws {
-    try self.init(directory: Self.temporaryDirectory(), arguments: arguments, ownsDirectory: true)
+  /// A new daemon with `arguments`; `environment` is added to the test's
+  /// own, and `journalStream` sets `JOURNAL_STREAM` to its standard error
+  /// file, as systemd does when standard error is the journal.
+  convenience init(arguments: [String] = [], environment: [String: String] = [:], journalStream: Bool = false) throws {
+    try self.init(
+      directory: Self.temporaryDirectory(), arguments: arguments, ownsDirectory: true, environment: environment,
+      journalStream: journalStream)
   }
 
   /// A new daemon on the socket and state directory of `previous`, which must
   /// have stopped (as after `kill -9`); the directory then belongs to this one.
   /// The directory passes to the new daemon once it serves; one that fails to
   /// start leaves it with `previous`, for the test to inspect.
-  convenience init(reusing previous: DaemonProcess, arguments: [String] = []) throws {
-    try self.init(directory: previous.directory, arguments: arguments, ownsDirectory: false)
+  convenience init(reusing previous: DaemonProcess, arguments: [String] = [], environment: [String: String] = [:]) throws {
+    try self.init(directory: previous.directory, arguments: arguments, ownsDirectory: false, environment: environment)
     previous.ownsDirectory = false
     ownsDirectory = true
   }
 
   private var ownsDirectory: Bool
 
-  private init(directory: String, arguments: [String], ownsDirectory: Bool = true) throws {
+  private init(
+    directory: String, arguments: [String], ownsDirectory: Bool = true, environment: [String: String] = [:],
+    journalStream: Bool = false
+  ) throws {
     self.directory = directory
     self.ownsDirectory = ownsDirectory
     socketPath = directory + "/run/storedaemon.sock"
@@ -44,6 +52,13 @@ final class DaemonProcess {
     // A file, not a pipe: a pipe nobody drains would stall a chatty daemon.
     _ = FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
     process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.log")
+    var combined = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    if journalStream {
+      var info = stat()
+      stat(directory + "/stderr.log", &info)
+      combined["JOURNAL_STREAM"] = "\(info.st_dev):\(info.st_ino)"
+    }
+    process.environment = combined
     try process.run()
     try waitUntilServing()
   }
