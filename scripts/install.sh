@@ -1,0 +1,264 @@
+#!/usr/bin/env bash
+# Builds storedaemon, effectworker and tcactl in release mode and installs
+# them with the systemd units; or removes what it installed. docs/OPERATIONS.md
+# walks through using it; `scripts/install.sh --help` lists the options.
+set -euo pipefail
+
+usage() {
+  cat <<'EOF'
+usage: scripts/install.sh [install] [--prefix DIR] [--destdir DIR] [--user]
+                          [--binaries DIR] [--no-sysusers]
+       scripts/install.sh uninstall [--prefix DIR] [--destdir DIR] [--user] [--force]
+
+install (the default) builds release binaries (swift build -c release) unless
+--binaries is given, then installs:
+
+  PREFIX/bin/storedaemon, effectworker, tcactl
+  PREFIX/lib/systemd/system/storedaemon.service, storedaemon.socket
+  PREFIX/lib/systemd/user/storedaemon.service, storedaemon.socket
+  PREFIX/lib/sysusers.d/storedaemon.conf
+  PREFIX/share/doc/storedaemon/OPERATIONS.md, CLI.md
+
+and, unless staging or --no-sysusers, runs systemd-sysusers to create the
+storedaemon user and group. It never starts or enables anything: it prints
+the systemctl commands to run next.
+
+options:
+  --prefix DIR     where to install (default /usr/local; with --user, ~/.local)
+  --destdir DIR    stage the files under DIR (for packagers): the files go to
+                   DIR/PREFIX/..., the units name PREFIX/bin, and no user is created
+  --user           install for the current user only: the binaries under
+                   PREFIX and the user units in ${XDG_CONFIG_HOME:-~/.config}/systemd/user;
+                   no system units, no sysusers file
+  --binaries DIR   install the executables found in DIR instead of building
+                   (e.g. .build/release or .build/debug)
+  --no-sysusers    do not run systemd-sysusers (the user and group are made elsewhere)
+  --force          uninstall even though the units look enabled
+  -h, --help       this help
+
+uninstall removes exactly the files install puts, for the same --prefix,
+--destdir and --user. It keeps the state (/var/lib/storedaemon or
+~/.local/state/storedaemon) and the storedaemon user and group.
+EOF
+}
+
+die() {
+  echo "install.sh: $*" >&2
+  exit 2
+}
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+mode=install
+prefix=""
+destdir=""
+user_mode=0
+binaries=""
+sysusers=1
+force=0
+
+while (($#)); do
+  case "$1" in
+    install | uninstall) mode="$1" ;;
+    --prefix) (($# > 1)) || die "--prefix needs a directory"; prefix="$2"; shift ;;
+    --prefix=*) prefix="${1#*=}" ;;
+    --destdir) (($# > 1)) || die "--destdir needs a directory"; destdir="$2"; shift ;;
+    --destdir=*) destdir="${1#*=}" ;;
+    --user) user_mode=1 ;;
+    --binaries) (($# > 1)) || die "--binaries needs a directory"; binaries="$2"; shift ;;
+    --binaries=*) binaries="${1#*=}" ;;
+    --no-sysusers) sysusers=0 ;;
+    --force) force=1 ;;
+    -h | --help) usage; exit 0 ;;
+    *) usage >&2; die "unknown argument '$1'" ;;
+  esac
+  shift
+done
+
+# A path that goes into a unit file: absolute, and nothing systemd would read
+# as a specifier, a quote or a word break.
+check_unit_path() {
+  local what="$1" path="$2"
+  [[ "$path" == /* ]] || die "$what must be an absolute path, got '$path'"
+  [[ "$path" =~ ^[A-Za-z0-9._/+-]+$ ]] || die "$what may hold only letters, digits and . _ / + -, got '$path'"
+}
+
+if ((user_mode)); then
+  [[ -n "${HOME:-}" ]] || die "--user needs \$HOME"
+  prefix="${prefix:-$HOME/.local}"
+  unit_source="$repo/systemd/user"
+  unitdir="${XDG_CONFIG_HOME:-$HOME/.config}/systemd/user"
+  check_unit_path "the user unit directory" "$unitdir"
+else
+  prefix="${prefix:-/usr/local}"
+  unit_source="$repo/systemd/system"
+  unitdir="$prefix/lib/systemd/system"
+fi
+prefix="${prefix%/}"
+check_unit_path "--prefix" "${prefix:-/}"
+if [[ -n "$destdir" ]]; then
+  mkdir -p "$destdir"
+  destdir="$(cd "$destdir" && pwd)"
+fi
+
+bindir="$prefix/bin"
+docdir="$prefix/share/doc/storedaemon"
+programs=(storedaemon effectworker tcactl)
+docs=(OPERATIONS.md CLI.md)
+
+# Every file install puts, as "source destination mode"; the source is empty
+# for a rendered unit (its template is SOURCE.in) and unused by uninstall.
+files=()
+for program in "${programs[@]}"; do files+=("bin:$program $bindir/$program 0755"); done
+for unit in storedaemon.service storedaemon.socket; do files+=("unit:$unit_source/$unit $unitdir/$unit 0644"); done
+if ((!user_mode)); then
+  for unit in storedaemon.service storedaemon.socket; do
+    files+=("unit:$repo/systemd/user/$unit $prefix/lib/systemd/user/$unit 0644")
+  done
+  files+=("copy:$repo/systemd/sysusers.d/storedaemon.conf $prefix/lib/sysusers.d/storedaemon.conf 0644")
+fi
+for doc in "${docs[@]}"; do files+=("copy:$repo/docs/$doc $docdir/$doc 0644"); done
+
+build() {
+  if [[ -n "$binaries" ]]; then
+    binaries="$(cd "$binaries" && pwd)" || die "no directory '$binaries'"
+  else
+    command -v swift >/dev/null ||
+      die "swift is not on PATH (under sudo: sudo env \"PATH=\$PATH\" scripts/install.sh ...), or build first and pass --binaries"
+    local -a as_user=()
+    # Under sudo, build as the person who ran it, so that .build stays theirs.
+    if ((EUID == 0)) && [[ -n "${SUDO_USER:-}" && "$SUDO_USER" != root ]] && [[ "$(stat -c %U "$repo")" == "$SUDO_USER" ]]; then
+      as_user=(sudo -u "$SUDO_USER" env "PATH=$PATH" "HOME=$(getent passwd "$SUDO_USER" | cut -d: -f6)")
+    fi
+    echo "== building release binaries (swift build -c release)"
+    for program in "${programs[@]}"; do
+      (cd "$repo" && "${as_user[@]}" swift build -c release --product "$program")
+    done
+    binaries="$(cd "$repo" && "${as_user[@]}" swift build -c release --show-bin-path)"
+  fi
+  for program in "${programs[@]}"; do
+    [[ -x "$binaries/$program" ]] || die "no executable $binaries/$program"
+  done
+}
+
+# The binaries load the Swift runtime from the toolchain that built them
+# (their RUNPATH names it). The system service cannot see home directories
+# (ProtectHome=yes), so a toolchain there would keep it from starting.
+check_runtime() {
+  command -v ldd >/dev/null || return 0
+  local program libraries
+  for program in "${programs[@]}"; do
+    libraries="$(ldd "$binaries/$program" 2>/dev/null || true)"
+    if grep -q "not found" <<<"$libraries"; then
+      echo "warning: $program cannot find some of its libraries:" >&2
+      grep "not found" <<<"$libraries" >&2
+    fi
+    if ((!user_mode)) && grep -qE "=> /(home|root)/" <<<"$libraries"; then
+      echo "warning: $program loads the Swift runtime from a home directory, which the service cannot see" \
+        "(ProtectHome=yes); install the toolchain outside /home and /root (e.g. /opt/swift) and build again:" >&2
+      grep -E "=> /(home|root)/" <<<"$libraries" | head -3 >&2
+    fi
+  done
+}
+
+render() {
+  sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$docdir|g" "$1"
+}
+
+do_install() {
+  build
+  check_runtime
+  echo "== installing into ${destdir:+$destdir}$prefix"
+  local entry kind source target mode
+  for entry in "${files[@]}"; do
+    read -r source target mode <<<"$entry"
+    kind="${source%%:*}"
+    source="${source#*:}"
+    target="$destdir$target"
+    mkdir -p "$(dirname "$target")"
+    case "$kind" in
+      bin) install -m "$mode" "$binaries/$source" "$target" ;;
+      unit)
+        [[ -f "$source.in" ]] || die "no template $source.in"
+        render "$source.in" >"$target.tmp"
+        chmod "$mode" "$target.tmp"
+        mv -f "$target.tmp" "$target"
+        ;;
+      copy) install -m "$mode" "$source" "$target" ;;
+    esac
+    echo "installed $target"
+  done
+
+  if ((user_mode)); then
+    cat <<EOF
+== next, as yourself:
+  systemctl --user daemon-reload
+  systemctl --user enable --now storedaemon.socket
+  $bindir/tcactl status
+EOF
+    return
+  fi
+  if [[ -z "$destdir" ]] && ((sysusers)); then
+    if ((EUID != 0)); then
+      echo "note: not root, so the storedaemon user and group were not created; run: sudo systemd-sysusers $prefix/lib/sysusers.d/storedaemon.conf"
+    elif command -v systemd-sysusers >/dev/null; then
+      systemd-sysusers "$prefix/lib/sysusers.d/storedaemon.conf"
+      echo "created (if missing) the storedaemon user and group"
+    else
+      echo "note: no systemd-sysusers; create a system user and group 'storedaemon' yourself" >&2
+    fi
+  fi
+  case "$prefix" in
+    /usr | /usr/local) ;;
+    *) echo "note: systemd does not look for units in $unitdir; link them: systemctl link $unitdir/storedaemon.service $unitdir/storedaemon.socket" ;;
+  esac
+  if [[ -n "$destdir" ]]; then return; fi
+  cat <<EOF
+== next, as root:
+  systemctl daemon-reload
+  systemctl enable --now storedaemon.socket
+  usermod -aG storedaemon NAME      # each person who may use tcactl (they log in again)
+  TCA_SOCKET=/run/storedaemon/storedaemon.sock $bindir/tcactl status
+EOF
+}
+
+# The units are enabled if the symbolic links systemctl enable makes exist.
+enabled_links() {
+  local base
+  if ((user_mode)); then base="$unitdir"; else base="/etc/systemd/system"; fi
+  compgen -G "$base/*.wants/storedaemon.*" || true
+}
+
+do_uninstall() {
+  if [[ -z "$destdir" ]] && ((!force)); then
+    local links
+    links="$(enabled_links)"
+    if [[ -n "$links" ]]; then
+      local systemctl="systemctl"
+      if ((user_mode)); then systemctl="systemctl --user"; fi
+      echo "install.sh: storedaemon is enabled ($(tr '\n' ' ' <<<"$links")); first run:" >&2
+      echo "  $systemctl disable --now storedaemon.socket storedaemon.service" >&2
+      echo "or pass --force" >&2
+      exit 1
+    fi
+  fi
+  local entry source target mode
+  for entry in "${files[@]}"; do
+    read -r source target mode <<<"$entry"
+    target="$destdir$target"
+    if [[ -e "$target" || -L "$target" ]]; then
+      rm -f "$target"
+      echo "removed $target"
+    fi
+  done
+  rmdir "$destdir$docdir" 2>/dev/null || true
+  if ((user_mode)); then
+    echo "kept the state in \${XDG_STATE_HOME:-~/.local/state}/storedaemon; run systemctl --user daemon-reload"
+  else
+    echo "kept the state in /var/lib/storedaemon and the storedaemon user and group; run systemctl daemon-reload"
+  fi
+}
+
+case "$mode" in
+  install) do_install ;;
+  uninstall) do_uninstall ;;
+esac
