@@ -19,19 +19,12 @@ struct SocketActivationTests {
     // Not Foundation's Process: it takes a child that closes inherited
     // descriptors before exec (as systemd-socket-activate does) for dead, and
     // then blocks waiting for it.
-    let activator = try Self.spawn(
+    let activator = try SpawnedProcess(
       [
         Self.activate, "-l", socketPath, "--fdname=storedaemon",
         DaemonProcess.productsDirectory.appendingPathComponent("storedaemon").path,
         "--state-dir", directory.appending("state"), "--socket", directory.appending("unused.sock"),
-      ], standardError: directory.appending("activate.log"))
-    var reaped = false
-    defer {
-      if !reaped {
-        kill(activator, SIGKILL)
-        _ = Self.wait(activator)
-      }
-    }
+      ], output: directory.appending("activate.log"))
     try waitUntil("systemd-socket-activate listens") { FileManager.default.fileExists(atPath: socketPath) }
     // The first connection starts the daemon, which then answers it.
     let sent = try tcactl(["send", "cart.addItem", "3"], socket: socketPath)
@@ -41,9 +34,7 @@ struct SocketActivationTests {
     #expect(report[path: "socket"] == .string(socketPath))
     #expect(!FileManager.default.fileExists(atPath: directory.appending("unused.sock")))
 
-    kill(activator, SIGTERM)
-    #expect(Self.wait(activator) == 0)
-    reaped = true
+    #expect(activator.stop() == 0)
     // The socket is systemd's: the daemon leaves it in place.
     #expect(FileManager.default.fileExists(atPath: socketPath))
   }
@@ -56,10 +47,10 @@ struct SocketActivationTests {
     defer { listening.close() }
 
     let first = try Self.spawnActivated(listening, directory: directory)
+    defer { _ = first.stop(SIGKILL) }
     try waitUntil("the daemon serves") { (try? WireClient(path: socketPath, clientName: "probe"))?.close() != nil }
     #expect(try tcactl(["send", "counter.incrementButtonTapped"], socket: socketPath).status == 0)
-    kill(first, SIGTERM)
-    #expect(Self.wait(first) == 0)
+    #expect(first.stop() == 0)
     #expect(FileManager.default.fileExists(atPath: socketPath))
 
     // No daemon runs: a client connects and says hello, and waits in the backlog.
@@ -70,10 +61,7 @@ struct SocketActivationTests {
     try waiting.write(MessageCodec.frame(ClientMessage.get(id: 1, path: "/counter/count")))
 
     let second = try Self.spawnActivated(listening, directory: directory)
-    defer {
-      kill(second, SIGTERM)
-      _ = Self.wait(second)
-    }
+    defer { _ = second.stop() }
     var decoder = FrameDecoder()
     var answers: [ServerMessage] = []
     while answers.count < 2 {
@@ -93,37 +81,12 @@ struct SocketActivationTests {
 
   /// Starts storedaemon as systemd would: `listening` on descriptor 3,
   /// `LISTEN_PID` its own pid, `LISTEN_FDS=1`, `LISTEN_FDNAMES=storedaemon`.
-  static func spawnActivated(_ listening: UnixSocket, directory: TemporaryDirectory) throws -> pid_t {
+  static func spawnActivated(_ listening: UnixSocket, directory: TemporaryDirectory) throws -> SpawnedProcess {
     let daemon = DaemonProcess.productsDirectory.appendingPathComponent("storedaemon").path
     // The shell's pid is the daemon's once it execs.
     let script = #"export LISTEN_PID=$$ LISTEN_FDS=1 LISTEN_FDNAMES=storedaemon; exec "$0" "$@""#
-    return try spawn(
+    return try SpawnedProcess(
       ["/bin/sh", "-c", script, daemon, "--state-dir", directory.appending("state")],
-      standardError: directory.appending("stderr.log"), descriptor3: listening)
-  }
-
-  /// Starts `arguments[0]` with standard input from /dev/null, standard
-  /// output and error to `standardError`, and `descriptor3` (if any) as
-  /// file descriptor 3.
-  static func spawn(_ arguments: [String], standardError: String, descriptor3: UnixSocket? = nil) throws -> pid_t {
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    if let descriptor3 { posix_spawn_file_actions_adddup2(&actions, descriptor3.descriptor, 3) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, standardError, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-    posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    let argv = arguments.map { strdup($0) } + [nil]
-    defer { for pointer in argv { free(pointer) } }
-    var pid: pid_t = 0
-    let result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-    guard result == 0 else { throw DaemonTestError("posix_spawn \(arguments[0]): \(String(cString: strerror(result)))") }
-    return pid
-  }
-
-  static func wait(_ pid: pid_t) -> Int32 {
-    var status: Int32 = 0
-    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-    return (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+      output: directory.appending("stderr.log"), descriptor3: listening.descriptor)
   }
 }

@@ -201,8 +201,7 @@ struct UnitFileTests {
   }
 
   @Test(
-    .enabled(if: SystemdTools.socketActivate != nil, "systemd-socket-activate is not installed"),
-    .disabled("storedaemon does not take its socket from LISTEN_FDS yet (issue 3, in progress): enable this when it does"))
+    .enabled(if: SystemdTools.socketActivate != nil, "systemd-socket-activate is not installed"))
   func socketActivatedServiceServesTcactlAndLeavesTheSocketToSystemd() throws {
     let scratch = try TemporaryDirectory(prefix: "sd-units")
     let stage = scratch.appending("stage")
@@ -248,7 +247,7 @@ enum Installer {
 /// here. With `socketActivate`, the socket is made and passed on fd 3 as the
 /// socket unit would.
 final class ServiceProcess {
-  let process = Process()
+  private var process: SpawnedProcess!
   let socketPath: String
   let stateDirectory: String
   private let scratch: TemporaryDirectory
@@ -279,17 +278,11 @@ final class ServiceProcess {
       "RUNTIME_DIRECTORY": runtimeDirectory, "STATE_DIRECTORY": stateDirectory,
     ]
     if let socketActivate {
-      process.executableURL = URL(fileURLWithPath: socketActivate)
-      process.arguments = ["--listen=" + socketPath, "--fdname=" + fdName] + environment.keys.sorted().map { "--setenv=\($0)" } + command
-    } else {
-      process.executableURL = URL(fileURLWithPath: command[0])
-      process.arguments = Array(command.dropFirst())
+      command = [socketActivate, "--listen=" + socketPath, "--fdname=" + fdName]
+        + environment.keys.sorted().map { "--setenv=\($0)" } + command
     }
-    process.environment = environment
-    _ = FileManager.default.createFile(atPath: scratch.appending("daemon.log"), contents: nil)
-    process.standardError = FileHandle(forWritingAtPath: scratch.appending("daemon.log"))
-    process.standardOutput = FileHandle(forWritingAtPath: "/dev/null")
-    try process.run()
+    // Not Foundation's Process, which loses track of systemd-socket-activate.
+    process = try SpawnedProcess(command, environment: environment, output: scratch.appending("daemon.log"))
   }
 
   var standardError: String { (try? String(contentsOfFile: scratch.appending("daemon.log"), encoding: .utf8)) ?? "" }
@@ -304,7 +297,7 @@ final class ServiceProcess {
   func waitUntilServing() throws {
     try waitUntil("storedaemon serves \(socketPath) with its three workers running\n\(standardError)") {
       guard process.isRunning else {
-        throw DaemonTestError("storedaemon exited with status \(process.terminationStatus): \(standardError)")
+        throw DaemonTestError("storedaemon exited with status \(process.wait()): \(standardError)")
       }
       let status = try tcactl(["status", "--json"])
       guard status.status == 0, let report = try? JSONParser.parse(Array(status.output.utf8)),
@@ -343,15 +336,11 @@ final class ServiceProcess {
 
   /// SIGTERM, as systemctl stop sends it; the exit status.
   func stop() -> Int32 {
-    Glibc.kill(process.processIdentifier, SIGTERM)
-    process.waitUntilExit()
-    return process.terminationStatus
+    process.stop()
   }
 
   func kill() {
-    guard process.isRunning else { return }
-    Glibc.kill(process.processIdentifier, SIGKILL)
-    process.waitUntilExit()
+    _ = process.stop(SIGKILL)
   }
 }
 

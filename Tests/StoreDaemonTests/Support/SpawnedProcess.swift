@@ -1,0 +1,78 @@
+import Glibc
+import Synchronization
+
+/// A child started with posix_spawn and reaped with waitpid, for programs
+/// that Foundation's `Process` cannot follow: it takes a child that closes
+/// the descriptors it inherited and then execs (as systemd-socket-activate
+/// does) for dead, and blocks the thread that reaps every child waiting on it.
+final class SpawnedProcess: Sendable {
+  let pid: pid_t
+  private let exitStatus = Mutex<Int32?>(nil)
+
+  /// Starts `arguments[0]` with `environment` (the test's own when nil),
+  /// standard input from /dev/null, standard output and error appended to
+  /// `output`, and `descriptor3`, if given, as file descriptor 3.
+  init(_ arguments: [String], environment: [String: String]? = nil, output: String, descriptor3: Int32? = nil) throws {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    if let descriptor3 { posix_spawn_file_actions_adddup2(&actions, descriptor3, 3) }
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
+    posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    let argv = arguments.map { strdup($0) } + [nil]
+    let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
+    defer {
+      for pointer in argv { free(pointer) }
+      for pointer in envp ?? [] { free(pointer) }
+    }
+    var pid: pid_t = 0
+    let result: Int32
+    if var envp {
+      result = posix_spawn(&pid, arguments[0], &actions, nil, argv, &envp)
+    } else {
+      result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+    }
+    guard result == 0 else { throw DaemonTestError("posix_spawn \(arguments[0]): \(String(cString: strerror(result)))") }
+    self.pid = pid
+  }
+
+  deinit {
+    if isRunning {
+      kill(pid, SIGKILL)
+      _ = wait()
+    }
+  }
+
+  /// Whether the child has not exited (reaping it if it has).
+  var isRunning: Bool {
+    exitStatus.withLock { status in
+      guard status == nil else { return false }
+      var raw: Int32 = 0
+      guard waitpid(pid, &raw, WNOHANG) == pid else { return true }
+      status = Self.decode(raw)
+      return false
+    }
+  }
+
+  /// Waits for the child to exit: its exit status, or 128 + the signal that killed it.
+  func wait() -> Int32 {
+    exitStatus.withLock { status in
+      if let status { return status }
+      var raw: Int32 = 0
+      while waitpid(pid, &raw, 0) < 0 && errno == EINTR {}
+      status = Self.decode(raw)
+      return status!
+    }
+  }
+
+  /// Sends `signal` (unless the child was already reaped) and waits for it to exit.
+  func stop(_ signal: Int32 = SIGTERM) -> Int32 {
+    if isRunning { kill(pid, signal) }
+    return wait()
+  }
+
+  private static func decode(_ raw: Int32) -> Int32 {
+    (raw & 0x7f) == 0 ? (raw >> 8) & 0xff : 128 + (raw & 0x7f)
+  }
+}
