@@ -10,6 +10,8 @@ import Wire
 /// wired together.
 final class Daemon: Sendable {
   let options: DaemonOptions
+  /// The command line, read again on reload.
+  private let arguments: [String]
   private let listener: Listener
   private let loop: StoreLoop
   private let policy: PeerPolicy
@@ -18,7 +20,8 @@ final class Daemon: Sendable {
   private let openConnections = Atomic<Int>(0)
   private let stopping = Atomic<Bool>(false)
 
-  init(options: DaemonOptions) throws {
+  init(options: DaemonOptions, arguments: [String]) throws {
+    self.arguments = arguments
     var options = options
     // A socket systemd passed wins over the configured path.
     let passed = try SocketActivation.passedSocket(environment: ProcessInfo.processInfo.environment)
@@ -67,6 +70,10 @@ final class Daemon: Sendable {
 
     let stopped = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []
+    let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "storedaemon.reload"))
+    hangup.setEventHandler { [self] in reload() }
+    hangup.resume()
+    sources.append(hangup)
     for signal in [SIGTERM, SIGINT] {
       Glibc.signal(signal, SIG_IGN)
       let source = DispatchSource.makeSignalSource(signal: signal, queue: .global())
@@ -86,6 +93,33 @@ final class Daemon: Sendable {
     usleep(100_000)
     Log.info("stopped")
     exit(0)
+  }
+
+  /// SIGHUP: reads the settings file and the environment again and hands the
+  /// new feature settings to the store loop; clients stay connected. A file
+  /// that does not parse is reported and the settings in use are kept. The
+  /// other options (socket, state directory, --fsync, …) are read at start
+  /// only: changing them takes a restart.
+  private func reload() {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + now.tv_nsec / 1000)"])
+    defer { notifier.notify(["READY=1"]) }
+    let fresh: DaemonOptions
+    do {
+      fresh = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
+    } catch {
+      Log.error("reload: \(error); the settings in use are kept")
+      return
+    }
+    let applied = DispatchSemaphore(value: 0)
+    loop.post(.reconfigure(fresh.features, done: { applied.signal() }))
+    applied.wait()
+    let features = fresh.features
+    Log.info(
+      "reloaded the feature settings\(fresh.configurationFile.map { " from \($0)" } ?? ""): store API "
+        + "\(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search \(features.gifSearchBaseURL), "
+        + "search debounce \(features.searchDebounceMilliseconds) ms, request timeout \(features.requestTimeoutMilliseconds) ms")
   }
 
   private func acceptLoop() {

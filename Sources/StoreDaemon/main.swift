@@ -13,6 +13,9 @@ signal(SIGPIPE, SIG_IGN)
 // A file size limit (RLIMIT_FSIZE) must fail the journal's write with EFBIG,
 // which rejects one batch, rather than kill the daemon.
 signal(SIGXFSZ, SIG_IGN)
+// SIGHUP reloads the settings once serving (Daemon.run); before that the
+// settings are being read anyway.
+signal(SIGHUP, SIG_IGN)
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {
@@ -36,7 +39,7 @@ LogStream.minimumLevel = options.logLevel
 
 let daemon: Daemon
 do {
-  daemon = try Daemon(options: options)
+  daemon = try Daemon(options: options, arguments: arguments)
 } catch let error as UsageError {
   Log.error("\(error)")
   exit(64)

@@ -110,15 +110,25 @@ struct Invocation {
     return invocation
   }
 
-  /// The daemon's default socket, as `storedaemon` chooses it.
-  static func defaultSocketPath(environment: [String: String]) -> String {
+  /// The system service's socket (docs/OPERATIONS.md).
+  static let systemSocketPath = "/run/storedaemon/storedaemon.sock"
+
+  /// The daemon's default socket, as `storedaemon` chooses it for this user;
+  /// when no socket is there but the system service's is, that one, so that
+  /// `tcactl` finds a daemon run by systemd without `--socket`.
+  static func defaultSocketPath(
+    environment: [String: String], exists: (String) -> Bool = { access($0, F_OK) == 0 }
+  ) -> String {
     if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
       return "\(runtime.split(separator: ":").first.map(String.init) ?? runtime)/storedaemon.sock"
     }
+    let own: String
     if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
-      return "\(xdg)/storedaemon/storedaemon.sock"
+      own = "\(xdg)/storedaemon/storedaemon.sock"
+    } else {
+      own = "/tmp/storedaemon-\(getuid())/storedaemon.sock"
     }
-    return "/tmp/storedaemon-\(getuid())/storedaemon.sock"
+    return !exists(own) && exists(systemSocketPath) ? systemSocketPath : own
   }
 
   /// A state path as a JSON Pointer: `cart.items.0` → `/cart/items/0`; a path

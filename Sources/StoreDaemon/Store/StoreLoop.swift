@@ -30,6 +30,9 @@ final class StoreLoop: @unchecked Sendable {
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     /// What the history reader found for a client's `log` or `get` with `at`.
     case history(connectionID: Int, requestID: Int, Result<HistoryReader.Answer, MessageError>)
+    /// New feature settings (a reload on SIGHUP): actions reduced from now on
+    /// see them.
+    case reconfigure(AppConfiguration, done: @Sendable () -> Void)
     case shutdown(done: @Sendable () -> Void)
 
     /// Whether handling the command may reduce actions (and so joins the
@@ -221,6 +224,9 @@ final class StoreLoop: @unchecked Sendable {
       client.connection.credits.signal()
     case .history(let connectionID, let requestID, let result):
       finishHistoryRead(connectionID: connectionID, requestID: requestID, result)
+    case .reconfigure(let configuration, let done):
+      store.dependencies.configuration = configuration
+      done()
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
     case .shutdown(let done):

@@ -1,0 +1,52 @@
+import ComposableCore
+import Foundation
+import Glibc
+import TestSupport
+import Testing
+import Wire
+
+/// SIGHUP (`systemctl reload storedaemon`) reads the settings file again
+/// without dropping a client; a file that does not parse keeps the settings
+/// in use.
+@Suite(.serialized, .timeLimit(.minutes(2)))
+struct ReloadTests {
+  @Test func sighupReadsTheSettingsFileAgainWithoutDroppingClients() throws {
+    let first = try FakeSeedAPI()
+    let second = try FakeSeedAPI()
+    let directory = try TemporaryDirectory()
+    let notify = try FakeNotifySocket(path: directory.appending("notify"))
+    let settings = directory.appending("storedaemon.conf")
+    try "store-api = \(first.storeAPIBaseURL)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    let daemon = try DaemonProcess(arguments: ["--config", settings], environment: ["NOTIFY_SOCKET": notify.name])
+    _ = try notify.waitFor("READY=1")
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe(path: "/counter")
+    _ = try watcher.nextMessage()
+
+    try "store-api = \(second.storeAPIBaseURL)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    kill(daemon.pid, SIGHUP)
+    _ = try notify.waitFor("RELOADING=1")
+    _ = try notify.waitFor("READY=1")
+    let client = try daemon.client()
+    _ = try client.sendAndWait(path: "products.fetchProducts", timeout: .seconds(10))
+    #expect(second.requests(to: .products).count == 1)
+    #expect(first.requests(to: .products).isEmpty)
+    #expect(daemon.standardError.contains("reloaded the feature settings from \(settings): store API \(second.storeAPIBaseURL)"))
+
+    // A broken file is reported; the settings in use stay.
+    try "store-api = nowhere\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    kill(daemon.pid, SIGHUP)
+    _ = try notify.waitFor("RELOADING=1")
+    _ = try notify.waitFor("READY=1")
+    #expect(daemon.standardError.contains("reload: \(settings):1:"))
+    _ = try client.sendAndWait(path: "profile.fetchProfile", timeout: .seconds(10))
+    #expect(second.requests(to: .user).count == 1)
+
+    // The watcher was never dropped.
+    _ = try client.send(path: "counter.incrementButtonTapped")
+    let diff = try nextMessage(from: watcher) { if case .diff = $0 { true } else { false } }
+    guard case .diff(_, _, let summary, _) = diff else { return }
+    #expect(summary == "counter.incrementButtonTapped")
+    #expect(daemon.stop() == 0)
+  }
+}
