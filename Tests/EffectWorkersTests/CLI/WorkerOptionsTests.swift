@@ -12,6 +12,8 @@ import Testing
     #expect(
       try WorkerOptions.parse(["--state-dir", "/var/lib/x", "--kind", "storage"])
         == .run(WorkerOptions(kind: .storage, stateDirectory: "/var/lib/x")))
+    #expect(
+      try WorkerOptions.parse(["--kind", "timer", "--log-level", "debug"]) == .run(WorkerOptions(kind: .timer, logLevel: .debug)))
   }
 
   @Test func theResponseLimitDefaultsTo8MiB() throws {
@@ -45,6 +47,7 @@ import Testing
     (["--kind", "network", "--max-response-bytes", "lots"], "got 'lots'"),
     (["--kind", "network", "--max-response-bytes", "40000000"], "got '40000000'"),
     (["--kind", "timer", "--verbose"], "unknown argument '--verbose'"),
+    (["--kind", "timer", "--log-level", "loud"], "--log-level takes error, warning, info or debug, got 'loud'"),
   ])
   func mistakesAreNamed(_ arguments: [String], _ expected: String) {
     #expect {

@@ -79,7 +79,7 @@ import Wire
     let worker: SpawnedWorker
     do {
       defer { close(leaked) }
-      worker = try SpawnedWorker(.timer, in: directory)
+      worker = try SpawnedWorker(.timer, arguments: ["--log-level", "debug"], in: directory)
     }
     let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(worker.pid)/fd")
     for name in descriptors {

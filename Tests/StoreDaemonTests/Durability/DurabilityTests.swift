@@ -61,24 +61,49 @@ import Wire
     #expect(versions == [2, 3])
   }
 
+  /// The last record cut at lengths across its whole span (each boundary of
+  /// its header and payload; the journal's own tests try every length): the
+  /// daemon starts, the tail is cut and kept aside, and the state is the last
+  /// whole record's.
   @Test func aTornTailIsCutAndKeptAside() throws {
-    let daemon = try DaemonProcess()
+    var daemon = try DaemonProcess()
     let client = try daemon.client()
-    for _ in 0..<5 { _ = try client.send(path: "counter.incrementButtonTapped") }
+    for _ in 0..<4 { _ = try client.send(path: "counter.incrementButtonTapped") }
+    let segment = try Self.lastSegment(in: daemon)
+    let wholeFour = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+    _ = try client.send(path: "counter.incrementButtonTapped")
     client.close()
     #expect(daemon.stop() == 0)
-    let segment = try Self.lastSegment(in: daemon)
-    // Half a record's header: what a crash in the middle of a write leaves.
-    let handle = try #require(FileHandle(forWritingAtPath: segment))
-    handle.seekToEndOfFile()
-    handle.write(Data([0, 0, 0, 40, 0xAB, 0xCD]))
-    handle.closeFile()
+    let journalDirectory = daemon.stateDirectory + "/journal"
+    var saved: [String: Data] = [:]
+    for name in try FileManager.default.contentsOfDirectory(atPath: journalDirectory) {
+      saved[name] = try Data(contentsOf: URL(fileURLWithPath: journalDirectory + "/" + name))
+    }
+    let segmentName = URL(fileURLWithPath: segment).lastPathComponent
+    let lastLength = try #require(saved[segmentName]).count - wholeFour
+    #expect(lastLength > 20)
 
-    let restarted = try DaemonProcess(reusing: daemon)
-    #expect(try restarted.client().get(path: "/counter/count").value == .int(5))
-    let journal = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/journal")
-    #expect(journal.contains { $0.contains(".torn-") })
-    #expect(restarted.standardError.contains("warning: recovery:"))
+    for cut in Set([1, 2, 3, 4, 8, 12, 16, 20, lastLength / 2, lastLength - 2, lastLength - 1]).sorted() {
+      // The journal as a crash mid-write leaves it: the fifth record cut short.
+      for name in try FileManager.default.contentsOfDirectory(atPath: journalDirectory) {
+        try FileManager.default.removeItem(atPath: journalDirectory + "/" + name)
+      }
+      for (name, bytes) in saved {
+        try (name == segmentName ? bytes.prefix(wholeFour + cut) : bytes).write(to: URL(fileURLWithPath: journalDirectory + "/" + name))
+      }
+      let restarted = try DaemonProcess(reusing: daemon)
+      let (version, count) = try restarted.client().get(path: "/counter/count")
+      #expect(version == 4 && count == .int(4), "cut at \(cut) of \(lastLength) bytes")
+      let aside = try FileManager.default.contentsOfDirectory(atPath: journalDirectory).filter { $0.contains(".torn-") }
+      #expect(aside.count == 1, "cut at \(cut): \(aside)")
+      if let name = aside.first {
+        let kept = try Data(contentsOf: URL(fileURLWithPath: journalDirectory + "/" + name))
+        #expect(kept == saved[segmentName]!.subdata(in: wholeFour..<wholeFour + cut), "cut at \(cut): the torn bytes are kept")
+      }
+      #expect(restarted.standardError.contains("warning: recovery:"))
+      #expect(restarted.stop() == 0)
+      daemon = restarted
+    }
   }
 
   @Test func damageInTheMiddleRefusesToStartUnlessRepairIsGiven() throws {

@@ -85,7 +85,7 @@ struct ServiceNotifyTests {
 
   @Test func underJournaldEachLineStartsWithItsPriority() throws {
     let daemon = try DaemonProcess(journalStream: true)
-    try waitUntil("the workers have logged") { daemon.standardError.contains("ready (pid") }
+    try waitUntil("the timer worker has logged") { daemon.standardError.contains("effectworker[timer]: ready") }
     let lines = daemon.standardError.split(separator: "\n")
     #expect(lines.contains { $0.hasPrefix("<6>storedaemon: listening on ") })
     #expect(lines.contains { $0.hasPrefix("<6>effectworker[timer]: ready") })
