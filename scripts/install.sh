@@ -217,7 +217,7 @@ EOF
   systemctl daemon-reload
   systemctl enable --now storedaemon.socket
   usermod -aG storedaemon NAME      # each person who may use tcactl (they log in again)
-  TCA_SOCKET=/run/storedaemon/storedaemon.sock $bindir/tcactl status
+  $bindir/tcactl status              # finds /run/storedaemon/storedaemon.sock by itself
 EOF
 }
 
