@@ -69,7 +69,8 @@ enum Usage {
         Shows the state at PATH, then every change as it happens: the version, the
         action that caused it and what changed. --since N resumes after version N
         if the daemon still holds it; give --epoch E (from `tcactl status`) so that
-        a version of an earlier run of the daemon is not mistaken for this run's.
+        a version from another line of versions (before a --repair, or another
+        state directory) starts afresh instead of being mistaken for this one's.
         With --json, prints one JSON object per line: first {"state":…,"version":N}
         (or {"epoch":E,"resumedAfter":N} when resuming), then
         {"action":"…","patch":[…],"version":N} per change.
