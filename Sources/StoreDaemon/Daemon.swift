@@ -59,15 +59,6 @@ final class Daemon: Sendable {
 
   /// Serves until SIGTERM or SIGINT, then stops cleanly and exits 0.
   func run() -> Never {
-    Thread.detachNewThread { [loop] in loop.run() }
-    Thread.detachNewThread { [self] in acceptLoop() }
-    Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
-    let features = options.features
-    Log.info(
-      "store API \(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search "
-        + "\(features.gifSearchBaseURL) (\(features.gifSearchAPIKey.isEmpty ? "no API key" : "API key set"))"
-        + (options.configurationFile.map { "; settings from \($0)" } ?? ""))
-
     let stopped = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []
     let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "storedaemon.reload"))
@@ -81,6 +72,15 @@ final class Daemon: Sendable {
       source.resume()
       sources.append(source)
     }
+    // The signals are handled before anything is served.
+    Thread.detachNewThread { [loop] in loop.run() }
+    Thread.detachNewThread { [self] in acceptLoop() }
+    Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
+    let features = options.features
+    Log.info(
+      "store API \(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search "
+        + "\(features.gifSearchBaseURL) (\(features.gifSearchAPIKey.isEmpty ? "no API key" : "API key set"))"
+        + (options.configurationFile.map { "; settings from \($0)" } ?? ""))
     stopped.wait()
     notifier.notify(["STOPPING=1", ServiceNotifier.status("stopping")])
     Log.info("stopping: no new connections; answering what is in flight")
@@ -104,17 +104,20 @@ final class Daemon: Sendable {
     var now = timespec()
     clock_gettime(CLOCK_MONOTONIC, &now)
     notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + now.tv_nsec / 1000)"])
-    defer { notifier.notify(["READY=1"]) }
-    let fresh: DaemonOptions
+    var fresh: DaemonOptions?
     do {
       fresh = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
     } catch {
       Log.error("reload: \(error); the settings in use are kept")
+    }
+    // The loop applies them and says READY=1 again (if it had said it).
+    let applied = DispatchSemaphore(value: 0)
+    loop.post(.reconfigure(fresh?.features, done: { applied.signal() }))
+    guard applied.wait(timeout: .now() + .seconds(30)) == .success else {
+      Log.warning("reload: the store loop has not taken the new settings after 30 s; they apply once it does")
       return
     }
-    let applied = DispatchSemaphore(value: 0)
-    loop.post(.reconfigure(fresh.features, done: { applied.signal() }))
-    applied.wait()
+    guard let fresh else { return }
     let features = fresh.features
     Log.info(
       "reloaded the feature settings\(fresh.configurationFile.map { " from \($0)" } ?? ""): store API "

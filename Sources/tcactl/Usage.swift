@@ -60,7 +60,8 @@ enum Usage {
         N of those). --follow then keeps showing each new action once it is
         durable; stop with ^C. With --json, one JSON object per line:
         {"action":…,"origin":…,"patch":[…],"summary":"…","time":ms,"version":N}.
-        Versions older than the last snapshot are no longer in the journal.
+        The journal holds the actions since about the last snapshot; older
+        versions are refused, naming the oldest one held.
         """
     case "watch":
       return """

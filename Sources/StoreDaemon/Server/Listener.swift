@@ -18,6 +18,12 @@ struct Listener: Sendable {
     var ends: [Int32] = [0, 0]
     guard pipe(&ends) == 0 else { throw SocketError("pipe") }
     for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+    if ownsPath {
+      // Non-blocking, so that a connection that goes away between poll and
+      // accept cannot leave accept waiting where close() cannot wake it.
+      let flags = fcntl(socket.descriptor, F_GETFL)
+      if flags >= 0 { _ = fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK) }
+    }
     self.socket = socket
     self.path = path
     self.ownsPath = ownsPath
@@ -74,7 +80,11 @@ struct Listener: Sendable {
         throw SocketError("poll")
       }
       if descriptors[1].revents != 0 { return nil }
-      return try socket.accept()
+      do {
+        return try socket.accept()
+      } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+        continue  // The connection went away before it was accepted.
+      }
     }
   }
 

@@ -29,7 +29,7 @@ struct HistoryReader: Sendable {
   static let pageRecords = 1000
   /// … and about this many bytes of them (always at least one record), so a
   /// page is one modest frame; the client asks again for the rest.
-  static let pageBytes = 1 << 20
+  let pageBytes: Int
 
   let reader: JournalReader
   /// The state at version 0, for a journal that starts there.
@@ -37,15 +37,42 @@ struct HistoryReader: Sendable {
   let schema: ActionSchema
   private let queue = DispatchQueue(label: "storedaemon.history")
 
-  init(reader: JournalReader, initialState: JSONValue, schema: ActionSchema) {
+  /// `pageBytes` is kept well under a client's buffer (`--client-buffer`),
+  /// so that a page always fits in it.
+  init(reader: JournalReader, initialState: JSONValue, schema: ActionSchema, pageBytes: Int = 1 << 20) {
     self.reader = reader
     self.initialState = initialState
     self.schema = schema
+    self.pageBytes = pageBytes
   }
 
-  /// Answers `request` on the reader's thread and hands the result to `deliver` there.
-  func answer(_ request: Request, then deliver: @escaping @Sendable (Result<Answer, MessageError>) -> Void) {
-    queue.async { deliver(answer(request)) }
+  /// An answer with its frame for request `id`, encoded on the reader's
+  /// thread so that the store loop only queues the bytes.
+  struct Reply: Sendable {
+    let answer: Answer
+    let frame: [UInt8]
+  }
+
+  /// Answers request `id` on the reader's thread and hands the result to
+  /// `deliver` there.
+  func answer(
+    _ request: Request, id: Int, then deliver: @escaping @Sendable (Result<Reply, MessageError>) -> Void
+  ) {
+    queue.async {
+      #if DEBUG
+        Self.delayIfAsked()
+      #endif
+      deliver(answer(request).map { answer in Reply(answer: answer, frame: Self.frame(answer, id: id)) })
+    }
+  }
+
+  static func frame(_ answer: Answer, id: Int) -> [UInt8] {
+    switch answer {
+    case .log(let records, let through, let more):
+      MessageCodec.frame(ServerMessage.log(id: id, records: records, through: through, more: more))
+    case .state(let version, let path, let value):
+      MessageCodec.frame(ServerMessage.state(id: id, version: version, path: path, value: value))
+    }
   }
 
   /// Answers `request` on the calling thread.
@@ -86,7 +113,7 @@ struct HistoryReader: Sendable {
     for record in records {
       let entry = Self.entry(record, schema: schema)
       bytes += CanonicalJSON.encode(entry.json).count
-      if !entries.isEmpty && bytes > Self.pageBytes { break }
+      if !entries.isEmpty && bytes > pageBytes { break }
       entries.append(entry)
     }
     return .log(records: entries, through: through, more: (entries.last?.version ?? through) < through)

@@ -21,4 +21,15 @@
       Thread.sleep(forTimeInterval: Double(stall.duration / .milliseconds(1)) / 1000)
     }
   }
+
+  extension HistoryReader {
+    /// `STOREDAEMON_DEBUG_HISTORY_DELAY=SECONDS`: every read of the journal
+    /// for `log` or `get` with `at` waits this long first, so that a test can
+    /// act while one is under way.
+    static let debugDelay: Double? = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_HISTORY_DELAY"].flatMap(Double.init)
+
+    static func delayIfAsked() {
+      if let debugDelay { Thread.sleep(forTimeInterval: debugDelay) }
+    }
+  }
 #endif

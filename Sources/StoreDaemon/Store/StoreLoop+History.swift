@@ -36,6 +36,14 @@ extension StoreLoop {
       handle(.get(id: id, path: path), from: client)
       return
     }
+    guard version < store.version else {
+      send(
+        .error(
+          id: id, code: .versionUnavailable,
+          message: "version \(version) has not been reached: the state is at version \(store.version)"),
+        to: client.connection)
+      return
+    }
     let pointer: JSONPointer
     do {
       pointer = try JSONPointer(path)
@@ -49,26 +57,27 @@ extension StoreLoop {
   private func startHistoryRead(_ client: Client, id: Int, _ request: HistoryReader.Request) {
     client.historyPending = true
     let connectionID = client.connection.id
-    historyReader.answer(request) { [inbox] result in
+    historyReader.answer(request, id: id) { [inbox] result in
       inbox.post(.history(connectionID: connectionID, requestID: id, result))
     }
   }
 
   /// Sends what the reader found, then handles the requests that waited for it.
-  func finishHistoryRead(connectionID: Int, requestID: Int, _ result: Result<HistoryReader.Answer, MessageError>) {
+  func finishHistoryRead(connectionID: Int, requestID: Int, _ result: Result<HistoryReader.Reply, MessageError>) {
     guard let client = clients[connectionID] else { return }
     client.historyPending = false
     let connection = client.connection
-    let follows = client.follower?.requestID == requestID
+    // Only one history read is pending per client: a follower still waiting
+    // for its history is following because of this one.
+    let follows = client.follower?.waiting != nil
     switch result {
     case .failure(let error):
       if follows { client.follower = nil }
       send(.error(id: requestID, code: error.code, message: error.message), to: connection)
-    case .success(.state(let version, let path, let value)):
-      send(.state(id: requestID, version: version, path: path, value: value), to: connection)
-    case .success(.log(let records, let through, let more)):
-      send(.log(id: requestID, records: records, through: through, more: more), to: connection)
-      if follows {
+    case .success(let reply):
+      offerAnswer(reply.frame, to: connection)
+      guard clients[connectionID] != nil else { return }
+      if case .log(_, _, let more) = reply.answer, follows {
         // A partial page: the client asks again from where it ends, and
         // follows from the last page.
         let waiting = client.follower?.waiting ?? []
@@ -81,10 +90,19 @@ extension StoreLoop {
     }
   }
 
+  /// The most records kept for a follower while its history is read; past
+  /// that it is disconnected as lagged, as one that does not read would be.
+  static let maximumWaitingRecords = 100_000
+
   /// Gives the records of a durable batch to the clients that follow the log.
   func deliverToFollowers(_ records: [JournalRecord]) {
+    guard let firstRecord = records.first else { return }
     for client in clients.values where client.follower != nil {
-      if client.follower!.waiting != nil {
+      if let waiting = client.follower!.waiting {
+        guard waiting.count + records.count <= Self.maximumWaitingRecords else {
+          disconnectLaggingFollower(client, after: (waiting.first ?? firstRecord).version - 1)
+          continue
+        }
         client.follower!.waiting!.append(contentsOf: records)
       } else {
         offerRecords(records, to: client)
@@ -96,14 +114,18 @@ extension StoreLoop {
     for record in records {
       let frame = MessageCodec.frame(ServerMessage.record(HistoryReader.entry(record, schema: schema)))
       guard client.connection.outbox.offer(frame, droppable: false) else {
-        let reason =
-          "the client follows the log but does not read it fast enough; it was disconnected after version "
-          + "\(record.version - 1): resume with `tcactl log --since \(record.version - 1) --follow`"
-        client.connection.closeWithNotice(.lagged, reason)
-        clients[client.connection.id] = nil
-        Log.warning("connection \(client.connection.id) (\(client.name)): \(reason)")
+        disconnectLaggingFollower(client, after: record.version - 1)
         return
       }
     }
+  }
+
+  private func disconnectLaggingFollower(_ client: Client, after version: UInt64) {
+    let reason =
+      "the client follows the log but does not read it fast enough; it was disconnected after version "
+      + "\(version): resume with `tcactl log --since \(version) --follow`"
+    client.connection.closeWithNotice(.lagged, reason)
+    clients[client.connection.id] = nil
+    Log.warning("connection \(client.connection.id) (\(client.name)): \(reason)")
   }
 }

@@ -132,7 +132,7 @@ extension StoreLoop {
     openBatchIfNeeded()
     let origin = nextOrigin
     nextOrigin += 1
-    currentSend = (origin, .object(["recovery": .bool(true)]))
+    currentSend = (origin, .object(["recovery": .bool(true), "origin": .int(Int(origin))]))
     defer { currentSend = nil }
     let version = store.send(.recovered, origin: origin)
     commitBatch()

@@ -7,7 +7,7 @@ import Glibc
 /// batches, so a reducer that stalls the loop stops them and systemd's
 /// watchdog restarts the daemon. Runs on the store loop's thread only.
 extension StoreLoop {
-  /// The most often a `STATUS=` that differs only in its version is sent.
+  /// The most often a `STATUS=` is sent, unless an alert changes.
   static let statusInterval: Duration = .seconds(1)
   /// `READY=1` is sent at the latest this long after start, even if a worker
   /// is still starting: the daemon serves, and the status says which are not up.
@@ -17,8 +17,8 @@ extension StoreLoop {
   struct ServiceState {
     var readySent = false
     var nextWatchdogPing = ContinuousClock.now
-    /// The last status sent, without its version, and when.
-    var lastStatus: (text: String, version: UInt64, sentAt: ContinuousClock.Instant)?
+    /// The last status sent, the alerts it showed, and when.
+    var lastStatus: (text: String, alerts: [String], sentAt: ContinuousClock.Instant)?
   }
 
   /// The latest time the loop must wake to keep the watchdog fed.
@@ -26,36 +26,53 @@ extension StoreLoop {
     notifier.watchdogInterval == nil ? .now + .seconds(3600) : service.nextWatchdogPing
   }
 
-  /// Pings the watchdog when due, says `READY=1` once, and refreshes the status.
+  /// Pings the watchdog when due. Called between commands too, so that a
+  /// long but progressing run of commands (thousands queued, each syncing)
+  /// keeps it fed, while a reducer that never returns stops it.
+  func pingWatchdogIfDue(now: ContinuousClock.Instant? = nil) {
+    guard let interval = notifier.watchdogInterval else { return }
+    let now = now ?? .now
+    guard now >= service.nextWatchdogPing else { return }
+    notifier.notify(["WATCHDOG=1"])
+    service.nextWatchdogPing = now + interval
+  }
+
+  /// Pings the watchdog when due, says `READY=1` once, and refreshes the
+  /// status: at most once a second, except when a worker becomes degraded
+  /// or writes are refused, which is said at once.
   func reportToServiceManager(now: ContinuousClock.Instant = .now) {
     guard notifier.isEnabled else { return }
-    if let interval = notifier.watchdogInterval, now >= service.nextWatchdogPing {
-      notifier.notify(["WATCHDOG=1"])
-      service.nextWatchdogPing = now + interval
-    }
+    pingWatchdogIfDue(now: now)
     if !service.readySent {
       guard supervisor.allSettled || now - startedAt >= Self.readyDeadline else { return }
       service.readySent = true
       let status = statusLine
-      notifier.notify(["READY=1", ServiceNotifier.status(status.full)])
-      service.lastStatus = (status.withoutVersion, store.version, now)
-      Log.info("ready: \(status.full)")
+      notifier.notify(["READY=1", ServiceNotifier.status(status)])
+      service.lastStatus = (status, alerts, now)
+      Log.info("ready: \(status)")
       return
     }
+    let alerts = self.alerts
+    if let last = service.lastStatus, last.alerts == alerts, now - last.sentAt < Self.statusInterval { return }
     let status = statusLine
-    if let last = service.lastStatus, last.text == status.withoutVersion,
-      last.version == store.version || now - last.sentAt < Self.statusInterval
-    {
+    if let last = service.lastStatus, last.text == status {
+      service.lastStatus?.sentAt = now
       return
     }
-    notifier.notify([ServiceNotifier.status(status.full)])
-    service.lastStatus = (status.withoutVersion, store.version, now)
+    notifier.notify([ServiceNotifier.status(status)])
+    service.lastStatus = (status, alerts, now)
+  }
+
+  /// What must reach systemd's status at once: the degraded workers, and
+  /// whether writes are refused.
+  var alerts: [String] {
+    supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue) + (writesRefused == nil ? [] : ["writes refused"])
   }
 
   /// The daemon's state in one line, e.g. `version 42; 3 clients, 1 subscriber;
   /// workers: timer running, network running, storage running`.
-  var statusLine: (full: String, withoutVersion: String) {
-    let subscribers = clients.values.filter { $0.subscription != nil || $0.follower != nil }.count
+  var statusLine: String {
+    let subscribers = clients.values.filter { $0.subscription != nil }.count
     var parts = [
       "\(clients.count) client\(clients.count == 1 ? "" : "s"), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")",
       "workers: " + supervisor.phases.map { "\($0.kind.rawValue) \($0.phase)" }.joined(separator: ", "),
@@ -63,7 +80,6 @@ extension StoreLoop {
     let degraded = supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
     if !degraded.isEmpty { parts.append("DEGRADED: " + degraded.joined(separator: ", ")) }
     if writesRefused != nil { parts.append("WRITES REFUSED after a journal failure (see the log)") }
-    let rest = parts.joined(separator: "; ")
-    return ("version \(store.version); " + rest, rest)
+    return "version \(store.version); " + parts.joined(separator: "; ")
   }
 }

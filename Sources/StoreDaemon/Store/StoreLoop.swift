@@ -15,10 +15,10 @@ import Wire
 /// connection's bounded ``Outbox``, and a subscriber that cannot keep up is
 /// resynchronised or disconnected.
 final class StoreLoop: @unchecked Sendable {
-  // Safe: `inbox` is thread-safe (a Mutex and a semaphore); every other stored
-  // property is read and written only by the thread running `run()` (here and
-  // in StoreLoop+Publishing.swift). Members are internal only so that the two
-  // files can share them.
+  // Safe: `inbox` is thread-safe (a Mutex and a semaphore), and `notifier`
+  // and `historyReader` are Sendable; every other stored property is read and
+  // written only by the thread running `run()` (here and in the StoreLoop+*.swift
+  // extensions). Members are internal only so that those files can share them.
 
   enum Command: Sendable {
     case connected(Connection, client: String)
@@ -29,10 +29,10 @@ final class StoreLoop: @unchecked Sendable {
     /// What an effect worker's link reported.
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     /// What the history reader found for a client's `log` or `get` with `at`.
-    case history(connectionID: Int, requestID: Int, Result<HistoryReader.Answer, MessageError>)
-    /// New feature settings (a reload on SIGHUP): actions reduced from now on
-    /// see them.
-    case reconfigure(AppConfiguration, done: @Sendable () -> Void)
+    case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
+    /// A reload (SIGHUP) is done: the new feature settings, which actions
+    /// reduced from now on see, or nil if they could not be read.
+    case reconfigure(AppConfiguration?, done: @Sendable () -> Void)
     case shutdown(done: @Sendable () -> Void)
 
     /// Whether handling the command may reduce actions (and so joins the
@@ -130,7 +130,7 @@ final class StoreLoop: @unchecked Sendable {
     for change in recovery.recentChanges { history.append(change) }
     historyReader = HistoryReader(
       reader: journal.reader, initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
-      schema: AppFeature.Action.actionSchema)
+      schema: AppFeature.Action.actionSchema, pageBytes: min(1 << 20, options.outboxLimit / 2))
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
     }
@@ -180,6 +180,7 @@ final class StoreLoop: @unchecked Sendable {
     handle(command)
     deliverWorkerReplies()
     reportSettledWaits()
+    pingWatchdogIfDue()
   }
 
   /// Reduces the actions the workers' replies map to, including the failures
@@ -225,7 +226,8 @@ final class StoreLoop: @unchecked Sendable {
     case .history(let connectionID, let requestID, let result):
       finishHistoryRead(connectionID: connectionID, requestID: requestID, result)
     case .reconfigure(let configuration, let done):
-      store.dependencies.configuration = configuration
+      if let configuration { store.dependencies.configuration = configuration }
+      if service.readySent { notifier.notify(["READY=1"]) }
       done()
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
@@ -266,6 +268,15 @@ final class StoreLoop: @unchecked Sendable {
         action = try resolve(input)
       } catch {
         send(.error(id: id, code: error.code, message: error.message), to: connection)
+        return
+      }
+      guard !action.isRecovery else {
+        send(
+          .error(
+            id: id, code: .invalidAction,
+            message: "\(ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: schema)) is sent "
+              + "only by storedaemon itself, after a crash, to the features whose effects were lost"),
+          to: connection)
         return
       }
       if let reason = writesRefused {
@@ -380,7 +391,11 @@ final class StoreLoop: @unchecked Sendable {
     case .ack, .settled, .diff: break
     default: batch?.replies.append((connection, message))
     }
-    let frame = MessageCodec.frame(message)
+    offerAnswer(MessageCodec.frame(message), to: connection)
+  }
+
+  /// Queues the frame of an answer, as ``send(_:to:)`` does.
+  func offerAnswer(_ frame: [UInt8], to connection: Connection) {
     if connection.outbox.offer(frame, droppable: false) { return }
     if let client = clients[connection.id], client.subscription != nil {
       resync(client)

@@ -55,16 +55,24 @@ final class ServiceNotifier: Sendable {
     }
   }
 
+  /// The longest a start-up step is given more time: a recovery still
+  /// running after this is taken as hung, and `TimeoutStartSec=` applies.
+  static let maximumExtension: Duration = .seconds(600)
+
   /// Runs `body`, a start-up step that may take long (recovering a large
   /// journal), while asking systemd every 5 seconds for 30 seconds more
-  /// (`EXTEND_TIMEOUT_USEC=`), so a long but progressing start is not killed
-  /// by `TimeoutStartSec=`; `status` says what is going on meanwhile.
+  /// (`EXTEND_TIMEOUT_USEC=`), for at most ``maximumExtension``, so a long
+  /// start is not killed by `TimeoutStartSec=`; `status` says what is going
+  /// on meanwhile.
   func extendingStartTimeout<T, E: Error>(status: String, _ body: () throws(E) -> T) throws(E) -> T {
     guard isEnabled else { return try body() }
     notify([Self.status(status), "EXTEND_TIMEOUT_USEC=30000000"])
     let timer = DispatchSource.makeTimerSource(queue: .global())
+    let until = DispatchTime.now() + .seconds(Int(Self.maximumExtension.components.seconds))
     timer.schedule(deadline: .now() + .seconds(5), repeating: .seconds(5))
-    timer.setEventHandler { [self] in notify(["EXTEND_TIMEOUT_USEC=30000000"]) }
+    timer.setEventHandler { [self] in
+      if DispatchTime.now() < until { notify(["EXTEND_TIMEOUT_USEC=30000000"]) }
+    }
     timer.resume()
     defer { timer.cancel() }
     return try body()

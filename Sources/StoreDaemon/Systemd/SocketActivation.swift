@@ -46,11 +46,11 @@ enum SocketActivation {
     guard option(SO_DOMAIN) == AF_UNIX, option(SO_TYPE) == Int32(SOCK_STREAM.rawValue), option(SO_ACCEPTCONN) == 1 else {
       throw SetupError(
         "file descriptor \(descriptor) from systemd is not a listening Unix stream socket; the socket unit must "
-          + "have ListenStream= with a path (see systemd/storedaemon.socket)")
+          + "have ListenStream= with a path (see systemd/system/storedaemon.socket.in)")
     }
-    // The accept loop blocks in poll and accept: the socket must be blocking.
-    let flags = fcntl(descriptor, F_GETFL)
-    if flags >= 0 && flags & O_NONBLOCK != 0 { _ = fcntl(descriptor, F_SETFL, flags & ~O_NONBLOCK) }
+    // Its file status flags (systemd makes it non-blocking) are shared with
+    // systemd's own descriptor, so they are left as they are: the accept loop
+    // works either way.
     return (UnixSocket(descriptor: descriptor), boundPath(of: descriptor))
   }
 

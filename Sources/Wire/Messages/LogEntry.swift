@@ -11,7 +11,7 @@ public struct LogEntry: Equatable, Sendable {
   /// Who sent it: `{"client": name, "connection": n, "origin": n}` for a
   /// client's action, `{"effect": true, "origin": n}` for one an effect sent
   /// (`origin` is the client action it followed from, numbered per run of the
-  /// daemon), `{"recovery": true}` for the daemon's own after a crash.
+  /// daemon), `{"recovery": true, "origin": n}` for the daemon's own after a crash.
   public var origin: JSONValue
   /// The action's JSON.
   public var action: JSONValue

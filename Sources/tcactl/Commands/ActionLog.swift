@@ -67,7 +67,7 @@ enum ActionLog {
       return "\(client.isEmpty ? "client" : client) (\(number))"
     }
     if fields["effect"] != nil { return "effect of \(number)" }
-    if fields["recovery"] != nil { return "storedaemon (recovery)" }
+    if fields["recovery"] != nil { return "storedaemon (recovery \(number))" }
     return CanonicalJSON.text(origin)
   }
 

@@ -12,8 +12,8 @@ import Testing
 @Suite struct AppFeatureRecoveryTests {
   typealias Fixtures = OnlineStoreFixtures
 
-  /// Reduces `recovered` on `state` outside any store, as storedaemon does on a
-  /// copy to decide whether to reduce it, and checks that it is a no-op.
+  /// Reduces `recovered` on `state` outside any store and checks that it is a
+  /// no-op: storedaemon skips it exactly when `recoveryActions(for:)` is empty.
   func expectRecoveredDoesNothing(to state: AppFeature.State, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
     var copy = state
     let effect = AppFeature().reduce(into: &copy, action: .recovered)

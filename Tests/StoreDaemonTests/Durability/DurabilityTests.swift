@@ -212,15 +212,25 @@ import Wire
     #expect(api.requests(to: .carts).count == 1)
     // The log names the recovery as the sender, once.
     let log = try again.log(since: nil, last: nil).records
-    #expect(log.filter { $0.origin == .object(["recovery": .bool(true)]) }.map(\.summary) == ["recovered"])
+    let recoveries = log.filter { $0.origin[path: "recovery"] == .bool(true) }
+    #expect(recoveries.map(\.summary) == ["recovered"])
+    // What the recovery restarted is shown as its effect.
+    let recoveryOrigin = try #require(recoveries.first?.origin[path: "origin"])
+    #expect(log.contains { $0.origin == .object(["effect": .bool(true), "origin": recoveryOrigin]) && $0.summary.hasPrefix("dice.internal.rollCompleted") })
     #expect(restarted.standardError.contains("effects were in flight when storedaemon stopped"))
 
-    // A clean stop leaves nothing waiting: the next start reduces nothing.
-    let version = try again.get(path: "").version
+    // A clean stop fails what is in flight, so nothing waits and the next
+    // start reduces nothing.
+    _ = try again.send(path: "dice.view.rollButtonTapped")
     again.close()
     #expect(restarted.stop() == 0)
     let third = try DaemonProcess(reusing: restarted, arguments: api.daemonArguments)
-    #expect(try third.client().get(path: "").version == version)
+    let thirdClient = try third.client()
+    #expect(try thirdClient.get(path: "/dice/isRolling").value == .bool(false))
+    #expect(try thirdClient.get(path: "/dice/errorMessage").value != .null)
+    let thirdLog = try thirdClient.log(since: nil, last: nil).records
+    #expect(thirdLog.filter { $0.origin[path: "recovery"] == .bool(true) }.count == 1, "only the first restart recovered")
+    #expect(thirdLog.last?.summary.hasPrefix("dice.internal.rollFailed") == true)
   }
 
   // MARK: Helpers

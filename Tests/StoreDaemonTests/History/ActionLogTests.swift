@@ -84,6 +84,44 @@ struct ActionLogTests {
     #expect(code == .alreadySubscribed && message == "this connection follows the log; open another to subscribe")
   }
 
+  /// Records made durable while the follower's history is still being read
+  /// wait for it: the page and the records that follow are contiguous.
+  @Test(.enabled(if: isDebugBuild, "the slow read is a fault only debug builds of storedaemon can inject"))
+  func recordsWrittenWhileTheHistoryIsReadFollowIt() throws {
+    let daemon = try DaemonProcess(environment: ["STOREDAEMON_DEBUG_HISTORY_DELAY": "1"])
+    let sender = try daemon.client("sender")
+    for _ in 1...3 { _ = try sender.send(path: "counter.incrementButtonTapped") }
+    let socketPath = daemon.socketPath
+    // While the follower's read sleeps, ten more actions are made durable.
+    Thread.detachNewThread {
+      usleep(300_000)
+      guard let late = try? WireClient(path: socketPath, clientName: "late") else { return }
+      for _ in 1...10 { _ = try? late.send(path: "counter.incrementButtonTapped") }
+    }
+    let follower = try daemon.client("follower")
+    let page = try follower.log(since: nil, last: nil, follow: true)
+    #expect(page.through == 3 && page.records.map(\.version) == [1, 2, 3])
+    var versions = page.records.map(\.version)
+    while versions.count < 13 {
+      if case .record(let entry) = try follower.nextMessage() { versions.append(entry.version) }
+    }
+    #expect(versions == Array(1...13))
+  }
+
+  @Test func onlyTheDaemonSendsRecoveryActions() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    for path in ["recovered", "cart.recovered", "dice.internal.recovered"] {
+      #expect {
+        try client.send(path: path)
+      } throws: { error in
+        guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
+        return message.contains("sent only by storedaemon itself, after a crash")
+      }
+    }
+    #expect(try client.get(path: "").version == 0)
+  }
+
   @Test func getAtRebuildsEachEarlierStateAcrossARestart() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
