@@ -49,4 +49,7 @@ sleep 0.2
 
 echo "== tcactl get cart.items (product 3 from the bundled catalog, no network needed)"
 "$bin/tcactl" get cart.items
+echo "== tcactl log -n 4 (the journal: when, who, what changed) and get --at 1 (the state back then)"
+"$bin/tcactl" log -n 4
+"$bin/tcactl" get cart.items --at 1 --json
 echo "== done: stopping the daemon"
