@@ -89,9 +89,6 @@ final class WorkerSupervisor: EffectExecutor {
     return replies
   }
 
-  /// Whether every worker has said `ready`.
-  var allRunning: Bool { slots.values.allSatisfy { $0.phase == .running } }
-
   /// Whether every worker kind has come to rest since the start: running, or
   /// degraded after crashing too often (its requests fail fast).
   var allSettled: Bool {

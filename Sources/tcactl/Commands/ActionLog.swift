@@ -33,16 +33,8 @@ enum ActionLog {
       switch try client.nextMessage() {
       case .record(let entry):
         show(entry, json: invocation.json)
-      case .notice(let notice, let message):
-        Terminal.error("\(notice.rawValue): \(message)")
-      case .goodbye(let reason):
-        Terminal.error("the daemon closed the log: \(reason)")
-        return .ok
-      case .error(_, _, let message):
-        Terminal.error(message)
-        return .rejected
-      default:
-        continue
+      case let other:
+        if let code = Watch.streamEnd(other, stream: "the log") { return code }
       }
     }
   }

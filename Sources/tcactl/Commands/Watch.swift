@@ -49,19 +49,29 @@ enum Watch {
             throw .protocolViolation("diff \(version) does not apply to the state held: \(error)")
           }
         }
-      case .heartbeat:
-        continue
-      case .notice(let notice, let message):
-        Terminal.error("\(notice.rawValue): \(message)")
-      case .goodbye(let reason):
-        Terminal.error("the daemon closed the subscription: \(reason)")
-        return .ok
-      case .error(_, _, let message):
-        Terminal.error(message)
-        return .rejected
-      default:
-        continue
+      case let other:
+        if let code = streamEnd(other, stream: "the subscription") { return code }
       }
+    }
+  }
+
+  /// What a message other than the stream's own means to a command that
+  /// follows a stream (`watch`, `log --follow`): a notice is shown; a
+  /// goodbye or an error ends the command with its exit code; anything else
+  /// (a heartbeat) is ignored.
+  static func streamEnd(_ message: ServerMessage, stream: String) -> Invocation.ExitCode? {
+    switch message {
+    case .notice(let notice, let text):
+      Terminal.error("\(notice.rawValue): \(text)")
+      return nil
+    case .goodbye(let reason):
+      Terminal.error("the daemon closed \(stream): \(reason)")
+      return .ok
+    case .error(_, _, let text):
+      Terminal.error(text)
+      return .rejected
+    default:
+      return nil
     }
   }
 
