@@ -17,6 +17,7 @@ let package = Package(
     .executable(name: "effectworker", targets: ["EffectWorkers"]),
     .executable(name: "tcactl", targets: ["tcactl"]),
     .executable(name: "journal-bench", targets: ["JournalBenchmark"]),
+    .executable(name: "storedaemon-bench", targets: ["StoreBenchmark"]),
   ],
   targets: [
     .target(name: "ComposableCore", swiftSettings: settings),
@@ -25,6 +26,9 @@ let package = Package(
     .target(name: "Wire", dependencies: ["ComposableCore"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
     .executableTarget(name: "JournalBenchmark", dependencies: ["Journal", "ComposableCore", "Wire"], swiftSettings: settings),
+    /// storedaemon beside Redis and the raw socket (docs/BENCHMARKS.md).
+    .executableTarget(
+      name: "StoreBenchmark", dependencies: ["Journal", "ComposableCore", "Wire", "Features"], swiftSettings: settings),
     .executableTarget(
       name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire", "Journal"], swiftSettings: settings),
     .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),

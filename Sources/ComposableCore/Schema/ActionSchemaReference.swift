@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A nested action type, whose schema is built only when a path reaches it.
 ///
 /// Lazy so that a schema costs one level to build and an action type may
@@ -18,8 +20,17 @@ public struct ActionSchemaReference: Sendable {
     self.decodeCaseName = { json in try json.decode(Action.self).actionCaseName }
   }
 
-  /// The referenced type's schema, built now.
-  public var schema: ActionSchema { load() }
+  /// The referenced type's schema, built the first time it is asked for and
+  /// kept: describing or parsing an action walks these for every action, and
+  /// building one (type names included) costs more than the walk.
+  public var schema: ActionSchema {
+    if let built = Self.built.withLock({ $0[typeID] }) { return built }
+    let schema = load()
+    Self.built.withLock { $0[typeID] = schema }
+    return schema
+  }
+
+  private static let built = Mutex<[ObjectIdentifier: ActionSchema]>([:])
 
   /// Decodes `action` as the referenced type and returns the name of the case
   /// it decoded to: how tests prove that a schema matches its enum.

@@ -16,6 +16,9 @@ public struct AppConfiguration: Hashable, Sendable, Codable {
   public var searchDebounceMilliseconds: Int
   /// How long any feature's HTTP request may take.
   public var requestTimeoutMilliseconds: Int
+  /// How long a die rolls before it lands (the timer the roll asks the timer
+  /// worker for); 0 lands it as soon as the timer worker answers.
+  public var diceRollMilliseconds: Int
 
   public init(
     storeAPIBaseURL: String = "https://fakestoreapi.com",
@@ -23,7 +26,8 @@ public struct AppConfiguration: Hashable, Sendable, Codable {
     gifSearchBaseURL: String = "https://api.giphy.com",
     gifSearchAPIKey: String = "",
     searchDebounceMilliseconds: Int = 2000,
-    requestTimeoutMilliseconds: Int = 15_000
+    requestTimeoutMilliseconds: Int = 15_000,
+    diceRollMilliseconds: Int = 500
   ) {
     self.storeAPIBaseURL = storeAPIBaseURL
     self.numbersAPIBaseURL = numbersAPIBaseURL
@@ -31,6 +35,7 @@ public struct AppConfiguration: Hashable, Sendable, Codable {
     self.gifSearchAPIKey = gifSearchAPIKey
     self.searchDebounceMilliseconds = searchDebounceMilliseconds
     self.requestTimeoutMilliseconds = requestTimeoutMilliseconds
+    self.diceRollMilliseconds = diceRollMilliseconds
   }
 
   /// The public APIs the seeds use.
@@ -46,6 +51,8 @@ public struct AppConfiguration: Hashable, Sendable, Codable {
   public var searchDebounce: Duration { .milliseconds(searchDebounceMilliseconds) }
   /// The request timeout as a `Duration`.
   public var requestTimeout: Duration { .milliseconds(requestTimeoutMilliseconds) }
+  /// The dice roll's duration as a `Duration`.
+  public var diceRoll: Duration { .milliseconds(diceRollMilliseconds) }
 }
 
 enum AppConfigurationKey: DependencyKey {

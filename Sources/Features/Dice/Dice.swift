@@ -103,7 +103,8 @@ public struct Dice: Reducer {
     }
   }
 
-  /// How long a roll takes before it lands.
+  /// How long a roll takes before it lands, unless the configuration says
+  /// otherwise (``AppConfiguration/diceRollMilliseconds``).
   public static let rollDuration: Duration = .milliseconds(500)
   /// The faces of the die.
   public static let faces: ClosedRange<Int> = 1...6
@@ -113,6 +114,7 @@ public struct Dice: Reducer {
   private enum CancelID { case roll }
 
   @Dependency(\.randomNumbers) var randomNumbers
+  @Dependency(\.configuration) var configuration
 
   public init() {}
 
@@ -186,13 +188,14 @@ public struct Dice: Reducer {
     }
   }
 
-  /// Draws the roll's value now and lands it after ``rollDuration``, through
+  /// Draws the roll's value now and lands it after the configured roll
+  /// duration (``AppConfiguration/diceRoll``), through
   /// the timer worker: ``Action/InternalAction/rollCompleted(_:)``, or
   /// ``Action/InternalAction/rollFailed(_:)`` if the timer cannot fire. It
   /// replaces a roll timer in flight, so a roll never lands twice.
   private func landRoll() -> Effect<Action> {
     let value = randomNumbers.int(in: Self.faces)
-    return .timer(after: Self.rollDuration, send: .internal(.rollCompleted(value))) { .internal(.rollFailed($0)) }
+    return .timer(after: configuration.diceRoll, send: .internal(.rollCompleted(value))) { .internal(.rollFailed($0)) }
       .cancellable(id: CancelID.roll, cancelInFlight: true)
   }
 }

@@ -27,6 +27,9 @@ struct FeatureSetting: Sendable {
     },
     milliseconds("search-debounce", "seconds the search text must rest before a search", \.searchDebounceMilliseconds),
     milliseconds("request-timeout", "seconds any feature's HTTP request may take", \.requestTimeoutMilliseconds),
+    milliseconds(
+      "dice-roll", "seconds a die rolls before it lands (default 0.5; 0 lands it at once)", \.diceRollMilliseconds,
+      minimum: 0),
   ]
 
   /// The setting called `name`, if there is one.
@@ -50,11 +53,12 @@ struct FeatureSetting: Sendable {
   }
 
   private static func milliseconds(
-    _ name: String, _ help: String, _ keyPath: WritableKeyPath<AppConfiguration, Int> & Sendable
+    _ name: String, _ help: String, _ keyPath: WritableKeyPath<AppConfiguration, Int> & Sendable,
+    minimum: Double = 0.001
   ) -> FeatureSetting {
     FeatureSetting(name: name, valueName: "S", help: help) { configuration, value throws(UsageError) in
-      guard let seconds = Double(value), seconds >= 0.001, seconds <= 3600 else {
-        throw UsageError("\(name) takes a number of seconds between 0.001 and 3600, got '\(value)'")
+      guard let seconds = Double(value), seconds >= minimum, seconds <= 3600 else {
+        throw UsageError("\(name) takes a number of seconds between \(minimum == 0 ? "0" : "\(minimum)") and 3600, got '\(value)'")
       }
       configuration[keyPath: keyPath] = Int((seconds * 1000).rounded())
     }

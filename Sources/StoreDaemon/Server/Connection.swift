@@ -52,7 +52,7 @@ final class Connection: Sendable {
       threadEnded()
     }
     Thread.detachNewThread { [self] in
-      while let frame = outbox.next() {
+      while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
         do {
           try socket.write(frame)
         } catch {

@@ -39,14 +39,16 @@ final class Outbox: Sendable {
   /// Frames offered after ``finish()`` are discarded.
   @discardableResult
   func offer(_ frame: [UInt8], droppable: Bool, force: Bool = false) -> Bool {
-    let queued = state.withLock { state -> Bool in
-      guard !state.isFinished else { return false }
-      guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return false }
+    let (queued, takeable) = state.withLock { state -> (Bool, Bool) in
+      guard !state.isFinished else { return (false, false) }
+      guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return (false, false) }
       state.frames.append((frame, droppable))
       state.byteCount += frame.count
-      return true
+      return (true, state.heldFrom == nil)
     }
-    if queued { available.signal() }
+    // A held frame wakes the writer when it is released, not now: waking it
+    // to find nothing it may take costs a context switch per frame.
+    if takeable { available.signal() }
     return queued
   }
 
@@ -80,8 +82,14 @@ final class Outbox: Sendable {
 
   /// Lets the writer take the held frames.
   func release() {
-    state.withLock { $0.heldFrom = nil }
-    available.signal()
+    let released = state.withLock { state -> Bool in
+      defer { state.heldFrom = nil }
+      guard let held = state.heldFrom else { return false }
+      return held < state.frames.count || state.isFinished
+    }
+    // Only an outbox that held something wakes its writer: the store loop
+    // holds and releases every client's outbox for every batch.
+    if released { available.signal() }
   }
 
   /// Throws the held frames away; returns how many there were.
@@ -107,27 +115,43 @@ final class Outbox: Sendable {
 
   /// The next frame, waiting for one; `nil` once finished and empty.
   func next() -> [UInt8]? {
+    next(upTo: 0)
+  }
+
+  /// The frames ready to be written, back to back, waiting for at least one;
+  /// `nil` once finished and empty. Frames are added while the total stays
+  /// within `maximumBytes` (the first is taken whatever its size), so that
+  /// several frames cost one write.
+  func next(upTo maximumBytes: Int) -> [UInt8]? {
     while true {
-      let frame = state.withLock { state -> [UInt8]?? in
-        if state.head < (state.heldFrom ?? state.frames.count) {
-          let frame = state.frames[state.head].bytes
+      let batch = state.withLock { state -> [UInt8]?? in
+        let end = state.heldFrom ?? state.frames.count
+        if state.head < end {
+          var bytes = state.frames[state.head].bytes
           state.head += 1
+          while state.head < end && bytes.count + state.frames[state.head].bytes.count <= maximumBytes {
+            bytes += state.frames[state.head].bytes
+            state.head += 1
+          }
           state.lastTakenAt = .now
-          state.byteCount -= frame.count
+          state.byteCount -= bytes.count
           if state.head == state.frames.count {
             state.frames.removeAll(keepingCapacity: true)
             state.head = 0
             if state.heldFrom != nil { state.heldFrom = 0 }
           }
-          return .some(frame)
+          return .some(bytes)
         }
         // A finished outbox still owes its held frames once they are released.
         return state.isFinished && state.heldFrom == nil ? .some(nil) : nil
       }
-      if let frame { return frame }
+      if let batch { return batch }
       available.wait()
     }
   }
+
+  /// The most bytes a writer takes at once.
+  static let writeBatchBytes = 256 * 1024
 
   /// When the writer last took a frame: it takes one only after the previous
   /// one was written, so this says when the client last made room by reading.

@@ -40,7 +40,7 @@ extension StoreLoop {
     let document: JSONValue
     let actionJSON: JSONValue
     do {
-      document = try CanonicalJSON.value(of: state)
+      document = try stateEncoder.document(of: state)
       actionJSON = try CanonicalJSON.value(of: action)
     } catch {
       // Unreachable with Codable state (non-finite numbers encode as strings);

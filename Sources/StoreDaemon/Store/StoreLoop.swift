@@ -66,6 +66,8 @@ final class StoreLoop: @unchecked Sendable {
   var store: Store<AppFeature>!
   var supervisor: WorkerSupervisor!
   var published: JSONValue = .null
+  /// Encodes the state after each action, re-encoding only the parts it changed.
+  var stateEncoder = StateDocumentEncoder<AppFeature.State>()
   var history: DiffHistory
   var clients: [Int: Client] = [:]
   let schema = AppFeature.Action.actionSchema

@@ -91,7 +91,7 @@ final class WorkerLink: Sendable {
   }
 
   private func writeLoop() {
-    while let frame = outbox.next() {
+    while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
       do {
         try socket.write(frame)
       } catch {

@@ -73,13 +73,16 @@ public struct UnixSocket: Sendable, Hashable {
 
   /// Reads up to `capacity` bytes; an empty result means the peer closed.
   public func read(upTo capacity: Int = 64 * 1024) throws(SocketError) -> [UInt8] {
-    var buffer = [UInt8](repeating: 0, count: capacity)
     while true {
-      let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, capacity) }
-      if count >= 0 {
-        buffer.removeSubrange(count...)
-        return buffer
+      // Uninitialized: zeroing 64 KiB per read was a seventh of the daemon's
+      // work for a small action (docs/BENCHMARKS.md).
+      var failed = false
+      let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
+        let count = Glibc.read(descriptor, buffer.baseAddress, capacity)
+        failed = count < 0
+        initialized = max(count, 0)
       }
+      if !failed { return bytes }
       if errno == EINTR { continue }
       throw SocketError("read")
     }

@@ -175,6 +175,25 @@ import Wire
     #expect(taken.frames == [[7]])
   }
 
+  @Test func aWriterTakesEveryReadyFrameInOneBatchUpToItsLimit() {
+    let outbox = Outbox(limit: 100)
+    #expect(outbox.offer([1, 1], droppable: false))
+    #expect(outbox.offer([2, 2], droppable: true))
+    #expect(outbox.offer([3, 3], droppable: false))
+    outbox.hold()
+    #expect(outbox.offer([4], droppable: false))
+    // The held frame stays behind; the limit splits what is ready.
+    #expect(outbox.next(upTo: 4) == [1, 1, 2, 2])
+    #expect(outbox.next(upTo: 4) == [3, 3])
+    outbox.release()
+    // The first frame goes whatever its size.
+    #expect(outbox.offer([5, 5, 5, 5, 5], droppable: false))
+    #expect(outbox.next(upTo: 2) == [4])
+    #expect(outbox.next(upTo: 2) == [5, 5, 5, 5, 5])
+    outbox.finish()
+    #expect(outbox.next(upTo: 100) == nil)
+  }
+
   @Test func aLargeFrameStillGoesThroughAnEmptyQueue() {
     let outbox = Outbox(limit: 4)
     #expect(outbox.offer([UInt8](repeating: 0, count: 100), droppable: true))

@@ -41,6 +41,17 @@ import Testing
     }
   }
 
+  @Test func theDiceRollMayBeZeroButNotNegative() throws {
+    let configuration = try AppConfiguration.resolve(file: nil, environment: [:], flags: [("dice-roll", "0")])
+    #expect(configuration.diceRollMilliseconds == 0)
+    #expect(AppConfiguration.live.diceRoll == .milliseconds(500))
+    #expect {
+      try AppConfiguration.resolve(file: nil, environment: [:], flags: [("dice-roll", "-1")])
+    } throws: { error in
+      "\(error)" == "dice-roll takes a number of seconds between 0 and 3600, got '-1'"
+    }
+  }
+
   @Test func aBadEnvironmentVariableIsNamed() {
     #expect {
       try AppConfiguration.resolve(file: nil, environment: ["STOREDAEMON_STORE_API": "nowhere"], flags: [])

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The benchmark's command line (`storedaemon-bench --help`).
+struct BenchOptions {
+  /// A second or so per figure, smaller fixtures, nothing judged: for CI,
+  /// so the benchmark keeps working.
+  var smoke = false
+  /// Seconds each load runs.
+  var seconds = 3.0
+  /// Where storedaemon and effectworker are: beside this program by default.
+  var binaries = URL(fileURLWithPath: PingPong.selfExecutable()).deletingLastPathComponent().path
+  var directory = "/tmp"
+  var redisServer: String? = RedisServer.find()
+  /// The figures to measure (`a`…`i`, `floor`); all when nil.
+  var only: Set<String>?
+  /// Also write the table, in Markdown, to this file.
+  var markdownPath: String?
+  var journalRecords = 1_000_000
+  var collectionSizes = [10, 1_000, 100_000]
+  /// Samples of the measures that each need a fresh daemon (start, restart).
+  var samples = 5
+
+  static let usage = """
+    usage: storedaemon-bench [--smoke] [--seconds S] [--only a,b,…] [--markdown FILE]
+                             [--redis-server PATH | --no-redis] [--binaries DIR] [--directory DIR]
+
+    Measures storedaemon beside Redis and a raw AF_UNIX ping-pong, in one run,
+    and prints each figure with its reference, their ratio and its target
+    (docs/BENCHMARKS.md). Build in release mode first: scripts/bench.sh does both.
+
+      --smoke              about a second per figure, small fixtures, no target judged (CI)
+      --seconds S          seconds each load runs (default 3)
+      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i
+      --markdown FILE      also write the table to FILE
+      --redis-server PATH  the redis-server to compare with (default: the one on PATH)
+      --no-redis           measure without Redis: no ratios
+      --binaries DIR       where storedaemon and effectworker are (default: beside this program)
+      --directory DIR      where the daemons' temporary directories go (default /tmp)
+    """
+
+  init(_ arguments: [String]) throws(BenchError) {
+    var iterator = arguments.makeIterator()
+    func value(_ flag: String) throws(BenchError) -> String {
+      guard let value = iterator.next() else { throw BenchError("\(flag) needs a value\n\n\(Self.usage)") }
+      return value
+    }
+    while let argument = iterator.next() {
+      switch argument {
+      case "--smoke":
+        smoke = true
+        seconds = 0.3
+        journalRecords = 20_000
+        collectionSizes = [10, 1_000, 10_000]
+        samples = 1
+      case "--seconds":
+        let text = try value(argument)
+        guard let parsed = Double(text), parsed > 0, parsed <= 600 else {
+          throw BenchError("--seconds takes a number of seconds between 0 and 600, got '\(text)'")
+        }
+        seconds = parsed
+      case "--only":
+        let names = try value(argument).split(separator: ",").map(String.init)
+        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i"]
+        if let unknown = names.first(where: { !known.contains($0) }) {
+          throw BenchError("--only takes figures among \(known.sorted().joined(separator: ", ")), got '\(unknown)'")
+        }
+        only = Set(names)
+      case "--markdown": markdownPath = try value(argument)
+      case "--redis-server": redisServer = try value(argument)
+      case "--no-redis": redisServer = nil
+      case "--binaries": binaries = try value(argument)
+      case "--directory": directory = try value(argument)
+      case "--help", "-h":
+        print(Self.usage)
+        exit(0)
+      default:
+        throw BenchError("unknown argument '\(argument)'\n\n\(Self.usage)")
+      }
+    }
+  }
+
+  func wants(_ figure: String) -> Bool {
+    only?.contains(figure) ?? true
+  }
+}

@@ -1,0 +1,6 @@
+/// Why the benchmark could not measure something: what it tried and what
+/// happened, for the person running it.
+struct BenchError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Glibc
+import Wire
+
+// storedaemon-bench: storedaemon beside Redis and the raw socket, in one run
+// (docs/BENCHMARKS.md). `scripts/bench.sh` builds it in release mode and runs it.
+
+if CommandLine.arguments.dropFirst().first == PingPong.peerFlag { PingPong.runPeer() }
+SignalMask.unblockAll()
+signal(SIGPIPE, SIG_IGN)
+
+do {
+  let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
+  let benchmark = try Benchmark(options: options)
+  print(
+    "storedaemon-bench\(options.smoke ? " (smoke: nothing judged)" : ""): \(options.seconds) s per load, "
+      + "Redis: \(options.redisServer ?? "none"), in \(benchmark.root)")
+  benchmark.measureFloor()
+  benchmark.measureRequestReply()
+  benchmark.measureFanOut()
+  benchmark.measureStateSize()
+  benchmark.measureEffects()
+  benchmark.measureMemory()
+  benchmark.measureStartup()
+  print("\n" + benchmark.report.markdown)
+  if let path = options.markdownPath {
+    try? (benchmark.report.markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+  }
+  benchmark.removeDirectories()
+  if !benchmark.report.failures.isEmpty {
+    FileHandle.standardError.write(Data("storedaemon-bench: \(benchmark.report.failures.count) measurement(s) failed\n".utf8))
+    exit(1)
+  }
+} catch {
+  FileHandle.standardError.write(Data("storedaemon-bench: \(error)\n".utf8))
+  exit(2)
+}
