@@ -61,7 +61,12 @@ final class RawHTTPClient {
 
   /// Writes `text` as it is.
   func send(_ text: String) throws {
-    guard SocketCalls.sendAll(Array(text.utf8), to: fd) else { throw Failure(description: "send failed: errno \(errno)") }
+    try send(Array(text.utf8))
+  }
+
+  /// Writes `bytes` as they are.
+  func send(_ bytes: [UInt8]) throws {
+    guard SocketCalls.sendAll(bytes, to: fd) else { throw Failure(description: "send failed: errno \(errno)") }
   }
 
   /// Reads one answer (status line, fields, `Content-Length` body); `nil` if

@@ -46,6 +46,23 @@ struct TestHTTPServerRawSocketTests {
     #expect(server.connectionCount == 1)
   }
 
+  @Test func expectContinueGetsTheInterimAnswerBeforeALargeBody() throws {
+    let server = try TestHTTPServer { request in .text("\(request.body.count)", status: 201) }
+    let client = try RawHTTPClient(port: server.port)
+    let body = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+    try client.send(
+      "PUT /upload HTTP/1.1\r\nHost: test\r\nContent-Length: \(body.count)\r\nExpect: 100-continue\r\n\r\n")
+    let interim = try #require(try client.readResponse(toHead: true))
+    #expect(interim.statusLine == "HTTP/1.1 100 Continue")
+    #expect(interim.headers.isEmpty)
+
+    try client.send(body)
+    let final = try #require(try client.readResponse())
+    #expect(final.status == 201)
+    #expect(final.text == "\(body.count)")
+    #expect(try server.waitForRequests(count: 1).first?.body == Data(body))
+  }
+
   @Test func http10ClosesUnlessAskedToKeepAlive() throws {
     let server = try echoServer()
     let kept = try RawHTTPClient(port: server.port)

@@ -56,9 +56,11 @@ struct TestHTTPServerTests {
     #expect(small.status == 201)
     #expect(small.contentType == "application/json; charset=utf-8")
 
-    // Large enough for libcurl to send `Expect: 100-continue` and for the
-    // server to need many reads.
-    let large = Data((0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+    // Large enough for the server to need many reads, and under libcurl's
+    // 1 MiB threshold for `Expect: 100-continue`: how libcurl times that
+    // wait out under load is its own affair (a CI run once failed with
+    // "Received HTTP/0.9"); the raw-socket suite tests the server's part.
+    let large = Data((0..<(768 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
     let big = try await URLSessionClient.fetch("\(server.baseURL)/upload", method: "PUT", body: large)
     #expect(big.text == #"{"received":\#(large.count)}"#)
 
@@ -67,6 +69,7 @@ struct TestHTTPServerTests {
     #expect(requests[0].header("Content-Type") == "application/json")
     #expect(try requests[0].decodeBody(as: Order.self) == order)
     #expect(requests[1].method == "PUT")
+    #expect(requests[1].header("Expect") == nil)
     #expect(requests[1].body == large)
   }
 
