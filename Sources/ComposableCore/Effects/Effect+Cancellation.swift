@@ -16,9 +16,13 @@ extension Effect {
   }
 
   /// Runs this effect inside a child scope. Used by the scoping reducers.
-  func scoped(_ component: ScopeComponent) -> Self {
+  ///
+  /// The component is made only for an effect that does something: its name
+  /// is a key path's description, which costs more than most reducers do,
+  /// and most actions return no effect.
+  func scoped(_ component: @autoclosure () -> ScopeComponent) -> Self {
     if isNone { return self }
-    return Self(.scoped(component, self))
+    return Self(.scoped(component(), self))
   }
 
   /// Cancels every effect a child started, when the child's state goes away.

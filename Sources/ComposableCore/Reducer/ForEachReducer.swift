@@ -39,7 +39,8 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
   let location: SourceLocation
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
-    let name = String(describing: toElements)
+    // The scope's name is made only for an effect (see `Effect.scoped`).
+    var name: String { String(describing: toElements) }
     var elementEffect = Effect<Parent.Action>.none
     if case .element(let id, let elementAction) = toElementAction.extract(action) {
       if let position = state[keyPath: toElements].index(id: id) {

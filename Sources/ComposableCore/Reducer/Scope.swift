@@ -12,7 +12,6 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
   let toChildState: WritableKeyPath<ParentState, Child.State>
   let toChildAction: CasePath<ParentAction, Child.Action>
   let child: Child
-  let component: ScopeComponent
 
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
@@ -22,13 +21,12 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     self.toChildState = toChildState
     self.toChildAction = toChildAction
     self.child = child()
-    self.component = .named(String(describing: toChildState))
   }
 
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
     return child.reduce(into: &state[keyPath: toChildState], action: childAction)
-      .scoped(component)
+      .scoped(.named(String(describing: toChildState)))
       .map(toChildAction.embed)
   }
 }
