@@ -46,7 +46,7 @@ let package = Package(
       name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(
-      name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting"],
+      name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting", "Wire"],
       swiftSettings: settings),
     .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
     /// The journal's tests run this in child processes: it appends until killed

@@ -134,11 +134,12 @@ public enum CanonicalJSON {
     }
   }
 
-  /// Decodes `type` from `value`, through `JSONDecoder` with ISO 8601 dates.
+  /// Decodes `type` from `value` by the rules of ``decoder()`` (ISO 8601
+  /// dates), walking the value itself (``JSONValueDecoder``).
   ///
-  /// - Throws: the decoder's `DecodingError`, which names the coding path.
+  /// - Throws: `DecodingError`, which names the coding path.
   public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-    try decoder().decode(type, from: Data(encode(value)))
+    try JSONValueDecoder.decode(type, from: value)
   }
 
   /// The encoder behind ``value(of:)``.

@@ -1,6 +1,7 @@
 import ComposableCore
 import FoundationEssentials
 import Testing
+import Wire
 
 @testable import Features
 
@@ -20,6 +21,12 @@ import Testing
         try? JSONDecoder().decode(AppFeature.Action.self, from: data),
         "\(sample.entry.path) does not decode: \(sample.action)")
       #expect(try JSONValue(encoding: action) == sample.action, "\(sample.entry.path)")
+      // The daemon's decoder, which walks the value, agrees with JSONDecoder
+      // configured as the daemon's (ISO 8601 dates, so a sample holding a
+      // date as a number decodes with neither).
+      let walked = try? JSONValueDecoder.decode(AppFeature.Action.self, from: sample.action)
+      let read = try? CanonicalJSON.decoder().decode(AppFeature.Action.self, from: data)
+      #expect(try walked.map(JSONValue.init(encoding:)) == read.map(JSONValue.init(encoding:)), "\(sample.entry.path)")
     }
   }
 
