@@ -1,7 +1,7 @@
 import ComposableCore
 import Features
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import Wire
@@ -73,8 +73,8 @@ final class Daemon: Sendable {
       sources.append(source)
     }
     // The signals are handled before anything is served.
-    Thread.detachNewThread { [loop] in loop.run() }
-    Thread.detachNewThread { [self] in acceptLoop() }
+    DetachedThread.start(name: "store-loop") { [loop] in loop.run() }
+    DetachedThread.start(name: "accept") { [self] in acceptLoop() }
     Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
     let features = options.features
     Log.info(

@@ -2,7 +2,7 @@
 // clients over a Unix socket. See `storedaemon --help` and docs/CLI.md.
 import ComposableCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Wire
 

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import Wire
 import Synchronization
 
 /// A thread that calls `tick` once per interval until stopped: the
@@ -18,15 +18,13 @@ final class BackgroundSync: Sendable {
   init(interval: Duration, tick: @escaping @Sendable () -> Bool) {
     let (seconds, attoseconds) = interval.components
     let nanoseconds = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    let thread = Thread { [self] in
+    DetachedThread.start(name: "journal-sync") { [self] in
       while !stopped.load(ordering: .acquiring) {
         _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
         if stopped.load(ordering: .acquiring) || !tick() { break }
       }
       finished.signal()
     }
-    thread.name = "journal-sync"
-    thread.start()
   }
 
   /// Stops the thread and waits until it has finished its last tick. Only

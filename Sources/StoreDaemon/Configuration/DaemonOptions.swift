@@ -1,6 +1,6 @@
 import ComposableCore
 import Features
-import Foundation
+import FoundationEssentials
 import Glibc
 import Journal
 
@@ -43,6 +43,11 @@ struct DaemonOptions: Sendable {
 
   static let version = "0.2.0"
 
+  /// `text` padded with spaces to `width` columns, for the usage's tables.
+  static func column(_ text: String, width: Int) -> String {
+    text + String(repeating: " ", count: max(1, width - text.count))
+  }
+
   static let usage = """
     usage: storedaemon [options]
 
@@ -77,7 +82,7 @@ struct DaemonOptions: Sendable {
     feature settings (flag, or STOREDAEMON_<NAME> in the environment, or
     'name = value' in the settings file; flags win over the environment, which
     wins over the file):
-    \(FeatureSetting.all.map { "  --\($0.name) \($0.valueName)".padding(toLength: 25, withPad: " ", startingAt: 0) + $0.help }.joined(separator: "\n"))
+    \(FeatureSetting.all.map { Self.column("  --\($0.name) \($0.valueName)", width: 25) + $0.help }.joined(separator: "\n"))
       --help                 show this help
       --version              show the version
 

@@ -15,7 +15,7 @@ struct FeatureSetting: Sendable {
 
   /// The environment variable that sets it.
   var environmentName: String {
-    "STOREDAEMON_" + name.uppercased().replacingOccurrences(of: "-", with: "_")
+    "STOREDAEMON_" + String(name.uppercased().map { $0 == "-" ? "_" : $0 })
   }
 
   static let all: [FeatureSetting] = [

@@ -1,6 +1,7 @@
 import ComposableCore
 import Dispatch
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 import Wire
 
@@ -45,13 +46,13 @@ final class Connection: Sendable {
   /// Starts the reader and writer threads.
   func start(loop: StoreLoop, options: DaemonOptions) {
     try? socket.setWriteTimeout(Self.writeTimeout)
-    Thread.detachNewThread { [self] in
+    DetachedThread.start(name: "client-read") { [self] in
       readLoop(loop: loop, options: options)
       loop.post(.disconnected(connectionID: id))
       outbox.finish()
       threadEnded()
     }
-    Thread.detachNewThread { [self] in
+    DetachedThread.start(name: "client-write") { [self] in
       while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
         do {
           try socket.write(frame)

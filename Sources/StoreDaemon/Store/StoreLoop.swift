@@ -1,7 +1,8 @@
 import ComposableCore
 import Dispatch
 import Features
-import Foundation
+import FoundationEssentials
+import Glibc
 import Journal
 import Synchronization
 import Wire

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// What the workers are started with.
@@ -21,6 +21,7 @@ enum WorkerEnvironment {
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
     guard count > 0 else { return "effectworker" }
     let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    return (path as NSString).deletingLastPathComponent + "/effectworker"
+    guard let slash = path.lastIndex(of: "/") else { return "effectworker" }
+    return path[...slash] + "effectworker"
   }
 }

@@ -1,6 +1,6 @@
 import ComposableCore
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import Wire
@@ -53,8 +53,8 @@ final class WorkerLink: Sendable {
   ) throws(SocketError) -> WorkerLink {
     let child = try WorkerSpawn.spawn(executable: executable, arguments: arguments, environment: environment)
     let link = WorkerLink(kind: kind, generation: generation, child: child)
-    Thread.detachNewThread { link.writeLoop() }
-    Thread.detachNewThread {
+    DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
+    DetachedThread.start(name: "\(kind.rawValue)-read") {
       link.readLoop(report: report)
       let reason = link.reap()
       link.exited.signal()

@@ -41,6 +41,13 @@ import Testing
     }
   }
 
+  @Test func blanksAroundNamesAndValuesAreTrimmed() throws {
+    let file = "\t store-api\t=  http://file.example/s \t\n  \t\n\t# note\ngif-api-key=k"
+    let configuration = try AppConfiguration.resolve(file: ("/c", file), environment: [:], flags: [])
+    #expect(configuration.storeAPIBaseURL == "http://file.example/s")
+    #expect(configuration.gifSearchAPIKey == "k")
+  }
+
   @Test func theDiceRollMayBeZeroButNotNegative() throws {
     let configuration = try AppConfiguration.resolve(file: nil, environment: [:], flags: [("dice-roll", "0")])
     #expect(configuration.diceRollMilliseconds == 0)

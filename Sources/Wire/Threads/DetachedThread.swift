@@ -1,0 +1,39 @@
+import Glibc
+
+/// Starts work on a thread of its own: a POSIX thread, detached.
+///
+/// The daemon's threads (the store loop, the accept loop, each connection's
+/// reader and writer, each worker link's, the journal's syncer) were
+/// Foundation `Thread`s, and they were all the daemon took from Foundation
+/// beyond what FoundationEssentials has. Starting them here keeps
+/// libFoundation and its ICU data out of the daemon's process: 7 MiB of its
+/// resident memory (docs/BENCHMARKS.md, h).
+public enum DetachedThread {
+  /// Runs `body` on a new detached thread; `name` says what it is for in
+  /// the error if it cannot start.
+  ///
+  /// A thread that cannot be created (the process or the system is out of
+  /// threads or memory) stops the program with the reason: none of the
+  /// daemon's threads can be done without.
+  public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+    let context = Unmanaged.passRetained(Context(body: body)).toOpaque()
+    var thread = pthread_t()
+    let result = pthread_create(&thread, nil, { raw in
+      // Balances the passRetained above; `raw` is that pointer, never nil.
+      let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+      context.body()
+      return nil
+    }, context)
+    guard result == 0 else {
+      Unmanaged<Context>.fromOpaque(context).release()
+      fatalError("could not start the \(name) thread: \(String(cString: strerror(result)))")
+    }
+    pthread_detach(thread)
+  }
+
+  private final class Context: Sendable {
+    let body: @Sendable () -> Void
+
+    init(body: @escaping @Sendable () -> Void) { self.body = body }
+  }
+}
