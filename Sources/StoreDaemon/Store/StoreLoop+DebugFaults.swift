@@ -1,5 +1,6 @@
 #if DEBUG
-  import Foundation
+  import FoundationEssentials
+  import Glibc
   import Wire
 
   /// Faults the tests inject into debug builds only; release builds compile
@@ -18,7 +19,7 @@
     func stallIfAsked(_ input: ClientMessage.ActionInput) {
       guard let stall = Self.debugStall, case .path(let path, _) = input, path == stall.path else { return }
       Log.warning("stalling the store loop for \(stall.duration) (STOREDAEMON_DEBUG_STALL)")
-      Thread.sleep(forTimeInterval: Double(stall.duration / .milliseconds(1)) / 1000)
+      usleep(useconds_t(clamping: Int(stall.duration / .microseconds(1))))
     }
   }
 
@@ -29,7 +30,7 @@
     static let debugDelay: Double? = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_HISTORY_DELAY"].flatMap(Double.init)
 
     static func delayIfAsked() {
-      if let debugDelay { Thread.sleep(forTimeInterval: debugDelay) }
+      if let debugDelay { usleep(useconds_t(clamping: Int(debugDelay * 1_000_000))) }
     }
   }
 #endif

@@ -154,7 +154,8 @@ public enum CanonicalJSON {
     return encoder
   }
 
-  /// The decoder behind ``decode(_:from:)``.
+  /// A `JSONDecoder` with the rules of ``decode(_:from:)``, for bytes; the
+  /// reference `JSONValueDecoder` is tested against.
   public static func decoder() -> JSONDecoder {
     let decoder = JSONDecoder()
     decoder.dateDecodingStrategy = .iso8601
