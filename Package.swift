@@ -14,7 +14,8 @@ let package = Package(
     .library(name: "Wire", targets: ["Wire"]),
     .library(name: "Journal", targets: ["Journal"]),
     .executable(name: "storedaemon", targets: ["StoreDaemon"]),
-    .executable(name: "effectworker", targets: ["EffectWorkers"]),
+    .executable(name: "effectworker", targets: ["effectworker"]),
+    .executable(name: "effectworker-network", targets: ["NetworkWorker"]),
     .executable(name: "tcactl", targets: ["tcactl"]),
     .executable(name: "journal-bench", targets: ["JournalBenchmark"]),
     .executable(name: "storedaemon-bench", targets: ["StoreBenchmark"]),
@@ -31,7 +32,20 @@ let package = Package(
       name: "StoreBenchmark", dependencies: ["Journal", "ComposableCore", "Wire", "Features"], swiftSettings: settings),
     .executableTarget(
       name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire", "Journal"], swiftSettings: settings),
-    .executableTarget(name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
+    /// What both worker programs share (channel, command line, process
+    /// setup) and the timer and storage engines.
+    .target(
+      name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], exclude: ["effectworker", "Network"],
+      swiftSettings: settings),
+    /// `effectworker`: timers and storage, FoundationEssentials only.
+    .executableTarget(
+      name: "effectworker", dependencies: ["EffectWorkers"], path: "Sources/EffectWorkers/effectworker",
+      swiftSettings: settings),
+    /// `effectworker-network`: HTTP through URLSession, the one worker that
+    /// loads FoundationNetworking and libcurl.
+    .executableTarget(
+      name: "NetworkWorker", dependencies: ["EffectWorkers", "ComposableCore", "Wire"],
+      path: "Sources/EffectWorkers/Network", swiftSettings: settings),
     .executableTarget(name: "tcactl", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
     /// A real local HTTP server and fakes of the seed apps' APIs, for tests
     /// (not a product: only test targets depend on it).
@@ -58,7 +72,8 @@ let package = Package(
       name: "JournalTests", dependencies: ["Journal", "ComposableCore", "Wire", "JournalTestChild", "TestSupport"],
       swiftSettings: settings),
     .testTarget(
-      name: "EffectWorkersTests", dependencies: ["EffectWorkers", "Wire", "ComposableCore", "TestSupport"],
+      name: "EffectWorkersTests",
+      dependencies: ["EffectWorkers", "effectworker", "NetworkWorker", "Wire", "ComposableCore", "TestSupport"],
       swiftSettings: settings),
     .testTarget(
       name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl", "TestSupport", "Journal"],

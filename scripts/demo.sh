@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The quick start: builds storedaemon, effectworker and tcactl, starts the
+# The quick start: builds storedaemon, its workers and tcactl, starts the
 # daemon on a private socket (it starts its three worker processes), watches
 # the state live while a few actions are sent, prints the cart, then stops the
 # daemon. Needs only the Swift toolchain, and no network.
@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 swift build --product storedaemon
 swift build --product tcactl
 swift build --product effectworker
+swift build --product effectworker-network
 bin="$(swift build --show-bin-path)"
 
 work="$(mktemp -d /tmp/storedaemon-demo-XXXXXX)"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Builds storedaemon, effectworker and tcactl in release mode and installs
-# them with the systemd units; or removes what it installed. docs/OPERATIONS.md
-# walks through using it; `scripts/install.sh --help` lists the options.
+# Builds storedaemon, its workers (effectworker, effectworker-network) and
+# tcactl in release mode and installs them with the systemd units; or removes
+# what it installed. docs/OPERATIONS.md walks through using it;
+# `scripts/install.sh --help` lists the options.
 set -euo pipefail
 
 usage() {
@@ -13,7 +14,7 @@ usage: scripts/install.sh [install] [--prefix DIR] [--destdir DIR] [--user]
 install (the default) builds release binaries (swift build -c release) unless
 --binaries is given, then installs:
 
-  PREFIX/bin/storedaemon, effectworker, tcactl
+  PREFIX/bin/storedaemon, effectworker, effectworker-network, tcactl
   PREFIX/lib/systemd/system/storedaemon.service, storedaemon.socket
   PREFIX/lib/systemd/user/storedaemon.service, storedaemon.socket
   PREFIX/lib/sysusers.d/storedaemon.conf
@@ -102,7 +103,7 @@ fi
 
 bindir="$prefix/bin"
 docdir="$prefix/share/doc/storedaemon"
-programs=(storedaemon effectworker tcactl)
+programs=(storedaemon effectworker effectworker-network tcactl)
 docs=(OPERATIONS.md CLI.md)
 
 # Every file install puts, as "source destination mode"; the source is empty

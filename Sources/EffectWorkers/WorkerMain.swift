@@ -2,27 +2,33 @@ import ComposableCore
 import Glibc
 import Wire
 
-/// `effectworker`'s entry point: parses the command line, prepares the
+/// A worker program's entry point: parses the command line, prepares the
 /// process, announces `ready` and serves until the daemon closes the socket.
-enum WorkerMain {
-  static func run(_ arguments: [String]) -> Never {
+package enum WorkerMain {
+  package static func run(_ program: WorkerProgram, arguments: [String]) -> Never {
     ProcessSetup.configureSignals()
+    let usage = WorkerOptions.usage(for: program)
     let options: WorkerOptions
     do {
       switch try WorkerOptions.parse(arguments) {
       case .help:
-        StandardStream.output.write(WorkerOptions.usage)
+        StandardStream.output.write(usage)
         exit(ExitStatus.success.rawValue)
       case .run(let parsed):
         options = parsed
       }
+      guard program.kinds.contains(options.kind) else {
+        throw UsageError(
+          "\(program.name) does not serve the \(options.kind.rawValue) kind; "
+            + "\(WorkerProtocol.programName(for: options.kind)) does")
+      }
     } catch {
-      StandardStream.error.write("effectworker: \(error)\n\n\(WorkerOptions.usage)")
+      StandardStream.error.write("\(program.name): \(error)\n\n\(usage)")
       exit(ExitStatus.usage.rawValue)
     }
     if let problem = ProcessSetup.socketProblem() {
       StandardStream.error.write(
-        "effectworker: \(problem). storedaemon starts its workers with their socket on file descriptor 3; effectworker is not run by hand.\n\n\(WorkerOptions.usage)"
+        "\(program.name): \(problem). storedaemon starts its workers with their socket on file descriptor 3; \(program.name) is not run by hand.\n\n\(usage)"
       )
       exit(ExitStatus.usage.rawValue)
     }
@@ -33,35 +39,9 @@ enum WorkerMain {
       log("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))", level: .debug)
     }
     let channel = WorkerChannel(socket: UnixSocket(descriptor: WorkerProtocol.socketDescriptor), log: log)
-    let engine: any WorkerEngine
-    switch options.kind {
-    case .timer:
-      engine = TimerEngine(channel: channel)
-    case .network:
-      engine = NetworkEngine(channel: channel, maximumResponseBytes: options.maximumResponseBytes)
-    case .storage:
-      do throws(StorageError) {
-        engine = StorageEngine(channel: channel, directory: try openStorage(options, log: log))
-      } catch {
-        log("cannot use the state directory: \(error)", level: .error)
-        exit(ExitStatus.failure.rawValue)
-      }
-    }
+    let engine = program.makeEngine(options, channel)
     channel.send(.ready(kind: options.kind, pid: getpid(), protocol: WorkerProtocol.version))
     log("ready (pid \(getpid()), protocol \(WorkerProtocol.version))")
     WorkerLoop(channel: channel, engine: engine).run()
-  }
-
-  /// Opens the storage under `--state-dir`, takes its lock and removes what
-  /// interrupted puts left behind.
-  private static func openStorage(_ options: WorkerOptions, log: WorkerLog) throws(StorageError) -> StorageDirectory {
-    // `parse` guarantees a state directory for the storage kind.
-    let directory = try StorageDirectory(stateDirectory: options.stateDirectory ?? ".")
-    // Never closed: the lock is held for the whole life of the worker.
-    try directory.lockExclusively()
-    for path in try directory.removeStaleTemporaries() {
-      log("removed \(path), left by a put that did not finish", level: .warning)
-    }
-    return directory
   }
 }

@@ -7,7 +7,7 @@ struct BenchOptions {
   var smoke = false
   /// Seconds each load runs.
   var seconds = 3.0
-  /// Where storedaemon and effectworker are: beside this program by default.
+  /// Where storedaemon and its workers are: beside this program by default.
   var binaries = URL(fileURLWithPath: PingPong.selfExecutable()).deletingLastPathComponent().path
   var directory = "/tmp"
   var redisServer: String? = RedisServer.find()
@@ -34,7 +34,7 @@ struct BenchOptions {
       --markdown FILE      also write the table to FILE
       --redis-server PATH  the redis-server to compare with (default: the one on PATH)
       --no-redis           measure without Redis: no ratios
-      --binaries DIR       where storedaemon and effectworker are (default: beside this program)
+      --binaries DIR       where storedaemon and its workers are (default: beside this program)
       --directory DIR      where the daemons' temporary directories go (default /tmp)
     """
 

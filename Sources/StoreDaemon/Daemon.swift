@@ -38,10 +38,14 @@ final class Daemon: Sendable {
     }
     policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
-    guard access(options.workerExecutable, X_OK) == 0 else {
-      throw SetupError(
-        "cannot run the effect worker '\(options.workerExecutable)': \(String(cString: strerror(errno))); "
-          + "it is installed beside storedaemon, or pass --effectworker PATH")
+    for kind in [WorkerKind.timer, .network] {
+      let executable = WorkerProtocol.executable(for: kind, effectworker: options.workerExecutable)
+      guard access(executable, X_OK) == 0 else {
+        throw SetupError(
+          "cannot run the effect worker '\(executable)': \(String(cString: strerror(errno))); "
+            + "effectworker and effectworker-network are installed beside storedaemon, or pass --effectworker PATH "
+            + "(the network worker is PATH\(WorkerProtocol.networkProgramSuffix))")
+      }
     }
     var dependencies = DependencyValues()
     dependencies.configuration = options.features

@@ -1,22 +1,23 @@
 import ComposableCore
 
-/// The command line of `effectworker`, parsed.
+/// The command line of a worker program (`effectworker`,
+/// `effectworker-network`), parsed.
 ///
-/// The daemon passes the same options to every kind it starts, so options
-/// that concern one kind only (`--state-dir` for storage,
-/// `--max-response-bytes` for network) are accepted, and ignored, by the others.
-struct WorkerOptions: Equatable, Sendable {
+/// Both programs take the same options, so options that concern one kind
+/// only (`--state-dir` for storage, `--max-response-bytes` for network) are
+/// accepted, and ignored, by the others.
+package struct WorkerOptions: Equatable, Sendable {
   /// The default limit on an HTTP response body: 8 MiB.
   static let defaultMaximumResponseBytes = 8 << 20
   /// The largest `--max-response-bytes` accepted: 32 MiB, whose base64 form
   /// (about 43 MiB) still fits in one worker frame of at most 64 MiB.
   static let largestMaximumResponseBytes = 32 << 20
 
-  var kind: WorkerKind
+  package var kind: WorkerKind
   /// The storage worker's state directory; documents live under `stateDirectory/storage/`.
   var stateDirectory: String?
   /// The network worker's limit on a response body, in bytes.
-  var maximumResponseBytes: Int = defaultMaximumResponseBytes
+  package var maximumResponseBytes: Int = defaultMaximumResponseBytes
   /// The least important log lines written.
   var logLevel: LogLevel = .info
 
@@ -86,28 +87,54 @@ struct WorkerOptions: Equatable, Sendable {
         kind: kind, stateDirectory: stateDirectory, maximumResponseBytes: maximumResponseBytes, logLevel: logLevel))
   }
 
-  /// The text `--help` prints and usage errors end with.
-  static let usage = """
-    usage: effectworker --kind timer|network|storage [--state-dir DIR] [--max-response-bytes N]
-                        [--log-level LEVEL]
+  /// The text `--help` prints and usage errors end with, for `program`:
+  /// only the options of the kinds it serves are listed.
+  static func usage(for program: WorkerProgram) -> String {
+    let serves = { (kind: WorkerKind) in program.kinds.contains(kind) }
+    let kinds = program.kinds.map(\.rawValue).joined(separator: "|")
+    var synopsis = "usage: \(program.name) --kind \(kinds)"
+    var options = [
+      "  --kind KIND               the requests to serve: \(program.kinds.map(\.rawValue).joined(separator: " or "))"
+    ]
+    if serves(.storage) {
+      synopsis += " [--state-dir DIR]"
+      options.append("  --state-dir DIR           storage: keep documents under DIR/storage/ (required)")
+    }
+    if serves(.network) {
+      synopsis += " [--max-response-bytes N]"
+      options += [
+        "  --max-response-bytes N    network: refuse response bodies over N bytes",
+        "                            (default \(defaultMaximumResponseBytes), at most \(largestMaximumResponseBytes))",
+      ]
+    }
+    synopsis += " [--log-level LEVEL]"
+    options += [
+      "  --log-level LEVEL         error, warning, info (default) or debug; lines start with",
+      "                            their journald priority when standard error is the journal",
+      "  -h, --help                print this text and exit",
+    ]
+    let what = program.kinds.map { kind in
+      switch kind {
+      case .timer: "timer"
+      case .network: "HTTP"
+      case .storage: "storage"
+      }
+    }.joined(separator: " or ")
+    return """
+      \(synopsis)
 
-    An effect worker of storedaemon: it carries out the timer, HTTP or storage
-    requests of one kind and replies over the socket it finds on file
-    descriptor 3. storedaemon starts it; it is not run by hand.
+      An effect worker of storedaemon: it carries out the \(what) requests of one
+      kind and replies over the socket it finds on file descriptor 3. storedaemon
+      starts it; it is not run by hand.
 
-    options:
-      --kind KIND               the requests to serve: timer, network or storage
-      --state-dir DIR           storage: keep documents under DIR/storage/ (required)
-      --max-response-bytes N    network: refuse response bodies over N bytes
-                                (default 8388608, at most 33554432)
-      --log-level LEVEL         error, warning, info (default) or debug; lines start with
-                                their journald priority when standard error is the journal
-      -h, --help                print this text and exit
+      options:
+      \(options.joined(separator: "\n"))
 
-    """
+      """
+  }
 }
 
-/// A command line `effectworker` cannot run with; printed with the usage, exit 64.
+/// A command line a worker program cannot run with; printed with the usage, exit 64.
 struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
   let description: String
   init(_ description: String) { self.description = description }

@@ -9,9 +9,9 @@ import Wire
 /// queue, the storage work thread); one mutex makes each frame go out whole
 /// and never interleaved with another. A write that fails means the daemon is
 /// gone: the worker exits 0 at once, like on end-of-file.
-final class WorkerChannel: Sendable {
+package final class WorkerChannel: Sendable {
   let socket: UnixSocket
-  let log: WorkerLog
+  package let log: WorkerLog
   private let writeLock = Mutex(())
 
   init(socket: UnixSocket, log: WorkerLog) {
@@ -21,7 +21,7 @@ final class WorkerChannel: Sendable {
 
   /// Sends `event`. A reply too large for one frame is replaced by a failure
   /// saying so, so that the request still ends.
-  func send(_ event: WorkerEvent) {
+  package func send(_ event: WorkerEvent) {
     let frame: [UInt8]
     do {
       frame = try WorkerProtocol.frame(event)
@@ -45,7 +45,7 @@ final class WorkerChannel: Sendable {
   }
 
   /// Sends a reply to request `id`.
-  func reply(_ id: EffectID, _ reply: EffectReply) {
+  package func reply(_ id: EffectID, _ reply: EffectReply) {
     send(.reply(id: id, reply: reply))
   }
 }

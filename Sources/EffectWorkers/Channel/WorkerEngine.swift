@@ -6,7 +6,7 @@ import ComposableCore
 /// engine may keep state there without locks; anything an engine hands to
 /// other threads it must protect itself. Replies go out through the
 /// ``WorkerChannel`` the engine was made with.
-protocol WorkerEngine: AnyObject {
+package protocol WorkerEngine: AnyObject {
   /// Starts request `id`. Requests of another kind, and invalid requests, are
   /// answered with a failure of kind `invalidRequest`.
   func start(_ id: EffectID, _ request: EffectRequest)
@@ -20,13 +20,13 @@ protocol WorkerEngine: AnyObject {
 }
 
 extension WorkerEngine {
-  func nextWake() -> MonotonicClock.Instant? { nil }
-  func wake(at now: MonotonicClock.Instant) {}
+  package func nextWake() -> MonotonicClock.Instant? { nil }
+  package func wake(at now: MonotonicClock.Instant) {}
 }
 
 extension EffectRequest {
   /// The failure for a request sent to the wrong kind of worker.
-  func wrongKind(for kind: WorkerKind) -> EffectFailure {
+  package func wrongKind(for kind: WorkerKind) -> EffectFailure {
     EffectFailure(
       .invalidRequest,
       "the \(kind.rawValue) worker does not carry out \(workerKind.rawValue) requests; they go to the \(workerKind.rawValue) worker")

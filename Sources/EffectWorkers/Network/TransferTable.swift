@@ -1,4 +1,5 @@
 import ComposableCore
+import EffectWorkers
 import Foundation
 import FoundationNetworking
 import Synchronization

@@ -3,12 +3,12 @@ import ComposableCore
 /// The worker's log: one line per call on standard error, prefixed
 /// `effectworker[<kind>]:` so the daemon's log tells its workers apart, with
 /// journald priorities under systemd (``LogStream``).
-struct WorkerLog: Sendable {
-  let kind: WorkerKind
+package struct WorkerLog: Sendable {
+  package let kind: WorkerKind
 
   /// Writes one line at `level`; newlines inside `message` are shown as `\n`
   /// so a line is always one record.
-  func callAsFunction(_ message: String, level: LogLevel = .info) {
+  package func callAsFunction(_ message: String, level: LogLevel = .info) {
     LogStream.write(level, "effectworker[\(kind.rawValue)]: \(message)")
   }
 }

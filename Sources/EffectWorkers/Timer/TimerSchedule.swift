@@ -13,11 +13,11 @@ import ComposableCore
 /// fell behind by more than an interval (the machine was suspended or
 /// overloaded), the missed firings are not replayed in a burst: the timer
 /// fires once and resumes on its grid. `tick` counts the firings sent.
-struct TimerSchedule {
+package struct TimerSchedule {
   /// One firing due now.
-  struct Firing: Equatable {
-    var id: EffectID
-    var tick: Int
+  package struct Firing: Equatable {
+    package var id: EffectID
+    package var tick: Int
   }
 
   private struct Timer {
@@ -30,6 +30,8 @@ struct TimerSchedule {
   private var timers: [EffectID: Timer] = [:]
   private var heap = DeadlineHeap()
   private var nextSerial: UInt64 = 0
+
+  package init() {}
 
   /// The number of running timers.
   var count: Int { timers.count }
@@ -52,7 +54,7 @@ struct TimerSchedule {
   /// Schedules timer `id` to fire `request.milliseconds` after `now`; a timer
   /// already running under `id` is replaced. The request must be valid
   /// (``validate(_:)``).
-  mutating func schedule(_ id: EffectID, _ request: TimerRequest, now: MonotonicClock.Instant) {
+  package mutating func schedule(_ id: EffectID, _ request: TimerRequest, now: MonotonicClock.Instant) {
     let interval = MonotonicClock.nanoseconds(milliseconds: request.milliseconds)
     let serial = takeSerial()
     timers[id] = Timer(interval: interval, repeats: request.repeats, tick: 0, serial: serial)
@@ -62,14 +64,14 @@ struct TimerSchedule {
 
   /// Stops timer `id`. Returns whether it was running.
   @discardableResult
-  mutating func cancel(_ id: EffectID) -> Bool {
+  package mutating func cancel(_ id: EffectID) -> Bool {
     guard timers.removeValue(forKey: id) != nil else { return false }
     compactIfMostlyStale()
     return true
   }
 
   /// The earliest deadline of a running timer; drops stale entries on the way.
-  mutating func nextDeadline() -> MonotonicClock.Instant? {
+  package mutating func nextDeadline() -> MonotonicClock.Instant? {
     while let first = heap.first {
       if isCurrent(first) { return first.deadline }
       heap.removeFirst()
@@ -79,7 +81,7 @@ struct TimerSchedule {
 
   /// Every firing due at `now`, earliest deadline first. One-shot timers end
   /// with their firing; repeating ones are rescheduled on their grid.
-  mutating func fireDue(now: MonotonicClock.Instant) -> [Firing] {
+  package mutating func fireDue(now: MonotonicClock.Instant) -> [Firing] {
     var firings: [Firing] = []
     var rescheduled: [DeadlineHeap.Entry] = []
     while let first = heap.first, first.deadline <= now {

@@ -24,7 +24,8 @@ struct DaemonOptions: Sendable {
   var maximumFrame: UInt32 = 1 << 20
   /// How many clients may be connected at once (each costs two threads).
   var maximumClients = 512
-  /// The `effectworker` executable the daemon starts its workers from.
+  /// The `effectworker` executable the daemon starts its timer and storage
+  /// workers from; the network worker is the same path with `-network` appended.
   var workerExecutable = WorkerEnvironment.defaultExecutable()
   /// How long a worker may leave a ping unanswered before it is killed and
   /// restarted; it is pinged every half of this.
@@ -71,7 +72,8 @@ struct DaemonOptions: Sendable {
                              acknowledged only once on disk), every-second, or never
       --repair               start even if the journal is damaged in the middle: keep what precedes
                              the damage and move the rest aside (never deleted)
-      --effectworker PATH    the effect worker executable (default: effectworker beside storedaemon)
+      --effectworker PATH    the timer and storage worker executable (default: effectworker beside
+                             storedaemon); the network worker is PATH-network
       --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
                              restarted (default 10)
       --config FILE          the feature settings file (default: storedaemon.conf in the state

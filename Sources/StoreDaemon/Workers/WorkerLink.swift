@@ -145,6 +145,11 @@ final class WorkerLink: Sendable {
     let deadline = ContinuousClock.now + Self.exitGrace
     var status: Int32 = 0
     var killed = false
+    // A worker that closed its socket is usually gone within microseconds
+    // (the kernel closes a dying process's files just before it becomes a
+    // zombie): look again soon, then less and less often, so that a crash is
+    // reported, and the worker restarted, without waiting out a long sleep.
+    var pause: useconds_t = 50
     while true {
       // WNOWAIT: learn that it ended without reaping, so `kill()` can never
       // signal a recycled pid.
@@ -161,7 +166,8 @@ final class WorkerLink: Sendable {
         kill()
         killed = true
       }
-      usleep(killed ? 1000 : 2000)
+      usleep(pause)
+      pause = min(pause * 2, killed ? 1000 : 2000)
     }
     socket.shutdown()
     writerDone.wait()

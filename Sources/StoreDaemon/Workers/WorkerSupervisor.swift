@@ -19,7 +19,8 @@ import Wire
 /// ``start(_:id:)``. Worker threads only post ``WorkerLink/Report``s.
 final class WorkerSupervisor: EffectExecutor {
   struct Configuration: Sendable {
-    /// The `effectworker` executable.
+    /// The `effectworker` executable; the network worker's is beside it
+    /// (``WorkerProtocol/executable(for:effectworker:)``).
     var executable: String
     /// The daemon's state directory; the storage worker keeps documents under it.
     var stateDirectory: String
@@ -306,7 +307,8 @@ final class WorkerSupervisor: EffectExecutor {
     if kind == .storage { arguments += ["--state-dir", configuration.stateDirectory] }
     do {
       slot.link = try WorkerLink.start(
-        kind: kind, generation: generation, executable: configuration.executable, arguments: arguments,
+        kind: kind, generation: generation,
+        executable: WorkerProtocol.executable(for: kind, effectworker: configuration.executable), arguments: arguments,
         environment: configuration.environment
       ) { [post] report in post(kind, generation, report) }
       slot.phase = .starting(since: .now)

@@ -21,6 +21,26 @@ public enum WorkerProtocol {
   /// The file descriptor a worker finds its end of the socketpair on.
   public static let socketDescriptor: Int32 = 3
 
+  /// What the network worker's program adds to the name of `effectworker`.
+  public static let networkProgramSuffix = "-network"
+
+  /// The program that serves `kind`: `effectworker` for timers and storage,
+  /// `effectworker-network` for HTTP. Only the network worker links
+  /// FoundationNetworking (libcurl and its TLS libraries); the others load
+  /// the standard library and FoundationEssentials alone, and so restart in
+  /// a few milliseconds.
+  public static func programName(for kind: WorkerKind) -> String {
+    kind == .network ? "effectworker" + networkProgramSuffix : "effectworker"
+  }
+
+  /// The executable to start for `kind`, given the path of `effectworker`:
+  /// that path itself, or for the network kind the same path with
+  /// ``networkProgramSuffix`` appended (`/usr/bin/effectworker` →
+  /// `/usr/bin/effectworker-network`). Both are installed side by side.
+  public static func executable(for kind: WorkerKind, effectworker: String) -> String {
+    kind == .network ? effectworker + networkProgramSuffix : effectworker
+  }
+
   /// A frame carrying `command`.
   public static func frame(_ command: WorkerCommand) throws(WorkerMessageError) -> [UInt8] {
     try frame(command.json())

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 import Testing
 
-@testable import EffectWorkers
+@testable import NetworkWorker
 
 @Suite struct URLErrorMappingTests {
   @Test(arguments: [

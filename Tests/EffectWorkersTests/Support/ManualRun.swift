@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Glibc
 
-/// `effectworker` run the way a person would run it: no daemon, and file
+/// A worker program (`effectworker` unless told) run the way a person would run it: no daemon, and file
 /// descriptor 3 either closed or open on something that is not a socket.
 /// Standard output and error go to files, read back when it has exited.
 struct ManualRun {
@@ -16,7 +16,11 @@ struct ManualRun {
   let output: String
   let error: String
 
-  init(_ arguments: [String], descriptor3: Descriptor3 = .closed, in directory: TemporaryDirectory) throws {
+  init(
+    _ arguments: [String], program: String = "effectworker", descriptor3: Descriptor3 = .closed,
+    in directory: TemporaryDirectory
+  ) throws {
+    let executable = SpawnedWorker.built(program)
     let outputPath = directory.appending("manual-\(UInt32.random(in: 0...UInt32.max)).out")
     let errorPath = outputPath + ".err"
     var actions = posix_spawn_file_actions_t()
@@ -29,17 +33,17 @@ struct ManualRun {
     posix_spawn_file_actions_addopen(&actions, 3, "/dev/null", O_RDONLY, 0)
     if descriptor3 == .closed { posix_spawn_file_actions_addclose(&actions, 3) }
 
-    let argv = ([SpawnedWorker.executable] + arguments).map { strdup($0) } + [nil]
+    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     let envp: [UnsafeMutablePointer<CChar>?] = [strdup("PATH=/usr/bin:/bin"), nil]
     defer { for pointer in envp { free(pointer) } }
     var pid: pid_t = 0
-    let status = posix_spawn(&pid, SpawnedWorker.executable, &actions, nil, argv, envp)
+    let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
     guard status == 0 else { throw WorkerTestError("posix_spawn failed: \(String(cString: strerror(status)))") }
     guard let outcome = ProcessOutcome.wait(for: pid, timeout: .seconds(20)) else {
       kill(pid, SIGKILL)
       _ = ProcessOutcome.wait(for: pid, timeout: .seconds(10))
-      throw WorkerTestError("effectworker \(arguments.joined(separator: " ")) did not exit within 20 s")
+      throw WorkerTestError("\(program) \(arguments.joined(separator: " ")) did not exit within 20 s")
     }
     self.outcome = outcome
     output = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""

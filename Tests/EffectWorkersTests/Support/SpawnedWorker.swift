@@ -4,16 +4,22 @@ import TestSupport
 import Glibc
 import Wire
 
-/// A real `effectworker` process, started as the daemon starts it (with
-/// ``WorkerSpawn``, its socket on descriptor 3), for a test to speak frames to.
+/// A real worker process (`effectworker`, or `effectworker-network` for the
+/// network kind), started as the daemon starts it (with ``WorkerSpawn``, its
+/// socket on descriptor 3), for a test to speak frames to.
 ///
 /// Its standard output and error go to a log file in the test's directory,
 /// never to a pipe. Whatever the test does, the process is killed and reaped
 /// when the test lets go of it.
 final class SpawnedWorker {
-  /// The `effectworker` built beside the test bundle.
-  static var executable: String {
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("effectworker").path
+  /// The program serving `kind`, built beside the test bundle.
+  static func executable(for kind: WorkerKind) -> String {
+    built(WorkerProtocol.programName(for: kind))
+  }
+
+  /// The program named `name`, built beside the test bundle.
+  static func built(_ name: String) -> String {
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(name).path
   }
 
   let kind: WorkerKind
@@ -32,7 +38,7 @@ final class SpawnedWorker {
     self.kind = kind
     logPath = directory.appending("\(kind.rawValue)-\(UInt32.random(in: 0...UInt32.max)).log")
     let child = try WorkerSpawn.spawn(
-      executable: Self.executable, arguments: ["--kind", kind.rawValue] + arguments,
+      executable: Self.executable(for: kind), arguments: ["--kind", kind.rawValue] + arguments,
       environment: ["PATH=/usr/bin:/bin"], outputPath: logPath)
     pid = child.pid
     socket = child.socket

@@ -28,7 +28,7 @@ struct UnitFileTests {
     try #require(install.status == 0, "install.sh failed: \(install.error)")
 
     let prefix = stage + "/usr/local"
-    for program in ["storedaemon", "effectworker", "tcactl"] {
+    for program in ["storedaemon", "effectworker", "effectworker-network", "tcactl"] {
       #expect(access(prefix + "/bin/" + program, X_OK) == 0, "bin/\(program) is not installed")
     }
     #expect(FileManager.default.fileExists(atPath: prefix + "/share/doc/storedaemon/OPERATIONS.md"))
@@ -43,12 +43,13 @@ struct UnitFileTests {
       #expect(!unit.text.contains("@BINDIR@") && !unit.text.contains("@DOCDIR@"), "\(unit.path) was not rendered")
     }
 
-    // ExecStart names the installed daemon, with effectworker beside it.
+    // ExecStart names the installed daemon, with its workers beside it.
     for unit in [service, userService] {
       let command = try #require(unit.execStart)
       #expect(command.first == "/usr/local/bin/storedaemon")
       #expect(access(stage + command[0], X_OK) == 0)
       #expect(access(stage + "/usr/local/bin/effectworker", X_OK) == 0)
+      #expect(access(stage + "/usr/local/bin/effectworker-network", X_OK) == 0)
       #expect(unit["Service", "Type"] == "notify")
       #expect(unit["Service", "KillMode"] == "mixed")
       #expect(unit["Service", "Restart"] == "on-failure")
@@ -113,6 +114,7 @@ struct UnitFileTests {
     let service = try UnitFile(path: units + "/storedaemon.service")
     #expect(service.execStart == [home + "/.local/bin/storedaemon"])
     #expect(access(home + "/.local/bin/effectworker", X_OK) == 0)
+    #expect(access(home + "/.local/bin/effectworker-network", X_OK) == 0)
     // A user install brings no system units and no system user.
     #expect(!FileManager.default.fileExists(atPath: home + "/.local/lib/systemd/system"))
     #expect(!FileManager.default.fileExists(atPath: home + "/.local/lib/sysusers.d"))
@@ -170,7 +172,7 @@ struct UnitFileTests {
     let install = try Installer.run(options + ["--binaries", Installer.products], in: scratch)
     try #require(install.status == 0, "\(install.error)")
     let installed = try regularFiles(under: stage)
-    #expect(installed.count == 10, "\(installed)")
+    #expect(installed.count == 11, "\(installed)")
     try "not ours\n".write(toFile: stage + "/usr/local/bin/other", atomically: false, encoding: .utf8)
 
     let uninstall = try Installer.run(["uninstall"] + options, in: scratch)

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import Glibc
+import TestSupport
 import Testing
 import Wire
 
@@ -95,7 +96,11 @@ import Wire
 
   @Test func aWorkerThatKeepsCrashingIsDegradedAndItsRequestsFailFast() throws {
     // `false` exits 1 at once: every start is a crash.
-    let daemon = try DaemonProcess(arguments: ["--effectworker", "/bin/false"])
+    let fakes = try TemporaryDirectory()
+    for program in ["effectworker", "effectworker-network"] {
+      #expect(symlink("/bin/false", fakes.appending(program)) == 0)
+    }
+    let daemon = try DaemonProcess(arguments: ["--effectworker", fakes.appending("effectworker")])
     try waitUntil("the timer kind is degraded") { try daemon.workers()["timer"]?["state"] == .string("degraded") }
     let client = try daemon.client()
     let started = ContinuousClock.now
@@ -112,6 +117,21 @@ import Wire
       try DaemonProcess(arguments: ["--effectworker", "/nonexistent/effectworker"])
     } throws: { error in
       "\(error)".contains("status 70") && "\(error)".contains("cannot run the effect worker '/nonexistent/effectworker'")
+    }
+  }
+
+  /// The network worker is a program of its own, beside `effectworker`; an
+  /// installation without it is refused at start, not at the first request.
+  @Test func aMissingNetworkWorkerStopsTheDaemonWithStatus70NamingIt() throws {
+    let alone = try TemporaryDirectory()
+    let built = DaemonProcess.productsDirectory.appendingPathComponent("effectworker").path
+    #expect(symlink(built, alone.appending("effectworker")) == 0)
+    #expect {
+      try DaemonProcess(arguments: ["--effectworker", alone.appending("effectworker")])
+    } throws: { error in
+      "\(error)".contains("status 70")
+        && "\(error)".contains("cannot run the effect worker '\(alone.appending("effectworker-network"))'")
+        && "\(error)".contains("the network worker is PATH-network")
     }
   }
 }
