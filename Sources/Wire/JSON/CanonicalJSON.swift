@@ -116,22 +116,13 @@ public enum CanonicalJSON {
 
   // MARK: Codable values
 
-  /// The JSON value `encodable` encodes to, through `JSONEncoder` with sorted
-  /// keys and ISO 8601 dates (the daemon's encoding of state and actions).
+  /// The JSON value `encodable` encodes to, by the rules of ``encoder()``
+  /// (ISO 8601 dates), built directly (``JSONValueEncoder``).
   ///
-  /// - Throws: the encoder's `EncodingError` (for example for a non-finite
-  ///   `Double`).
+  /// - Throws: `EncodingError` (for example for a value that encodes
+  ///   nothing), or what the value's own `encode(to:)` throws.
   public static func value(of encodable: some Encodable) throws -> JSONValue {
-    let data = try encoder().encode(encodable)
-    do {
-      return try JSONParser.parse(data)
-    } catch {
-      // JSONEncoder writes valid JSON; reaching this is a bug worth naming.
-      throw EncodingError.invalidValue(
-        encodable,
-        EncodingError.Context(
-          codingPath: [], debugDescription: "JSONEncoder produced JSON that does not parse: \(error)"))
-    }
+    try JSONValueEncoder.encode(encodable)
   }
 
   /// Decodes `type` from `value` by the rules of ``decoder()`` (ISO 8601
@@ -142,7 +133,8 @@ public enum CanonicalJSON {
     try JSONValueDecoder.decode(type, from: value)
   }
 
-  /// The encoder behind ``value(of:)``.
+  /// A `JSONEncoder` with the rules of ``value(of:)``, for bytes; the
+  /// reference `JSONValueEncoder` is tested against.
   public static func encoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -27,7 +27,33 @@ import Wire
       let walked = try? JSONValueDecoder.decode(AppFeature.Action.self, from: sample.action)
       let read = try? CanonicalJSON.decoder().decode(AppFeature.Action.self, from: data)
       #expect(try walked.map(JSONValue.init(encoding:)) == read.map(JSONValue.init(encoding:)), "\(sample.entry.path)")
+      // The daemon's encoder builds what JSONEncoder writes.
+      #expect(
+        try JSONValueEncoder.encode(action) == JSONParser.parse(Array(CanonicalJSON.encoder().encode(action))),
+        "\(sample.entry.path)")
     }
+  }
+
+  /// The daemon's encoder against JSONEncoder on the App's state, as every
+  /// sample action in turn changes it (their effects are not run).
+  @Test func theStateEncodesAsJSONEncoderWritesItAfterEverySampleAction() throws {
+    var state = AppFeature.State()
+    let app = AppFeature()
+    var reduced = 0
+    for sample in schema.samples {
+      guard let action = try? JSONValueDecoder.decode(AppFeature.Action.self, from: sample.action) else { continue }
+      _ = withDependencies { $0.date = .constant(Date(timeIntervalSince1970: 1_790_000_000.5)) } operation: {
+        app.reduce(into: &state, action: action)
+      }
+      reduced += 1
+      #expect(
+        try JSONValueEncoder.encode(state) == JSONParser.parse(Array(CanonicalJSON.encoder().encode(state))),
+        "after \(sample.entry.path)")
+    }
+    // Every sample but the three holding a BMI record (`bmi.input.saved`,
+    // `bmi.history.loaded`, `bmi.history.deleteFailed`), whose sample date is
+    // a number (see above).
+    #expect(reduced >= schema.samples.count - 3)
   }
 
   /// Each described enum on its own: the sample of every case decodes to the

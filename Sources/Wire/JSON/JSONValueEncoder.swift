@@ -1,0 +1,396 @@
+import ComposableCore
+import FoundationEssentials
+
+/// Encodes an `Encodable` value straight into a ``JSONValue``, as
+/// ``CanonicalJSON/encoder()`` followed by ``JSONParser`` would.
+///
+/// The daemon turns every action it reduces and every changed part of the
+/// state into a `JSONValue`. Going through `JSONEncoder` wrote bytes only to
+/// parse them back (docs/BENCHMARKS.md); this encoder builds the value
+/// directly, with the same rules:
+///
+/// - ISO 8601 dates, base64 `Data`, `URL` as its absolute string, `Decimal`
+///   as a number;
+/// - a floating-point number is what its shortest description reads back
+///   as, `JSONEncoder` dropping a trailing `.0`: `2.0` becomes the integer
+///   `2`, `0.1` stays a double, and a `Float` is read back as a `Double` from
+///   its own description (`0.1` as `Float` is the `Double` `0.1`);
+/// - `Infinity`, `-Infinity` and `NaN` are strings;
+/// - an unsigned integer beyond `Int.max` is a double, as the parser reads it;
+/// - a value that encodes nothing is an empty object, and at the top level an
+///   `EncodingError`.
+public enum JSONValueEncoder {
+  /// The JSON value `value` encodes to.
+  ///
+  /// - Throws: `EncodingError` when the value encodes nothing at all, or
+  ///   whatever its own `encode(to:)` throws.
+  public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+    guard let json = try box(value, path: .root) else {
+      throw EncodingError.invalidValue(
+        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+    }
+    return json
+  }
+
+  /// The JSON value `value` encodes to, reusing from `cache` the JSON of
+  /// each top-level member whose value equals the one it was encoded from
+  /// last time; the cache then holds this value's members.
+  ///
+  /// The result is what ``encode(_:)`` gives, provided equal values encode
+  /// the same (synthesized `Equatable` and `Encodable` agree); members whose
+  /// type is not `Equatable` are encoded every time. An unchanged member is
+  /// the very same `JSONValue` as before, so comparing the two documents
+  /// passes over it at once.
+  public static func encode<T: Encodable>(_ value: T, reusing cache: JSONMemberCache) throws -> JSONValue {
+    let encoder = ValueEncoder(path: .root, memberCache: cache)
+    cache.begin()
+    try value.encode(to: encoder)
+    guard let json = encoder.finish() else {
+      throw EncodingError.invalidValue(
+        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+    }
+    cache.commit()
+    return json
+  }
+
+  /// `value` as JSON at `path`: the primitives and Foundation's special
+  /// types directly, anything else through its `encode(to:)`; nil when it
+  /// encoded nothing.
+  fileprivate static func box<T: Encodable>(_ value: T, path: CodingPath) throws -> JSONValue? {
+    // Type identity, not `as?`: one comparison per type instead of a
+    // dynamic cast, and no match for a subclass JSONEncoder would not treat
+    // specially either.
+    if T.self == String.self { return .string(value as! String) }
+    if T.self == Int.self { return .int(value as! Int) }
+    if T.self == Bool.self { return .bool(value as! Bool) }
+    if T.self == Double.self { return number(value as! Double) }
+    if T.self == Date.self { return .string((value as! Date).formatted(.iso8601)) }
+    if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+    if T.self == URL.self { return .string((value as! URL).absoluteString) }
+    if T.self == Decimal.self { return try number(text: (value as! Decimal).description, path: path) }
+    let encoder = ValueEncoder(path: path)
+    try value.encode(to: encoder)
+    return encoder.finish()
+  }
+
+  /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back.
+  fileprivate static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> JSONValue {
+    guard value.isFinite else { return .string(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity") }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    // A finite value's description always reads back.
+    return (try? number(text: text, path: .root)) ?? .double(Double(value))
+  }
+
+  /// A number written as `text`, read as ``JSONParser`` reads it: an
+  /// integer that fits `Int` without fraction or exponent, else a `Double`.
+  fileprivate static func number(text: String, path: CodingPath) throws -> JSONValue {
+    if let integer = Int(text) { return .int(integer) }
+    guard let double = Double(text), double.isFinite else {
+      throw EncodingError.invalidValue(
+        text, EncodingError.Context(codingPath: path.keys, debugDescription: "'\(text)' is not a finite JSON number."))
+    }
+    return .double(double)
+  }
+
+  fileprivate static func number(_ value: UInt64) -> JSONValue {
+    value <= UInt64(Int.max) ? .int(Int(value)) : .double(Double(value))
+  }
+}
+
+/// The keys that led to a value, shared by the values below it instead of
+/// copied into each; made into an array only when asked for.
+private indirect enum CodingPath {
+  case root
+  case child(CodingPath, any CodingKey)
+
+  var keys: [any CodingKey] {
+    var keys: [any CodingKey] = []
+    var node = self
+    while case .child(let parent, let key) = node {
+      keys.append(key)
+      node = parent
+    }
+    return keys.reversed()
+  }
+}
+
+/// The key of an element of an unkeyed container, and of `super`.
+private struct IndexKey: CodingKey {
+  let stringValue: String
+  let intValue: Int?
+  init(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
+  init(intValue: Int) { (stringValue, self.intValue) = ("Index \(intValue)", intValue) }
+  static let superKey = IndexKey(stringValue: "super")
+}
+
+/// A container or encoder whose value is complete only once the value that
+/// asked for it has finished encoding.
+private enum Pending {
+  case object(ObjectBuilder)
+  case array(ArrayBuilder)
+  case encoder(ValueEncoder)
+
+  func finish() -> JSONValue {
+    switch self {
+    case .object(let object): object.finish()
+    case .array(let array): array.finish()
+    case .encoder(let encoder): encoder.finish() ?? .object([:])
+    }
+  }
+}
+
+private final class ObjectBuilder {
+  var members: [String: JSONValue] = [:]
+  /// Nested containers and super encoders, by key.
+  var pending: [String: Pending] = [:]
+
+  func finish() -> JSONValue {
+    for (key, pending) in pending { members[key] = pending.finish() }
+    return .object(members)
+  }
+}
+
+private final class ArrayBuilder {
+  var elements: [JSONValue] = []
+  /// Nested containers and super encoders, by the index they hold.
+  var pending: [(index: Int, pending: Pending)] = []
+
+  /// Holds the next index for `pending`.
+  func append(_ pending: Pending) {
+    self.pending.append((elements.count, pending))
+    elements.append(.null)
+  }
+
+  func finish() -> JSONValue {
+    for (index, pending) in pending { elements[index] = pending.finish() }
+    return .array(elements)
+  }
+}
+
+/// The `Encoder` for one value.
+private final class ValueEncoder: Encoder {
+  enum Storage {
+    case none
+    case value(JSONValue)
+    case object(ObjectBuilder)
+    case array(ArrayBuilder)
+  }
+
+  let path: CodingPath
+  /// Only for the root value's own keyed container.
+  let memberCache: JSONMemberCache?
+  var storage = Storage.none
+  var codingPath: [any CodingKey] { path.keys }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  init(path: CodingPath, memberCache: JSONMemberCache? = nil) {
+    self.path = path
+    self.memberCache = memberCache
+  }
+
+  /// What was encoded; nil when nothing was.
+  func finish() -> JSONValue? {
+    switch storage {
+    case .none: nil
+    case .value(let value): value
+    case .object(let object): object.finish()
+    case .array(let array): array.finish()
+    }
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let object: ObjectBuilder
+    switch storage {
+    case .object(let existing):
+      object = existing
+    case .none:
+      object = ObjectBuilder()
+      storage = .object(object)
+    case .value, .array:
+      preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
+    }
+    return KeyedEncodingContainer(KeyedContainer<Key>(object: object, path: path, memberCache: memberCache))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let array: ArrayBuilder
+    switch storage {
+    case .array(let existing):
+      array = existing
+    case .none:
+      array = ArrayBuilder()
+      storage = .array(array)
+    case .value, .object:
+      preconditionFailure("Attempt to push new unkeyed encoding container when already previously encoded at this path.")
+    }
+    return UnkeyedContainer(array: array, path: path)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let object: ObjectBuilder
+  let path: CodingPath
+  var memberCache: JSONMemberCache? = nil
+  var codingPath: [any CodingKey] { path.keys }
+
+  /// Sets `key`, replacing a nested container or super encoder given for
+  /// it earlier: the last write wins, as in JSONEncoder.
+  private func set(_ value: JSONValue, _ key: Key) {
+    if !object.pending.isEmpty { object.pending[key.stringValue] = nil }
+    object.members[key.stringValue] = value
+  }
+
+  mutating func encodeNil(forKey key: Key) { set(.null, key) }
+  mutating func encode(_ value: Bool, forKey key: Key) { set(.bool(value), key) }
+  mutating func encode(_ value: String, forKey key: Key) { set(.string(value), key) }
+  mutating func encode(_ value: Double, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+  mutating func encode(_ value: Float, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+  mutating func encode(_ value: Int, forKey key: Key) { set(.int(value), key) }
+  mutating func encode(_ value: Int8, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: Int16, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: Int32, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: Int64, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt, forKey key: Key) { set(JSONValueEncoder.number(UInt64(value)), key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    let path = path
+    let encode = { try JSONValueEncoder.box(value, path: .child(path, key)) ?? .object([:]) }
+    if let memberCache {
+      set(try memberCache.member(value, forKey: key.stringValue, encode: encode), key)
+    } else {
+      set(try encode(), key)
+    }
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let nested: ObjectBuilder
+    if case .object(let existing) = object.pending[key.stringValue] {
+      nested = existing
+    } else {
+      // A container asked for where an object was already encoded goes on
+      // filling that object.
+      nested = ObjectBuilder()
+      if case .object(let members) = object.members.removeValue(forKey: key.stringValue) { nested.members = members }
+      object.pending[key.stringValue] = .object(nested)
+    }
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key)))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let nested: ArrayBuilder
+    if case .array(let existing) = object.pending[key.stringValue] {
+      nested = existing
+    } else {
+      nested = ArrayBuilder()
+      if case .array(let elements) = object.members.removeValue(forKey: key.stringValue) { nested.elements = elements }
+      object.pending[key.stringValue] = .array(nested)
+    }
+    return UnkeyedContainer(array: nested, path: .child(path, key))
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    superEncoder(named: IndexKey.superKey.stringValue, key: IndexKey.superKey)
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    superEncoder(named: key.stringValue, key: key)
+  }
+
+  private func superEncoder(named name: String, key: any CodingKey) -> any Encoder {
+    let encoder = ValueEncoder(path: .child(path, key))
+    object.members[name] = nil
+    object.pending[name] = .encoder(encoder)
+    return encoder
+  }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+  let array: ArrayBuilder
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
+  var count: Int { array.elements.count }
+
+  private func append(_ value: JSONValue) { array.elements.append(value) }
+  private var nextPath: CodingPath { .child(path, IndexKey(intValue: count)) }
+
+  mutating func encodeNil() { append(.null) }
+  mutating func encode(_ value: Bool) { append(.bool(value)) }
+  mutating func encode(_ value: String) { append(.string(value)) }
+  mutating func encode(_ value: Double) { append(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Float) { append(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Int) { append(.int(value)) }
+  mutating func encode(_ value: Int8) { append(.int(Int(value))) }
+  mutating func encode(_ value: Int16) { append(.int(Int(value))) }
+  mutating func encode(_ value: Int32) { append(.int(Int(value))) }
+  mutating func encode(_ value: Int64) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt) { append(JSONValueEncoder.number(UInt64(value))) }
+  mutating func encode(_ value: UInt8) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt16) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt32) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt64) { append(JSONValueEncoder.number(value)) }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    append(try JSONValueEncoder.box(value, path: nextPath) ?? .object([:]))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    let nested = ObjectBuilder()
+    let path = nextPath
+    array.append(.object(nested))
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: path))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let nested = ArrayBuilder()
+    let path = nextPath
+    array.append(.array(nested))
+    return UnkeyedContainer(array: nested, path: path)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    let encoder = ValueEncoder(path: nextPath)
+    array.append(.encoder(encoder))
+    return encoder
+  }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+  let encoder: ValueEncoder
+  var codingPath: [any CodingKey] { encoder.codingPath }
+
+  private func set(_ value: JSONValue) {
+    guard case .none = encoder.storage else {
+      preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
+    }
+    encoder.storage = .value(value)
+  }
+
+  mutating func encodeNil() { set(.null) }
+  mutating func encode(_ value: Bool) { set(.bool(value)) }
+  mutating func encode(_ value: String) { set(.string(value)) }
+  mutating func encode(_ value: Double) { set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Float) { set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Int) { set(.int(value)) }
+  mutating func encode(_ value: Int8) { set(.int(Int(value))) }
+  mutating func encode(_ value: Int16) { set(.int(Int(value))) }
+  mutating func encode(_ value: Int32) { set(.int(Int(value))) }
+  mutating func encode(_ value: Int64) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt) { set(JSONValueEncoder.number(UInt64(value))) }
+  mutating func encode(_ value: UInt8) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt16) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt32) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt64) { set(JSONValueEncoder.number(value)) }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    set(try JSONValueEncoder.box(value, path: encoder.path) ?? .object([:]))
+  }
+}
