@@ -38,7 +38,7 @@ final class Connection: Sendable {
   init(id: Int, socket: UnixSocket, outboxLimit: Int, onEnd: @escaping @Sendable () -> Void = {}) {
     self.id = id
     self.socket = socket
-    self.outbox = Outbox(limit: outboxLimit)
+    self.outbox = Outbox(limit: outboxLimit, writingThroughTo: socket.descriptor)
     self.onEnd = onEnd
     for _ in 0..<Self.creditLimit { credits.signal() }
   }
@@ -62,6 +62,8 @@ final class Connection: Sendable {
       }
       markClosing()
       outbox.finish()
+      // Nothing is written through once this thread may close the socket.
+      outbox.retire()
       // Wakes the reader, whether the peer is gone or the daemon said goodbye.
       shutdownNow()
       threadEnded()

@@ -1,4 +1,5 @@
 import Dispatch
+import Glibc
 import Synchronization
 
 /// The frames waiting to be written to one connection, with a byte limit, so a
@@ -14,6 +15,16 @@ import Synchronization
 /// ``release()`` (the batch is durable) or are thrown away by
 /// ``discardHeld()`` (it was rejected), so no client ever sees a version that
 /// a crash could take back.
+///
+/// *Write-through*: given its socket, the outbox writes what becomes
+/// takeable itself, at once and without blocking, whenever the writer thread
+/// is idle, so an acknowledgement or a diff does not wait for that thread to
+/// wake up (a futex wake and a context switch per frame and connection). What
+/// the socket does not take is left for the writer thread, whose writes may
+/// wait, up to the socket's timeout. The write happens under the outbox's
+/// lock, and the writer thread ``retire()``s the outbox under that lock
+/// before the socket may be closed, so the descriptor is never written after
+/// its connection let go of it.
 final class Outbox: Sendable {
   private struct State {
     var frames: [(bytes: [UInt8], droppable: Bool)] = []
@@ -23,15 +34,22 @@ final class Outbox: Sendable {
     var byteCount = 0
     var isFinished = false
     var lastTakenAt = ContinuousClock.now
+    /// The writer thread holds frames it took and is writing them.
+    var writerIsBusy = false
+    /// The writer thread has ended: nothing is written through any more.
+    var isRetired = false
   }
 
   /// The most bytes that may wait.
   let limit: Int
+  /// The socket written through to; nil to leave every write to the writer thread.
+  private let descriptor: Int32?
   private let state = Mutex(State())
   private let available = DispatchSemaphore(value: 0)
 
-  init(limit: Int) {
+  init(limit: Int, writingThroughTo descriptor: Int32? = nil) {
     self.limit = limit
+    self.descriptor = descriptor
   }
 
   /// Queues `frame` unless that would pass the limit (or `force` says it must
@@ -44,7 +62,7 @@ final class Outbox: Sendable {
       guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return (false, false) }
       state.frames.append((frame, droppable))
       state.byteCount += frame.count
-      return (true, state.heldFrom == nil)
+      return (true, state.heldFrom == nil && !writeThrough(&state))
     }
     // A held frame wakes the writer when it is released, not now: waking it
     // to find nothing it may take costs a context switch per frame.
@@ -83,9 +101,10 @@ final class Outbox: Sendable {
   /// Lets the writer take the held frames.
   func release() {
     let released = state.withLock { state -> Bool in
-      defer { state.heldFrom = nil }
       guard let held = state.heldFrom else { return false }
-      return held < state.frames.count || state.isFinished
+      state.heldFrom = nil
+      if state.isFinished { return true }
+      return held < state.frames.count && !writeThrough(&state)
     }
     // Only an outbox that held something wakes its writer: the store loop
     // holds and releases every client's outbox for every batch.
@@ -107,6 +126,12 @@ final class Outbox: Sendable {
     return count
   }
 
+  /// Stops writing through: the writer thread calls it as it ends, before
+  /// the socket may be closed. Waits for a write through in progress.
+  func retire() {
+    state.withLock { $0.isRetired = true }
+  }
+
   /// No more frames will be offered; the writer ends once the queue is empty.
   func finish() {
     state.withLock { $0.isFinished = true }
@@ -125,21 +150,10 @@ final class Outbox: Sendable {
   func next(upTo maximumBytes: Int) -> [UInt8]? {
     while true {
       let batch = state.withLock { state -> [UInt8]?? in
-        let end = state.heldFrom ?? state.frames.count
-        if state.head < end {
-          var bytes = state.frames[state.head].bytes
-          state.head += 1
-          while state.head < end && bytes.count + state.frames[state.head].bytes.count <= maximumBytes {
-            bytes += state.frames[state.head].bytes
-            state.head += 1
-          }
-          state.lastTakenAt = .now
-          state.byteCount -= bytes.count
-          if state.head == state.frames.count {
-            state.frames.removeAll(keepingCapacity: true)
-            state.head = 0
-            if state.heldFrom != nil { state.heldFrom = 0 }
-          }
+        // Called again: what the writer took last time is written.
+        state.writerIsBusy = false
+        if let bytes = Self.take(&state, upTo: maximumBytes) {
+          state.writerIsBusy = true
           return .some(bytes)
         }
         // A finished outbox still owes its held frames once they are released.
@@ -148,6 +162,50 @@ final class Outbox: Sendable {
       if let batch { return batch }
       available.wait()
     }
+  }
+
+  /// Takes the frames that may be written, back to back, up to
+  /// `maximumBytes` (the first whatever its size); nil when there are none.
+  private static func take(_ state: inout State, upTo maximumBytes: Int) -> [UInt8]? {
+    let end = state.heldFrom ?? state.frames.count
+    guard state.head < end else { return nil }
+    var bytes = state.frames[state.head].bytes
+    state.head += 1
+    while state.head < end && bytes.count + state.frames[state.head].bytes.count <= maximumBytes {
+      bytes += state.frames[state.head].bytes
+      state.head += 1
+    }
+    state.lastTakenAt = .now
+    state.byteCount -= bytes.count
+    if state.head == state.frames.count {
+      state.frames.removeAll(keepingCapacity: true)
+      state.head = 0
+      if state.heldFrom != nil { state.heldFrom = 0 }
+    }
+    return bytes
+  }
+
+  /// Writes the takeable frames to the socket without blocking, if the
+  /// writer thread is idle; returns whether nothing is left for it. What the
+  /// socket did not take goes back to the front of the queue, a frame's
+  /// remainder included, for the writer thread.
+  private func writeThrough(_ state: inout State) -> Bool {
+    guard let descriptor, !state.writerIsBusy, !state.isRetired else { return false }
+    var lastTakenAt = state.lastTakenAt
+    while let bytes = Self.take(&state, upTo: Self.writeBatchBytes) {
+      let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+      // Only bytes the socket took say that the client made room.
+      if written > 0 { lastTakenAt = state.lastTakenAt } else { state.lastTakenAt = lastTakenAt }
+      if written == bytes.count { continue }
+      // EAGAIN (the client is not reading), or a failure the writer thread
+      // will meet and end the connection on.
+      let rest = Array(bytes[max(written, 0)...])
+      state.frames.insert((rest, droppable: false), at: state.head)
+      if let held = state.heldFrom, held >= state.head { state.heldFrom = held + 1 }
+      state.byteCount += rest.count
+      return false
+    }
+    return true
   }
 
   /// The most bytes a writer takes at once.

@@ -33,7 +33,7 @@ final class WorkerLink: Sendable {
   let generation: Int
   let pid: pid_t
   private let socket: UnixSocket
-  private let outbox = Outbox(limit: WorkerLink.outboxLimit)
+  private let outbox: Outbox
   private let isReaped = Mutex(false)
   private let writerDone = DispatchSemaphore(value: 0)
   private let exited = DispatchSemaphore(value: 0)
@@ -43,6 +43,7 @@ final class WorkerLink: Sendable {
     self.generation = generation
     self.pid = child.pid
     self.socket = child.socket
+    outbox = Outbox(limit: Self.outboxLimit, writingThroughTo: child.socket.descriptor)
   }
 
   /// Spawns a worker and starts its threads; `report` is called from the
@@ -98,9 +99,11 @@ final class WorkerLink: Sendable {
         break
       }
     }
+    outbox.finish()
+    // Nothing is written through once the reader may close the socket.
+    outbox.retire()
     // End of file for the worker; the reader still sees its last replies.
     _ = Glibc.shutdown(socket.descriptor, Int32(SHUT_WR))
-    outbox.finish()
     writerDone.signal()
   }
 
