@@ -17,7 +17,7 @@ public struct ActionCommand: Hashable, Sendable, Codable, CustomStringConvertibl
 
   /// The command as one shell line: `search.textChanged 'funny cats'`.
   public var description: String {
-    ([ShellWord.quoted(path, allowing: ["[", "]"])] + arguments.map { ShellWord.quoted($0) })
+    ([ShellWord.quoted(path, allowing: ShellWord.brackets)] + arguments.map { ShellWord.quoted($0) })
       .joined(separator: " ")
   }
 }

@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import Glibc
 
 /// The one byte form of a JSON value: what the daemon sends, journals and
 /// checksums, so that equal states are equal bytes.
@@ -57,14 +58,36 @@ public enum CanonicalJSON {
       output.append(UInt8(ascii: "]"))
     case .object(let members):
       output.append(UInt8(ascii: "{"))
-      let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-      for (index, member) in sorted.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
-        writeString(member.key, to: &output)
-        output.append(UInt8(ascii: ":"))
-        write(member.value, to: &output)
+      if members.count == 1, let member = members.first {
+        writeMember(member.key, member.value, to: &output)
+      } else {
+        var keys = Array(members.keys)
+        keys.sort(by: precedes)
+        for (index, key) in keys.enumerated() {
+          if index > 0 { output.append(UInt8(ascii: ",")) }
+          writeMember(key, members[key]!, to: &output)
+        }
       }
       output.append(UInt8(ascii: "}"))
+    }
+  }
+
+  private static func writeMember(_ key: String, _ value: JSONValue, to output: inout [UInt8]) {
+    writeString(key, to: &output)
+    output.append(UInt8(ascii: ":"))
+    write(value, to: &output)
+  }
+
+  /// Whether `left` sorts before `right` by their UTF-8 bytes.
+  private static func precedes(_ left: String, _ right: String) -> Bool {
+    var left = left
+    var right = right
+    return left.withUTF8 { left in
+      right.withUTF8 { right in
+        let common = min(left.count, right.count)
+        let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
+        return order != 0 ? order < 0 : left.count < right.count
+      }
     }
   }
 
@@ -82,10 +105,12 @@ public enum CanonicalJSON {
 
   private static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
-    let utf8 = string.utf8
-    if !utf8.contains(where: needsEscape) {
-      output.append(contentsOf: utf8)
-    } else {
+    var string = string
+    string.withUTF8 { utf8 in
+      guard utf8.contains(where: needsEscape) else {
+        output.append(contentsOf: utf8)
+        return
+      }
       for byte in utf8 {
         guard needsEscape(byte) else {
           output.append(byte)

@@ -17,6 +17,14 @@ import Testing
     (.items(.element(id: "abc", action: .rename("it's"))), #"items[abc].rename 'it'\''s'"#),
     (.items(.element(id: "abc", action: .rename(#""q""#))), #"items[abc].rename '"\"q\""'"#),
     (.items(.element(id: "a.b", action: .toggle)), #"'items["a.b"].toggle'"#),
+    // Words of letters, digits and the punctuation a shell leaves alone stay
+    // bare, in any script; anything else is quoted.
+    (.items(.element(id: "abc", action: .rename("x=y,z:1%@+/-_.Q"))), "items[abc].rename x=y,z:1%@+/-_.Q"),
+    (.items(.element(id: "abc", action: .rename("café"))), "items[abc].rename café"),
+    (.items(.element(id: "abc", action: .rename("Ωmega2"))), "items[abc].rename Ωmega2"),
+    (.items(.element(id: "abc", action: .rename("a😀"))), "items[abc].rename 'a😀'"),
+    (.items(.element(id: "abc", action: .rename("tab\there"))), "items[abc].rename 'tab\there'"),
+    (.items(.element(id: "abc", action: .rename("[x]"))), "items[abc].rename '[x]'"),
     (.settings(BindingAction(field: "age", value: .int(42))), "settings.age 42"),
     (.attach(Note(text: "hi", pinned: true)), #"attach '{"pinned":true,"text":"hi"}'"#),
     (.tree(.grow(.leaf)), "tree.grow.leaf"),
