@@ -35,6 +35,21 @@ public protocol Reducer<State, Action> {
   /// The reducers this one is composed of, run in order for every action.
   @ReducerBuilder<State, Action>
   var body: Body { get }
+
+  /// A function that reduces as this reducer does, for a ``Store`` to keep
+  /// and call for every action. For a reducer written with ``body``, the body
+  /// is built once, here, rather than again for every action (building and
+  /// copying the App's body was a sixth of the daemon's work per action). A
+  /// body must therefore depend only on the reducer's own properties, never on
+  /// dependencies or other outside state; dependencies belong inside the
+  /// reducers it composes, which read them as they reduce.
+  func makeReduce() -> (inout State, Action) -> Effect<Action>
+}
+
+extension Reducer {
+  public func makeReduce() -> (inout State, Action) -> Effect<Action> {
+    { state, action in self.reduce(into: &state, action: action) }
+  }
 }
 
 extension Reducer where Body == Never {
@@ -48,6 +63,11 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   /// A reducer written with ``body`` reduces by running its body.
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
+  }
+
+  public func makeReduce() -> (inout State, Action) -> Effect<Action> {
+    let body = self.body
+    return { state, action in body.reduce(into: &state, action: action) }
   }
 }
 

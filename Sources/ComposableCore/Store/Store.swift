@@ -20,7 +20,8 @@ public final class Store<R: Reducer> {
   /// new state.
   public var didReduce: ((_ version: UInt64, _ action: R.Action, _ state: R.State) -> Void)?
 
-  private let reducer: R
+  /// The reducer, its body built once (``Reducer/makeReduce()``).
+  private let reduce: (inout R.State, R.Action) -> Effect<R.Action>
   private var runtime: EffectRuntime<R.Action>!
   private var queue: [(action: R.Action, origin: Origin)] = []
   private var queueHead = 0
@@ -31,7 +32,7 @@ public final class Store<R: Reducer> {
     dependencies: DependencyValues = DependencyValues()
   ) {
     self.state = initialState
-    self.reducer = reducer
+    self.reduce = reducer.makeReduce()
     self.version = version
     self.dependencies = dependencies
     self.runtime = EffectRuntime(executor: executor) { [unowned self] action, origin in
@@ -105,7 +106,7 @@ public final class Store<R: Reducer> {
         queueHead = 0
       }
       let effect = DependencyValues.$current.withValue(dependencies) {
-        reducer.reduce(into: &state, action: action)
+        reduce(&state, action)
       }
       version += 1
       reducingOrigin = origin

@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import Synchronization
 import Testing
 
 @Suite struct StoreTests {
@@ -17,6 +18,31 @@ import Testing
     #expect(store.state == ["A", "B", "C", "D"])
     #expect(version == 1)
     #expect(store.version == 4)
+  }
+
+  /// A reducer written with a body: the store builds the body once, and
+  /// runs it for every action.
+  struct Counting: Reducer {
+    static let bodiesBuilt = Mutex(0)
+    var body: some Reducer<Int, Int> {
+      let _ = Self.bodiesBuilt.withLock { $0 += 1 }
+      Reduce { state, action in
+        state += action
+        return .none
+      }
+    }
+  }
+
+  @Test func theStoreBuildsABodyOnceAndRunsItForEveryAction() {
+    let store = Store(initialState: 0, reducer: Counting(), executor: RecordingExecutor())
+    let built = Counting.bodiesBuilt.withLock { $0 }
+    for value in 1...3 { store.send(value) }
+    #expect(store.state == 6)
+    #expect(Counting.bodiesBuilt.withLock { $0 } == built)
+    // Called directly, a reducer still runs its body.
+    var state = 0
+    _ = Counting().reduce(into: &state, action: 5)
+    #expect(state == 5)
   }
 
   @Test func aHundredThousandChainedSendsUseConstantStack() {
