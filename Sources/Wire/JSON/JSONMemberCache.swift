@@ -33,8 +33,12 @@ public final class JSONMemberCache {
 
   public init() {}
 
+  /// How many members the last encoding kept.
+  var count: Int { entries.count }
+
   func begin() {
     next.removeAll(keepingCapacity: true)
+    next.reserveCapacity(entries.count)
     encodedMembers = 0
   }
 

@@ -141,9 +141,13 @@ private enum Pending {
 }
 
 private final class ObjectBuilder {
-  var members: [String: JSONValue] = [:]
+  var members: [String: JSONValue]
   /// Nested containers and super encoders, by key.
   var pending: [String: Pending] = [:]
+
+  init(capacity: Int = 0) {
+    members = Dictionary(minimumCapacity: capacity)
+  }
 
   func finish() -> JSONValue {
     for (key, pending) in pending { members[key] = pending.finish() }
@@ -205,7 +209,8 @@ private final class ValueEncoder: Encoder {
     case .object(let existing):
       object = existing
     case .none:
-      object = ObjectBuilder()
+      // The root of a cached encoding has as many members as last time.
+      object = ObjectBuilder(capacity: memberCache?.count ?? 0)
       storage = .object(object)
     case .value, .array:
       preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
