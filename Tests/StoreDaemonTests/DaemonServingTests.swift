@@ -21,6 +21,39 @@ struct DaemonServingTests {
     #expect(try client.get(path: "/counter/count").value == .int(2))
   }
 
+  /// An action sent again, or written as JSON instead of a path, is read
+  /// from the daemon's memo of sent actions: journaled and published exactly
+  /// as the first one was.
+  @Test func aRepeatedActionIsJournaledAndPublishedAsTheFirst() throws {
+    let daemon = try DaemonProcess()
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe()
+    _ = try watcher.nextMessage()
+    let client = try daemon.client()
+    #expect(try client.send(path: "cart.addItem", arguments: ["3"]) == 1)
+    #expect(try client.send(path: "cart.addItem", arguments: ["3"]) == 2)
+    guard case .diff(_, let action, let summary, _) = try watcher.nextMessage() else {
+      Issue.record("expected a diff")
+      return
+    }
+    #expect(summary == "cart.addItem 3")
+    #expect(try client.send(action: action) == 3)
+    #expect(throws: ClientError.self) { try client.send(path: "cart.addItem", arguments: ["three"]) }
+    #expect(throws: ClientError.self) { try client.send(path: "cart.addItem", arguments: ["three"]) }
+    for version in 2...3 {
+      guard case .diff(let got, let again, let text, _) = try watcher.nextMessage() else {
+        Issue.record("expected a diff")
+        return
+      }
+      #expect(got == UInt64(version))
+      #expect(again == action)
+      #expect(text == summary)
+    }
+    let records = try client.log(since: 0, last: nil).records
+    #expect(records.map(\.action) == [action, action, action])
+    #expect(try client.get(path: "/cart/items/0/quantity").value == .int(3))
+  }
+
   @Test func concurrentSendersGetContiguousVersionsAndNothingIsLost() throws {
     let daemon = try DaemonProcess()
     let senders = 4

@@ -39,9 +39,19 @@ extension StoreLoop {
   func publish(version: UInt64, action: AppFeature.Action, state: AppFeature.State) {
     let document: JSONValue
     let actionJSON: JSONValue
+    let summary: String
+    // A client's action was read (and encoded and described) as it arrived;
+    // its text belongs to this version only, the first its send produced.
+    let sentText = currentSendText
+    currentSendText = nil
     do {
       document = try stateEncoder.document(of: state)
-      actionJSON = try CanonicalJSON.value(of: action)
+      if let sentText {
+        (actionJSON, summary) = sentText
+      } else {
+        actionJSON = try CanonicalJSON.value(of: action)
+        summary = ActionPath.describe(actionJSON, schema: schema)
+      }
     } catch {
       // Unreachable with Codable state (non-finite numbers encode as strings);
       // should it happen, no subscriber may resume across the missing diff.
@@ -50,7 +60,6 @@ extension StoreLoop {
       return
     }
     let patch = JSONPatch.diff(from: published, to: document)
-    let summary = ActionPath.describe(actionJSON, schema: schema)
     // Encoded once: the frame root subscribers get, and its size is what the
     // history charges for the change.
     let rootFrame = MessageCodec.frame(

@@ -77,6 +77,11 @@ final class StoreLoop: @unchecked Sendable {
   /// record; taken by that record, so the actions that follow from it are
   /// recorded as sent by an effect.
   var currentSend: (origin: Origin, sender: JSONValue)?
+  /// The JSON and command line of the client action about to be reduced,
+  /// taken by the publication of its version.
+  var currentSendText: (json: JSONValue, summary: String)?
+  /// What reading the actions clients sent gave, for the next time.
+  var sentActions = SentActionMemo()
   /// Sends with `wait` whose effects are still running, by origin.
   var waits: [Origin: Wait] = [:]
 
@@ -266,18 +271,19 @@ final class StoreLoop: @unchecked Sendable {
       #if DEBUG
         stallIfAsked(input)
       #endif
-      let action: AppFeature.Action
+      let sent: SentActionMemo.Entry
       do throws(MessageError) {
-        action = try resolve(input)
+        sent = try sentActions.entry(for: input) { () throws(MessageError) in try read(input) }
       } catch {
         send(.error(id: id, code: error.code, message: error.message), to: connection)
         return
       }
+      let action = sent.action
       guard !action.isRecovery else {
         send(
           .error(
             id: id, code: .invalidAction,
-            message: "\(ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: schema)) is sent "
+            message: "\(sent.summary) is sent "
               + "only by storedaemon itself, after a crash, to the features whose effects were lost"),
           to: connection)
         return
@@ -290,7 +296,8 @@ final class StoreLoop: @unchecked Sendable {
       nextOrigin += 1
       if wait { waits[origin] = Wait(connectionID: connection.id, requestID: id) }
       currentSend = (origin, .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]))
-      defer { currentSend = nil }
+      currentSendText = (sent.json, sent.summary)
+      defer { (currentSend, currentSendText) = (nil, nil) }
       batch?.sends.append((connection, id, origin))
       // Reduced and published, then acknowledged; the frames wait in the
       // held outboxes until the batch is durable (StoreLoop+Journal.swift).
@@ -326,6 +333,20 @@ final class StoreLoop: @unchecked Sendable {
     case .log(let id, let since, let last, let follow):
       requestLog(client, id: id, since: since, last: last, follow: follow)
     }
+  }
+
+  /// Reads a client's action: the action, its canonical JSON (encoded from
+  /// the action, whatever the client wrote) and its command line.
+  func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentActionMemo.Entry {
+    let action = try resolve(input)
+    let json: JSONValue
+    do {
+      json = try CanonicalJSON.value(of: action)
+    } catch {
+      // Unreachable with Codable actions (non-finite numbers encode as strings).
+      throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
+    }
+    return SentActionMemo.Entry(action: action, json: json, summary: ActionPath.describe(json, schema: schema))
   }
 
   func resolve(_ input: ClientMessage.ActionInput) throws(MessageError) -> AppFeature.Action {

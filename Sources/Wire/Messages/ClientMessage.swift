@@ -29,7 +29,7 @@ public enum ClientMessage: Equatable, Sendable {
   case log(id: Int, since: UInt64?, last: Int?, follow: Bool)
 
   /// How a client names an action.
-  public enum ActionInput: Equatable, Sendable {
+  public enum ActionInput: Hashable, Sendable {
     /// The action's JSON, as its Swift `Codable` form encodes it.
     case json(JSONValue)
     /// A command-line path and its arguments: `cart.addItem` and `["3"]`.

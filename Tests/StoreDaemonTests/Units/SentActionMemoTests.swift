@@ -1,0 +1,48 @@
+import ComposableCore
+import Features
+import Testing
+import Wire
+
+@testable import StoreDaemon
+
+@Suite struct SentActionMemoTests {
+  static func entry(_ count: Int) -> SentActionMemo.Entry {
+    SentActionMemo.Entry(action: .counter(.incrementButtonTapped), json: .int(count), summary: "entry \(count)")
+  }
+
+  @Test func aRepeatedInputIsReadOnceAndAFailureIsNeverKept() throws {
+    var memo = SentActionMemo()
+    var reads = 0
+    let input = ClientMessage.ActionInput.path("counter.incrementButtonTapped", arguments: [])
+    for _ in 0..<3 {
+      let entry = try memo.entry(for: input) { () throws(MessageError) in
+        reads += 1
+        return Self.entry(reads)
+      }
+      #expect(entry.summary == "entry 1")
+    }
+    #expect(reads == 1)
+
+    let bad = ClientMessage.ActionInput.path("counter.nope", arguments: [])
+    for _ in 0..<2 {
+      #expect(throws: MessageError.self) {
+        try memo.entry(for: bad) { () throws(MessageError) in
+          reads += 1
+          throw MessageError(.invalidAction, "no such action")
+        }
+      }
+    }
+    #expect(reads == 3)
+    #expect(memo.count == 1)
+  }
+
+  @Test func aFullMemoStartsAfresh() throws {
+    var memo = SentActionMemo()
+    for index in 0..<SentActionMemo.capacity {
+      _ = try memo.entry(for: .path("a", arguments: ["\(index)"])) { () throws(MessageError) in Self.entry(index) }
+    }
+    #expect(memo.count == SentActionMemo.capacity)
+    _ = try memo.entry(for: .path("a", arguments: ["one more"])) { () throws(MessageError) in Self.entry(-1) }
+    #expect(memo.count == 1)
+  }
+}
