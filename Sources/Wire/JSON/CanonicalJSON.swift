@@ -103,7 +103,8 @@ public enum CanonicalJSON {
 
   private static let hexDigits = Array("0123456789abcdef".utf8)
 
-  private static func writeString(_ string: String, to output: inout [UInt8]) {
+  /// Appends `string` as a canonical JSON string.
+  static func writeString(_ string: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
     var string = string
     string.withUTF8 { utf8 in

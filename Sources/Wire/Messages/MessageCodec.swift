@@ -26,7 +26,45 @@ public enum MessageCodec {
 
   /// A frame carrying `message`.
   public static func frame(_ message: ServerMessage) -> [UInt8] {
-    frame(payload: encode(message.json))
+    // The two messages sent for nearly every action are written straight to
+    // bytes, their keys in canonical order, rather than built as JSON
+    // objects first; the bytes are the same.
+    switch message {
+    case .ack(let id, let version):
+      return frame { bytes in
+        bytes.append(contentsOf: #"{"id":"#.utf8)
+        CanonicalJSON.write(.int(id), to: &bytes)
+        bytes.append(contentsOf: #","type":"ack","version":"#.utf8)
+        CanonicalJSON.write(.int(Int(clamping: version)), to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+      }
+    case .diff(let version, let action, let summary, let patch):
+      return frame { bytes in
+        bytes.append(contentsOf: #"{"action":"#.utf8)
+        CanonicalJSON.write(action, to: &bytes)
+        bytes.append(contentsOf: #","patch":"#.utf8)
+        CanonicalJSON.write(patch, to: &bytes)
+        bytes.append(contentsOf: #","summary":"#.utf8)
+        CanonicalJSON.writeString(summary, to: &bytes)
+        bytes.append(contentsOf: #","type":"diff","version":"#.utf8)
+        CanonicalJSON.write(.int(Int(clamping: version)), to: &bytes)
+        bytes.append(UInt8(ascii: "}"))
+      }
+    default:
+      return frame(payload: encode(message.json))
+    }
+  }
+
+  /// A frame whose payload `write` appends, written in place after room for
+  /// the length.
+  private static func frame(_ write: (inout [UInt8]) -> Void) -> [UInt8] {
+    var bytes: [UInt8] = [0, 0, 0, 0]
+    bytes.reserveCapacity(128)
+    write(&bytes)
+    let length = bytes.count - 4
+    guard length <= Int(maximumPayload) else { return frame(payload: Array(bytes[4...])) }
+    for index in 0..<4 { bytes[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
+    return bytes
   }
 
   /// A frame carrying `message`.

@@ -38,7 +38,21 @@ let messageVectors = [
     } else {
       let message = try ServerMessage(json: json)
       #expect(MessageCodec.encode(message.json) == payload)
+      // Acks and diffs are framed without building their JSON: the same bytes.
+      #expect(hex(MessageCodec.frame(message)) == vector.frameHex)
     }
+  }
+
+  /// The acks and diffs written straight to bytes are the canonical JSON of
+  /// the same messages, whatever they hold.
+  @Test(arguments: [
+    ServerMessage.ack(id: 0, version: 0), .ack(id: -7, version: UInt64.max), .ack(id: Int.max, version: 42),
+    .diff(version: 9, action: .object(["b": .array([.null, .double(0.5)]), "a": .string("é\"\n")]),
+      summary: "cart.rename 'it'\\''s \"x\"\n\u{1}", patch: .array([])),
+    .diff(version: UInt64.max, action: .null, summary: "", patch: .array([.object(["op": .string("remove"), "path": .string("/a~1b")])])),
+  ])
+  func directlyWrittenFramesAreTheCanonicalJSON(_ message: ServerMessage) throws {
+    #expect(MessageCodec.frame(message) == (try FrameEncoder.frame(MessageCodec.encode(message.json), maximum: MessageCodec.maximumPayload)))
   }
 
   @Test func clientMessagesRejectWhatTheyCannotRead() {
