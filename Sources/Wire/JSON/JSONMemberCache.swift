@@ -15,6 +15,9 @@ import ComposableCore
 /// loop).
 public final class JSONMemberCache {
   private struct Entry {
+    let key: String
+    /// The member's type, for which ``equality`` was made.
+    let type: ObjectIdentifier
     /// An ``Equality`` of the member's type, or nil when it is not Equatable.
     let equality: AnyObject?
     let json: JSONValue
@@ -26,8 +29,12 @@ public final class JSONMemberCache {
     init(holds: @escaping (Value) -> Bool) { self.holds = holds }
   }
 
-  private var entries: [String: Entry] = [:]
-  private var next: [String: Entry] = [:]
+  /// The last encoding's members, in the order it encoded them.
+  private var entries: [Entry] = []
+  private var next: [Entry] = []
+  /// Where the member being encoded should be in ``entries``: a type's
+  /// `encode(to:)` writes its members in the same order every time.
+  private var position = 0
   /// How many members the last encoding encoded rather than reused.
   public private(set) var encodedMembers = 0
 
@@ -39,6 +46,7 @@ public final class JSONMemberCache {
   func begin() {
     next.removeAll(keepingCapacity: true)
     next.reserveCapacity(entries.count)
+    position = 0
     encodedMembers = 0
   }
 
@@ -51,25 +59,44 @@ public final class JSONMemberCache {
   /// The JSON of member `key` holding `value`: the kept one if `value`
   /// equals what it was encoded from, else what `encode` gives.
   func member<T>(_ value: T, forKey key: String, encode: () throws -> JSONValue) rethrows -> JSONValue {
-    if let entry = entries[key], let equality = entry.equality as? Equality<T>, equality.holds(value) {
-      next[key] = entry
-      return entry.json
+    if let index = index(of: key) {
+      let entry = entries[index]
+      position = index + 1
+      if entry.type == ObjectIdentifier(T.self), let equality = entry.equality {
+        // Safe: `equality` was made as an `Equality<T>` for this very type
+        // (``equality(of:)``), which `type` records; skipping the checked
+        // cast skips a runtime metadata lookup per member.
+        if unsafeDowncast(equality, to: Equality<T>.self).holds(value) {
+          next.append(entry)
+          return entry.json
+        }
+      }
     }
     let json = try encode()
-    next[key] = Entry(equality: Self.equality(of: value), json: json)
+    next.append(Entry(key: key, type: ObjectIdentifier(T.self), equality: Self.equality(of: value), json: json))
     encodedMembers += 1
     return json
+  }
+
+  /// Where `key` is in ``entries``: at ``position`` when the members come in
+  /// the same order as last time, else wherever it is.
+  private func index(of key: String) -> Int? {
+    if position < entries.count && entries[position].key == key { return position }
+    return entries.firstIndex { $0.key == key }
   }
 
   /// An ``Equality`` for values of `T`, when `T` is Equatable: the one
   /// runtime conformance lookup, made only when the member is encoded.
   private static func equality<T>(of value: T) -> AnyObject? {
     guard let equatable = value as? any Equatable else { return nil }
-    return equality(opening: equatable)
+    return equality(opening: equatable, as: T.self)
   }
 
-  private static func equality<E: Equatable>(opening value: E) -> AnyObject {
-    // E is the member's type T: `as? Equality<T>` finds this again.
-    Equality<E> { $0 == value }
+  private static func equality<E: Equatable, T>(opening value: E, as type: T.Type) -> AnyObject? {
+    // The value opens as its dynamic type: an instance of a subclass of T,
+    // or a value in an existential T, is not compared (its equality would
+    // not be an `Equality<T>`).
+    guard E.self == T.self else { return nil }
+    return Equality<E> { $0 == value }
   }
 }

@@ -61,6 +61,31 @@ import Wire
     #expect(cache.encodedMembers == 2)
   }
 
+  class Base: Encodable, Equatable {
+    var value: Int
+    init(_ value: Int) { self.value = value }
+    static func == (left: Base, right: Base) -> Bool { left.value == right.value }
+  }
+  final class Derived: Base {}
+
+  struct Holding: Encodable {
+    var base: Base
+    var any: [String: Int]
+  }
+
+  /// A member whose value is an instance of a subclass of its declared
+  /// type is compared with the `==` the declared type has, and a change
+  /// to it is seen.
+  @Test func aSubclassInstanceIsComparedAsItsDeclaredType() throws {
+    let cache = JSONMemberCache()
+    let holding = Holding(base: Derived(1), any: ["a": 1])
+    #expect(try JSONValueEncoder.encode(holding, reusing: cache) == .object(["base": .object(["value": .int(1)]), "any": .object(["a": .int(1)])]))
+    #expect(try JSONValueEncoder.encode(holding, reusing: cache) == (try JSONValueEncoder.encode(holding)))
+    let changed = Holding(base: Derived(2), any: ["a": 1])
+    #expect(try JSONValueEncoder.encode(changed, reusing: cache) == .object(["base": .object(["value": .int(2)]), "any": .object(["a": .int(1)])]))
+    #expect(cache.encodedMembers == 1)
+  }
+
   struct Failing: Encodable, Equatable {
     var fails: Bool
     struct Refused: Error {}
