@@ -21,9 +21,9 @@ struct DaemonServingTests {
     #expect(try client.get(path: "/counter/count").value == .int(2))
   }
 
-  /// An action sent again, or written as JSON instead of a path, is read
-  /// from the daemon's memo of sent actions: journaled and published exactly
-  /// as the first one was.
+  /// An action sent again (taken from the daemon's memo of sent actions),
+  /// or written as JSON instead of a path (read afresh), is journaled and
+  /// published exactly as the first one was.
   @Test func aRepeatedActionIsJournaledAndPublishedAsTheFirst() throws {
     let daemon = try DaemonProcess()
     let watcher = try daemon.client("watcher")

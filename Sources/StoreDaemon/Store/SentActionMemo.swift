@@ -10,9 +10,11 @@ import Wire
 /// it, and encoding and describing it again for the journal and the diffs
 /// was a quarter of the daemon's work per action (docs/BENCHMARKS.md); all
 /// four are pure functions of what the client wrote, so a repeated action
-/// takes them from here. Only actions that were read successfully are kept,
-/// and at most ``capacity`` of them: when full, the memo starts afresh, so a
-/// client sending ever new actions costs a little memory and no more.
+/// takes them from here. Only actions written as a path and arguments of at
+/// most ``largestInput`` bytes, and read successfully, are kept, and at most
+/// ``capacity`` of them: when full, the memo starts afresh. So a client
+/// sending ever new or large actions costs at most a few megabytes, and an
+/// action written as JSON (a program's, not a person's) is read every time.
 struct SentActionMemo {
   struct Entry {
     let action: AppFeature.Action
@@ -21,6 +23,8 @@ struct SentActionMemo {
   }
 
   static let capacity = 1024
+  /// The longest path and arguments kept, in bytes.
+  static let largestInput = 1024
   private var entries: [ClientMessage.ActionInput: Entry] = [:]
 
   var count: Int { entries.count }
@@ -29,6 +33,9 @@ struct SentActionMemo {
   mutating func entry(
     for input: ClientMessage.ActionInput, read: () throws(MessageError) -> Entry
   ) throws(MessageError) -> Entry {
+    guard case .path(let path, let arguments) = input,
+      path.utf8.count + arguments.reduce(0, { $0 + $1.utf8.count }) <= Self.largestInput
+    else { return try read() }
     if let entry = entries[input] { return entry }
     let entry = try read()
     if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }

@@ -36,6 +36,25 @@ import Wire
     #expect(memo.count == 1)
   }
 
+  /// JSON inputs, and paths with long arguments, are read every time and
+  /// never kept: they could hold megabytes each.
+  @Test func jsonAndLongInputsAreNeverKept() throws {
+    var memo = SentActionMemo()
+    var reads = 0
+    let inputs: [ClientMessage.ActionInput] = [
+      .json(.object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])])),
+      .path("profile.rename", arguments: [String(repeating: "x", count: SentActionMemo.largestInput)]),
+    ]
+    for input in inputs + inputs {
+      _ = try memo.entry(for: input) { () throws(MessageError) in
+        reads += 1
+        return Self.entry(reads)
+      }
+    }
+    #expect(reads == 4)
+    #expect(memo.count == 0)
+  }
+
   @Test func aFullMemoStartsAfresh() throws {
     var memo = SentActionMemo()
     for index in 0..<SentActionMemo.capacity {
