@@ -41,6 +41,22 @@ struct TcactlTests {
     #expect(late.error.contains("accepted as version 4, but its effects were still running"))
   }
 
+  /// A value written as JSON on the command line follows the daemon's JSON
+  /// rules: a BMI record's date is ISO 8601, and the record lands in the
+  /// state as written.
+  @Test func aJSONArgumentWithADateIsSentAsTheDaemonReadsIt() throws {
+    let daemon = try DaemonProcess()
+    let record = #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
+    let result = try tcactl(["send", "bmi.history.loaded", "[\(record)]", "[]"], socket: daemon.socketPath)
+    #expect(result.status == 0, "\(result.error)")
+    #expect(try daemon.client().get(path: "/bmi/history/records/0").value == JSONParser.parse(Array(record.utf8)))
+    let numeric = try tcactl(
+      ["send", "bmi.input.saved", record.replacingOccurrences(of: #""2026-11-21T09:30:00Z""#, with: "0")],
+      socket: daemon.socketPath)
+    #expect(numeric.status == 1)
+    #expect(numeric.error.contains("date"))
+  }
+
   @Test func aRejectedActionExitsOneWithSuggestions() throws {
     let daemon = try DaemonProcess()
     let result = try tcactl(["send", "cart.addItm", "3"], socket: daemon.socketPath)

@@ -16,9 +16,9 @@ extension JSONValue {
     self = value
   }
 
-  /// This value decoded as `type`, with errors whose coding paths start at the
-  /// value itself (``decode(_:)`` wraps it in an array first).
+  /// This value decoded as `type` by ``JSONRules``, with errors whose coding
+  /// paths start at the value itself (``decode(_:)`` wraps it in an array first).
   func decoded<Value: Decodable>(as type: Value.Type) throws -> Value {
-    try JSONDecoder().decode(Value.self, from: Data(compactText.utf8))
+    try JSONRules.decoder().decode(Value.self, from: Data(compactText.utf8))
   }
 }

@@ -3,8 +3,8 @@ import FoundationEssentials
 
 extension BMIRecord: DescribedValue {
   /// Only storage produces records; a person can pass one as JSON, e.g.
-  /// `'{"id":"…","height":180,"weight":75,"date":0}'` (the date in seconds
-  /// since 2001-01-01, as `JSONEncoder` writes dates).
+  /// `'{"id":"…","height":180,"weight":75,"date":"2026-11-21T09:30:00Z"}'`
+  /// (the date in ISO 8601, as the daemon reads dates).
   public static var valueSchema: ValueSchema { .json(BMIRecord.self, sample: schemaSample) }
 
   /// A valid record, for examples and the schema's tests.

@@ -162,23 +162,16 @@ public enum CanonicalJSON {
   /// A `JSONEncoder` with the rules of ``value(of:)``, for bytes; the
   /// reference `JSONValueEncoder` is tested against.
   public static func encoder() -> JSONEncoder {
-    let encoder = JSONEncoder()
+    // ISO 8601 dates, and non-finite numbers as strings: a reducer can compute
+    // an infinite price, and the state must still encode.
+    let encoder = JSONRules.encoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    encoder.dateEncodingStrategy = .iso8601
-    // A reducer can compute an infinite or undefined number (a huge price times
-    // a quantity); the state must still encode, or it could not be published.
-    encoder.nonConformingFloatEncodingStrategy = .convertToString(
-      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
     return encoder
   }
 
   /// A `JSONDecoder` with the rules of ``decode(_:from:)``, for bytes; the
   /// reference `JSONValueDecoder` is tested against.
   public static func decoder() -> JSONDecoder {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
-    decoder.nonConformingFloatDecodingStrategy = .convertFromString(
-      positiveInfinity: "Infinity", negativeInfinity: "-Infinity", nan: "NaN")
-    return decoder
+    JSONRules.decoder()
   }
 }
