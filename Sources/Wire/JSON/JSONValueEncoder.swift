@@ -55,8 +55,9 @@ public enum JSONValueEncoder {
 
   /// `value` as JSON at `path`: the primitives and Foundation's special
   /// types directly, anything else through its `encode(to:)`; nil when it
-  /// encoded nothing.
-  fileprivate static func box<T: Encodable>(_ value: T, path: CodingPath) throws -> JSONValue? {
+  /// encoded nothing. With `cache`, what `value` holds is compared with what
+  /// it held last time, and only what changed is encoded.
+  fileprivate static func box<T: Encodable>(_ value: T, path: CodingPath, cache: JSONMemberCache? = nil) throws -> JSONValue? {
     // Type identity, not `as?`: one comparison per type instead of a
     // dynamic cast, and no match for a subclass JSONEncoder would not treat
     // specially either.
@@ -68,7 +69,10 @@ public enum JSONValueEncoder {
     if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
     if T.self == URL.self { return .string((value as! URL).absoluteString) }
     if T.self == Decimal.self { return try number(text: (value as! Decimal).description, path: path) }
-    let encoder = ValueEncoder(path: path)
+    if let cache, let array = value as? any ElementwiseEncodable {
+      return try array.encodeElements(path: path, cache: cache)
+    }
+    let encoder = ValueEncoder(path: path, memberCache: cache)
     try value.encode(to: encoder)
     return encoder.finish()
   }
@@ -103,6 +107,8 @@ public enum JSONValueEncoder {
 private indirect enum CodingPath {
   case root
   case child(CodingPath, any CodingKey)
+
+  func child(_ key: any CodingKey) -> CodingPath { .child(self, key) }
 
   var keys: [any CodingKey] {
     var keys: [any CodingKey] = []
@@ -265,13 +271,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt64, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let path = path
-    let encode = { try JSONValueEncoder.box(value, path: .child(path, key)) ?? .object([:]) }
-    if let memberCache {
-      set(try memberCache.member(value, forKey: key.stringValue, encode: encode), key)
-    } else {
-      set(try encode(), key)
+    let path = path.child(key)
+    guard let memberCache else {
+      set(try JSONValueEncoder.box(value, path: path) ?? .object([:]), key)
+      return
     }
+    set(
+      try memberCache.member(value, forKey: key.stringValue) { children in
+        try JSONValueEncoder.box(value, path: path, cache: children) ?? .object([:])
+      }, key)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(
@@ -396,6 +404,38 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   mutating func encode(_ value: UInt64) { set(JSONValueEncoder.number(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    set(try JSONValueEncoder.box(value, path: encoder.path) ?? .object([:]))
+    // The same value at the same place: the same cache.
+    set(try JSONValueEncoder.box(value, path: encoder.path, cache: encoder.memberCache) ?? .object([:]))
+  }
+}
+
+/// An array whose elements can be compared with the array encoded last time
+/// at the same place (``JSONMemberCache``): an element equal to the one at
+/// its position then keeps that one's JSON.
+private protocol ElementwiseEncodable {
+  func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue
+}
+
+/// The array a cache's value was last, and its elements' JSON.
+private final class EncodedElements<Element> {
+  let elements: [Element]
+  let json: [JSONValue]
+  init(elements: [Element], json: [JSONValue]) { (self.elements, self.json) = (elements, json) }
+}
+
+extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
+  fileprivate func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue {
+    let previous = cache.elements as? EncodedElements<Element>
+    var json: [JSONValue] = []
+    json.reserveCapacity(count)
+    for (index, element) in enumerated() {
+      if let previous, index < previous.elements.count, previous.elements[index] == element {
+        json.append(previous.json[index])
+      } else {
+        json.append(try JSONValueEncoder.box(element, path: .child(path, IndexKey(intValue: index))) ?? .object([:]))
+      }
+    }
+    cache.elements = EncodedElements(elements: self, json: json)
+    return .array(json)
   }
 }

@@ -86,6 +86,57 @@ import Wire
     #expect(cache.encodedMembers == 1)
   }
 
+  /// A part that holds an array and a nested struct, to see how deep the
+  /// cache reaches.
+  struct Part: Encodable, Equatable {
+    var rows: [Counted]
+    var inner: Inner
+    var label = "part"
+  }
+
+  struct Inner: Encodable, Equatable {
+    var counted: Counted
+    var flag = false
+  }
+
+  struct Document: Encodable {
+    var part: Part
+  }
+
+  static func rows(_ prefix: String, _ count: Int) -> [Counted] {
+    (0..<count).map { Counted(label: "\(prefix)\($0)", values: [$0]) }
+  }
+
+  /// Inside a changed member, only what changed is encoded again: one row of
+  /// an array of Equatable elements, not its siblings, and not a nested
+  /// struct that stayed equal.
+  @Test func aChangeDeepInsideAMemberEncodesOnlyWhatChanged() throws {
+    let cache = JSONMemberCache()
+    var document = Document(part: Part(rows: Self.rows("r", 50), inner: Inner(counted: Counted(label: "in", values: [7]))))
+    _ = try JSONValueEncoder.encode(document, reusing: cache)
+    let before = Counted.encodings.withLock { $0 }
+    document.part.rows[20].values = [99]
+    let changed = try JSONValueEncoder.encode(document, reusing: cache)
+    let after = Counted.encodings.withLock { $0 }
+    // Only row 20 was encoded again: not its 49 siblings, not `inner`. (Only
+    // this test's labels: the suite's tests run in parallel.)
+    let mine = Set(document.part.rows.map(\.label) + ["in"])
+    #expect(after.filter { mine.contains($0.key) && before[$0.key] != $0.value }.keys.sorted() == ["r20"])
+    #expect(changed == (try JSONValueEncoder.encode(document)))
+
+    // A nested struct's change, a row removed and rows inserted in front:
+    // always the same document as a fresh encoding.
+    document.part.inner.flag = true
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.part.rows.remove(at: 3)
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.part.rows.insert(contentsOf: Self.rows("new", 2), at: 0)
+    document.part.label = "moved"
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.part.rows = []
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+  }
+
   struct Failing: Encodable, Equatable {
     var fails: Bool
     struct Refused: Error {}
