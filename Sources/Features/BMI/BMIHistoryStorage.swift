@@ -16,9 +16,8 @@ public enum BMIHistoryStorage {
 
   /// The document bytes of `record`.
   public static func encode(_ record: BMIRecord) throws -> Data {
-    let encoder = JSONEncoder()
+    let encoder = JSONRules.encoder()
     encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
     return try encoder.encode(record)
   }
 
@@ -26,11 +25,9 @@ public enum BMIHistoryStorage {
   /// document whose id differs from its key is refused, because deleting it by
   /// its id would then miss it.
   public static func decode(_ document: StorageDocument) throws -> BMIRecord {
-    let decoder = JSONDecoder()
-    decoder.dateDecodingStrategy = .iso8601
     let record: BMIRecord
     do {
-      record = try decoder.decode(BMIRecord.self, from: document.value)
+      record = try JSONRules.decoder().decode(BMIRecord.self, from: document.value)
     } catch let error as DecodingError {
       throw BMIStorageError(message: describe(error))
     }

@@ -151,8 +151,8 @@ public enum CanonicalJSON {
     try JSONValueEncoder.encode(encodable)
   }
 
-  /// Decodes `type` from `value` by the rules of ``decoder()`` (ISO 8601
-  /// dates), walking the value itself (``JSONValueDecoder``).
+  /// Decodes `type` from `value` by ``JSONRules`` (ISO 8601 dates), walking
+  /// the value itself (``JSONValueDecoder``).
   ///
   /// - Throws: `DecodingError`, which names the coding path.
   public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
@@ -167,11 +167,5 @@ public enum CanonicalJSON {
     let encoder = JSONRules.encoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return encoder
-  }
-
-  /// A `JSONDecoder` with the rules of ``decode(_:from:)``, for bytes; the
-  /// reference `JSONValueDecoder` is tested against.
-  public static func decoder() -> JSONDecoder {
-    JSONRules.decoder()
   }
 }

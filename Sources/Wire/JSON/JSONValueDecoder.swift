@@ -2,7 +2,7 @@ import ComposableCore
 import FoundationEssentials
 
 /// Decodes a `Decodable` value straight from a parsed ``JSONValue``, as
-/// ``CanonicalJSON/decoder()`` would from the value's bytes.
+/// `JSONRules.decoder()` would from the value's bytes.
 ///
 /// Every action a client sends arrives as a `JSONValue`. Writing it back to
 /// bytes for `JSONDecoder`, which parses them again, was two thirds of the

@@ -4,7 +4,7 @@ import Testing
 import Wire
 
 /// `JSONValueDecoder` decodes what `JSONDecoder`, configured as the daemon's
-/// (`CanonicalJSON.decoder()`), decodes from the same value's bytes, and
+/// (`JSONRules.decoder()`), decodes from the same value's bytes, and
 /// refuses what it refuses, naming the coding path.
 @Suite struct JSONValueDecoderTests {
   enum Shape: Codable, Equatable {
@@ -43,7 +43,7 @@ import Wire
 
   /// What the reference decoder makes of `value`.
   func reference<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {
-    try CanonicalJSON.decoder().decode(type, from: Data(CanonicalJSON.encode(value)))
+    try JSONRules.decoder().decode(type, from: Data(CanonicalJSON.encode(value)))
   }
 
   @Test func decodesWhatItsEncodingHolds() throws {
