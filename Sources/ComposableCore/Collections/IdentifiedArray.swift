@@ -8,8 +8,9 @@ import Synchronization
 public struct IdentifiedArray<Element: Identifiable>: RandomAccessCollection {
   public typealias ID = Element.ID
 
-  /// The elements in order.
-  public private(set) var elements: [Element]
+  /// The elements in order, in chunks that copies share until they are
+  /// written to: changing one element of a copy copies one chunk, not all.
+  public private(set) var elements: ChunkedArray<Element>
   /// Where each id sits in `elements`, and a stamp that changes on every
   /// insertion, removal or reordering (never on an element's own mutation).
   private(set) var structure: Structure

@@ -1,3 +1,7 @@
+/// The elements of a JSON array, chunked so that a large array's copies
+/// share what they did not change (see ``ChunkedArray``).
+public typealias JSONArray = ChunkedArray<JSONValue>
+
 /// A JSON value: what a binding carries, and the shape of state on the wire.
 ///
 /// Integers and fractional numbers are kept apart so that an `Int` field round-
@@ -8,8 +12,11 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
   case int(Int)
   case double(Double)
   case string(String)
-  case array([JSONValue])
+  case array(JSONArray)
   case object([String: JSONValue])
+
+  /// An array of `elements`.
+  public static func array(_ elements: [JSONValue]) -> JSONValue { .array(JSONArray(elements)) }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()

@@ -72,7 +72,6 @@ public struct OnlineStoreCoordinator<State, Action: Sendable>: Reducer {
     return .none
   }
 
-  /// Sets every row's counter to the cart's quantity of its product (0 when absent).
   /// Sets the counter of row `id` to the cart's quantity of its product (0
   /// when absent): the row shows a quantity the cart refused as it was.
   private func showCartQuantity(of id: Product.ID, in state: inout State) {
@@ -82,6 +81,7 @@ public struct OnlineStoreCoordinator<State, Action: Sendable>: Reducer {
     }
   }
 
+  /// Sets every row's counter to the cart's quantity of its product (0 when absent).
   private func showCartQuantities(in state: inout State) {
     let items = state[keyPath: cart].items
     for id in state[keyPath: products].rows.ids {

@@ -179,7 +179,7 @@ extension JSONValue {
   }
 
   /// An array's elements, taken out of `self` like ``takeMembers()``.
-  fileprivate mutating func takeElements() -> [JSONValue]? {
+  fileprivate mutating func takeElements() -> JSONArray? {
     guard isArray, case .array(let elements) = take() else { return nil }
     return elements
   }

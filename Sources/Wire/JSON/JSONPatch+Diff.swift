@@ -96,13 +96,12 @@ private struct Differ {
 
   // MARK: Arrays
 
-  mutating func diffArrays(_ old: [JSONValue], _ new: [JSONValue]) {
+  mutating func diffArrays(_ old: JSONArray, _ new: JSONArray) {
     let shorter = min(old.count, new.count)
-    var prefix = 0
-    while prefix < shorter && old[prefix] == new[prefix] { prefix += 1 }
+    // Chunks the two arrays share are passed over without a look inside.
+    let prefix = old.commonPrefixCount(with: new)
     if prefix == old.count && prefix == new.count { return }
-    var suffix = 0
-    while suffix < shorter - prefix && old[old.count - 1 - suffix] == new[new.count - 1 - suffix] { suffix += 1 }
+    let suffix = old.commonSuffixCount(with: new, limit: shorter - prefix)
 
     let start = operations.count
     // Elements matched between the arrays, by ascending new index; their
@@ -129,7 +128,7 @@ private struct Differ {
 
   /// The `"id"` of each element, if every element is an object whose `"id"`
   /// is a scalar.
-  func identities(_ elements: ArraySlice<JSONValue>) -> [JSONValue]? {
+  func identities(_ elements: Slice<JSONArray>) -> [JSONValue]? {
     var ids: [JSONValue] = []
     ids.reserveCapacity(elements.count)
     for element in elements {
@@ -146,7 +145,7 @@ private struct Differ {
   /// rest of `old` (from the end) or adds the rest of `new` (by index).
   /// Both ranges start at the same index.
   mutating func matchByPosition(
-    old: Range<Int>, new: Range<Int>, in newElements: [JSONValue], pairs: inout [(old: Int, new: Int)]
+    old: Range<Int>, new: Range<Int>, in newElements: JSONArray, pairs: inout [(old: Int, new: Int)]
   ) {
     let common = min(old.count, new.count)
     for offset in 0..<common { pairs.append((old.lowerBound + offset, new.lowerBound + offset)) }
@@ -164,7 +163,7 @@ private struct Differ {
   /// index.
   mutating func matchByID(
     old: Range<Int>, _ oldIDs: [JSONValue], new: Range<Int>, _ newIDs: [JSONValue],
-    in newElements: [JSONValue], pairs: inout [(old: Int, new: Int)]
+    in newElements: JSONArray, pairs: inout [(old: Int, new: Int)]
   ) {
     let base = old.lowerBound
     // Ids that agree position by position at either end need no lookup.

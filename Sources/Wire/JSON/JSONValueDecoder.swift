@@ -236,11 +236,11 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
-  let elements: [JSONValue]
+  let elements: JSONArray
   let codingPath: [any CodingKey]
   private(set) var currentIndex = 0
 
-  init(elements: [JSONValue], codingPath: [any CodingKey]) {
+  init(elements: JSONArray, codingPath: [any CodingKey]) {
     self.elements = elements
     self.codingPath = codingPath
   }

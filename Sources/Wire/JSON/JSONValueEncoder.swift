@@ -162,7 +162,7 @@ private final class ObjectBuilder {
 }
 
 private final class ArrayBuilder {
-  var elements: [JSONValue] = []
+  var elements: JSONArray = []
   /// Nested containers and super encoders, by the index they hold.
   var pending: [(index: Int, pending: Pending)] = []
 
@@ -421,6 +421,62 @@ private final class EncodedElements<Element> {
   let elements: [Element]
   let json: [JSONValue]
   init(elements: [Element], json: [JSONValue]) { (self.elements, self.json) = (elements, json) }
+}
+
+/// The chunked array a cache's value was last, and its elements' JSON,
+/// chunked alike.
+private final class EncodedChunks<Element> {
+  let elements: ChunkedArray<Element>
+  let json: JSONArray
+  init(elements: ChunkedArray<Element>, json: JSONArray) { (self.elements, self.json) = (elements, json) }
+}
+
+extension ChunkedArray: ElementwiseEncodable where Element: Encodable & Equatable {
+  /// A chunk that is the same storage as the one at its position last time
+  /// keeps its JSON chunk as it was, without a look at its elements; any
+  /// other chunk is compared element by element. So one element changed
+  /// among 100,000 costs one chunk's comparison and one element's encoding.
+  fileprivate func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue {
+    let previous = cache.elements as? EncodedChunks<Element>
+    // The JSON encoded last time, with the chunks that changed replaced: the
+    // others keep their storage and their stamps, so the diff passes them too.
+    var json = previous?.json ?? []
+    let kept = Swift.min(json.chunkCount, chunkCount)
+    json.keepChunks(kept)
+    for chunkIndex in 0..<chunkCount {
+      if let previous, chunkIndex < kept {
+        guard !sharesChunk(chunkIndex, with: previous.elements) else { continue }
+        json.replaceChunk(
+          chunkIndex,
+          with: try Self.encode(
+            chunks[chunkIndex], from: chunkIndex * Self.chunkSize, path: path,
+            previous: (previous.elements.chunks[chunkIndex], previous.json.chunks[chunkIndex])))
+      } else {
+        json.replaceChunk(
+          chunkIndex, with: try Self.encode(chunks[chunkIndex], from: chunkIndex * Self.chunkSize, path: path, previous: nil))
+      }
+    }
+    cache.elements = EncodedChunks(elements: self, json: json)
+    return .array(json)
+  }
+
+  /// The JSON of `chunk`, whose first element is at `offset`, reusing the JSON
+  /// of each element equal to the one at its position in `previous`.
+  private static func encode(
+    _ chunk: [Element], from offset: Int, path: CodingPath, previous: (elements: [Element], json: [JSONValue])?
+  ) throws -> [JSONValue] {
+    var json: [JSONValue] = []
+    json.reserveCapacity(chunk.count)
+    for index in chunk.indices {
+      if let previous, index < previous.elements.count, previous.elements[index] == chunk[index] {
+        json.append(previous.json[index])
+      } else {
+        json.append(
+          try JSONValueEncoder.box(chunk[index], path: .child(path, IndexKey(intValue: offset + index))) ?? .object([:]))
+      }
+    }
+    return json
+  }
 }
 
 extension Array: ElementwiseEncodable where Element: Encodable & Equatable {

@@ -163,4 +163,49 @@ import Wire
     #expect(try JSONValueEncoder.encode(good, reusing: cache) == .object(["part": .string("fine"), "counted": .array([.int(1)])]))
     #expect(cache.encodedMembers == 0)
   }
+
+  struct Row: Identifiable, Encodable, Equatable {
+    var id: Int
+    var counted: Counted
+  }
+
+  struct Rows: Encodable {
+    var rows: IdentifiedArrayOf<Row>
+  }
+
+  /// An identified array (a chunked one) among 1,000 rows: one changed row
+  /// is the only one encoded again, the JSON array keeps every other chunk
+  /// of the last one (so the diff passes them without a look), and changes
+  /// of every kind give what a fresh encoding gives.
+  @Test func aChangedRowOfAChunkedArrayReencodesOneRowAndSharesTheOtherChunks() throws {
+    let cache = JSONMemberCache()
+    var document = Rows(rows: IdentifiedArrayOf(uniqueElements: (0..<1_000).map { Row(id: $0, counted: Counted(label: "k\($0)", values: [$0])) }))
+    let first = try JSONValueEncoder.encode(document, reusing: cache)
+    let before = Counted.encodings.withLock { $0 }
+    document.rows[id: 700]?.counted.values = [-1]
+    let second = try JSONValueEncoder.encode(document, reusing: cache)
+    let after = Counted.encodings.withLock { $0 }
+    let mine = Set(document.rows.map(\.counted.label))
+    #expect(after.filter { mine.contains($0.key) && before[$0.key] != $0.value }.keys.sorted() == ["k700"])
+    #expect(second == (try JSONValueEncoder.encode(document)))
+    guard case .object(let old) = first, case .array(let oldRows)? = old["rows"],
+      case .object(let new) = second, case .array(let newRows)? = new["rows"]
+    else {
+      Issue.record("expected rows arrays, got \(second)")
+      return
+    }
+    let unshared = (0..<newRows.chunkCount).filter { !newRows.sharesChunk($0, with: oldRows) }
+    #expect(unshared == [700 / JSONArray.chunkSize])
+
+    document.rows.append(Row(id: 5_000, counted: Counted(label: "k5000", values: [])))
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.rows.remove(id: 3)
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.rows.insert(Row(id: 6_000, counted: Counted(label: "k6000", values: [1])), at: 100)
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.rows.removeAll { $0.id > 64 }
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+    document.rows.removeAll()
+    #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
+  }
 }

@@ -124,4 +124,43 @@ import Wire
     #expect(try patch(try json(#"{"a":[1]}"#), try json(#"{"a":{"0":1}}"#)) == #"[{"op":"replace","path":"/a","value":{"0":1}}]"#)
     #expect(try patch(JSONValue.null, try json("[]")) == #"[{"op":"replace","path":"","value":[]}]"#)
   }
+
+  /// The same value with every array built anew: nothing shared with `value`.
+  static func rebuilt(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .array(let elements): .array(elements.map(rebuilt))
+    case .object(let members): .object(members.mapValues(rebuilt))
+    default: value
+    }
+  }
+
+  /// A document changed from another shares the chunks of its large arrays
+  /// that did not change, and the diff passes them without comparing their
+  /// elements; the operations are the same as for a document built anew.
+  @Test func sharedChunksGiveTheSameOperationsAsArraysBuiltAnew() throws {
+    let old = Self.document(Self.items(0..<1_000))
+    guard case .object(let members) = old, case .array(let items)? = members["items"] else { return }
+    let changes: [(String, (inout JSONArray) -> Void)] = [
+      ("change the first", { $0[0] = Self.item(0, field: "first") }),
+      ("change one in the middle", { $0[500] = Self.item(500, field: "middle") }),
+      ("change the last", { $0[999] = Self.item(999, field: "last") }),
+      ("change two far apart", { $0[1] = Self.item(1, field: "a"); $0[998] = Self.item(998, field: "b") }),
+      ("append", { $0.append(Self.item(5_000)) }),
+      ("insert in front", { $0.insert(Self.item(5_000), at: 0) }),
+      ("remove one", { $0.remove(at: 640) }),
+      ("remove the last", { _ = $0.removeLast() }),
+      ("swap two", { $0.swapAt(10, 900) }),
+    ]
+    for (name, change) in changes {
+      var changed = items
+      change(&changed)
+      var document = members
+      document["items"] = .array(changed)
+      let new = JSONValue.object(document)
+      let operations = JSONPatch.diff(from: old, to: new)
+      #expect(operations == JSONPatch.diff(from: Self.rebuilt(old), to: Self.rebuilt(new)), "\(name)")
+      #expect(try JSONPatch.apply(operations, to: old) == new, "\(name)")
+      #expect(operations.count <= 2, "\(name): \(operations)")
+    }
+  }
 }

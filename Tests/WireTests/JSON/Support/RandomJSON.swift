@@ -88,7 +88,8 @@ struct RandomJSON {
         }
       }
       return .object(members)
-    case .array(var elements):
+    case .array(let chunked):
+      var elements = Array(chunked)
       let identified = elements.allSatisfy { if case .object(let m) = $0 { m["id"] != nil } else { false } }
       for _ in 0..<int(1...3) {
         mutateArray(&elements, identified: identified, depth: depth)
