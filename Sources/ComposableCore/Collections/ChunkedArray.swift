@@ -42,7 +42,7 @@ public struct ChunkedArray<Element> {
   @inlinable public init() { (storage, stamps) = ([], []) }
 
   /// The elements of `elements`, in order.
-  public init(_ elements: some Sequence<Element>) {
+  @inlinable public init(_ elements: some Sequence<Element>) {
     self.init()
     append(contentsOf: elements)
   }
@@ -125,7 +125,7 @@ extension ChunkedArray: RangeReplaceableCollection {
   }
 
   /// Appends `elements`, stamping each chunk it fills once.
-  public mutating func append(contentsOf elements: some Sequence<Element>) {
+  @inlinable public mutating func append(contentsOf elements: some Sequence<Element>) {
     var changed: Int? = nil
     for element in elements {
       if let last = storage.indices.last, storage[last].count < Self.chunkSize {

@@ -480,18 +480,41 @@ extension ChunkedArray: ElementwiseEncodable where Element: Encodable & Equatabl
 }
 
 extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
+  /// Reuses the JSON of the elements equal to last time's at both ends (so
+  /// an element put in front or taken out encodes nothing else) and, when
+  /// the count is the same, at the same position in between.
   fileprivate func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue {
+    if let scalars = scalarJSON() { return scalars }
     let previous = cache.elements as? EncodedElements<Element>
+    let old = previous?.elements ?? []
+    let oldJSON = previous?.json ?? []
+    let shorter = Swift.min(count, old.count)
+    var prefix = 0
+    while prefix < shorter && old[prefix] == self[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < shorter - prefix && old[old.count - 1 - suffix] == self[count - 1 - suffix] { suffix += 1 }
     var json: [JSONValue] = []
     json.reserveCapacity(count)
-    for (index, element) in enumerated() {
-      if let previous, index < previous.elements.count, previous.elements[index] == element {
-        json.append(previous.json[index])
+    json.append(contentsOf: oldJSON[..<prefix])
+    for index in prefix..<count - suffix {
+      if count == old.count && old[index] == self[index] {
+        json.append(oldJSON[index])
       } else {
-        json.append(try JSONValueEncoder.box(element, path: .child(path, IndexKey(intValue: index))) ?? .object([:]))
+        json.append(try JSONValueEncoder.box(self[index], path: .child(path, IndexKey(intValue: index))) ?? .object([:]))
       }
     }
+    json.append(contentsOf: oldJSON[(old.count - suffix)...])
     cache.elements = EncodedElements(elements: self, json: json)
     return .array(json)
+  }
+
+  /// The JSON of an array of integers, strings or booleans, written at once:
+  /// comparing such elements with last time's costs as much as encoding
+  /// them, and this code, generic over `Element`, would do either slowly.
+  private func scalarJSON() -> JSONValue? {
+    if let integers = self as? [Int] { return .array(JSONArray(integers.lazy.map(JSONValue.int))) }
+    if let strings = self as? [String] { return .array(JSONArray(strings.lazy.map(JSONValue.string))) }
+    if let booleans = self as? [Bool] { return .array(JSONArray(booleans.lazy.map(JSONValue.bool))) }
+    return nil
   }
 }

@@ -208,4 +208,32 @@ import Wire
     document.rows.removeAll()
     #expect(try JSONValueEncoder.encode(document, reusing: cache) == (try JSONValueEncoder.encode(document)))
   }
+
+  struct History: Encodable {
+    var rolls: [Int]
+    var entries: [Counted]
+  }
+
+  /// An element put in front of a plain array (a history, newest first) is
+  /// the only one encoded; arrays of scalars are written at once; both give
+  /// what a fresh encoding gives.
+  @Test func anElementPutInFrontIsTheOnlyOneEncoded() throws {
+    let cache = JSONMemberCache()
+    var history = History(rolls: [3, 1, 4], entries: Self.rows("h", 40))
+    _ = try JSONValueEncoder.encode(history, reusing: cache)
+    let before = Counted.encodings.withLock { $0 }
+    history.rolls.insert(6, at: 0)
+    history.entries.insert(Counted(label: "front", values: [0]), at: 0)
+    history.entries.remove(at: 20)
+    let changed = try JSONValueEncoder.encode(history, reusing: cache)
+    let after = Counted.encodings.withLock { $0 }
+    let mine = Set(history.entries.map(\.label) + ["h19"])
+    // The front, and the entries between the two changes, which moved.
+    let encoded = after.filter { mine.contains($0.key) && before[$0.key] != $0.value }.keys
+    #expect(encoded.contains("front") && encoded.count == 20)
+    #expect(changed == (try JSONValueEncoder.encode(history)))
+    history.entries.removeFirst()
+    history.entries[5].values = [9]
+    #expect(try JSONValueEncoder.encode(history, reusing: cache) == (try JSONValueEncoder.encode(history)))
+  }
 }
