@@ -9,7 +9,7 @@ import Synchronization
 /// compared whole with its old self. Here changing one element copies the
 /// list of chunk references and the one chunk that holds it; comparing two
 /// arrays that share chunks skips each shared chunk in one step
-/// (``sharesChunk(_:with:at:)``); and encoders that remember the chunks they saw
+/// (``sharesChunk(_:with:)``); and encoders that remember the chunks they saw
 /// (the daemon's state document) reuse what they wrote for every chunk that
 /// is still the same.
 ///
@@ -50,11 +50,11 @@ public struct ChunkedArray<Element> {
   /// The number of chunks.
   @inlinable public var chunkCount: Int { stamps.count }
 
-  /// Whether chunk `index` of this array and chunk `otherIndex` (by default
-  /// the same position) of `other` are known to hold the same elements
-  /// without comparing them: one is an unchanged copy of the other.
-  @inlinable public func sharesChunk(_ index: Int, with other: Self, at otherIndex: Int? = nil) -> Bool {
-    stamps[index] == other.stamps[otherIndex ?? index]
+  /// Whether chunk `index` of this array and of `other` are known to hold
+  /// the same elements without comparing them: one is an unchanged copy of
+  /// the other.
+  @inlinable public func sharesChunk(_ index: Int, with other: Self) -> Bool {
+    stamps[index] == other.stamps[index]
   }
 
   /// Replaces chunk `index` with `elements`, or appends them as a new chunk
