@@ -72,7 +72,7 @@ extension StoreLoop {
   /// The daemon's state in one line, e.g. `version 42; 3 clients, 1 subscriber;
   /// workers: timer running, network running, storage running`.
   var statusLine: String {
-    let subscribers = clients.values.filter { $0.subscription != nil }.count
+    let subscribers = clients.values.filter(\.isSubscribed).count
     var parts = [
       "\(clients.count) client\(clients.count == 1 ? "" : "s"), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")",
       "workers: " + supervisor.phases.map { "\($0.kind.rawValue) \($0.phase)" }.joined(separator: ", "),

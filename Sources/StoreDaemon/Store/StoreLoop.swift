@@ -97,11 +97,25 @@ final class StoreLoop: @unchecked Sendable {
   /// Every action path with its arguments, for `actions`; computed once.
   lazy var actionListing: JSONValue = (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
   var isRunning = true
+  /// The longest the loop sleeps when idle: heartbeats are never later than this.
+  var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
+  /// When ``sendHeartbeats()`` next looks for idle subscribers.
+  var nextHeartbeatCheck = ContinuousClock.now
 
   final class Client {
     let connection: Connection
     let name: String
-    var subscription: Subscription?
+    /// The part of the state the client watches, if it subscribed.
+    var subscription: JSONPointer? {
+      didSet { (isSubscribed, watchesRoot) = (subscription != nil, subscription?.isRoot ?? false) }
+    }
+    /// Whether ``subscription`` is set, and whether it is the whole state:
+    /// read for every subscriber and every version, so kept as plain flags
+    /// rather than copied out of the optional each time.
+    private(set) var isSubscribed = false
+    private(set) var watchesRoot = false
+    /// When a diff, snapshot or heartbeat was last offered to the subscriber.
+    var lastSent = ContinuousClock.now
     var follower: LogFollower?
     /// Whether the history reader is answering one of the client's requests;
     /// its later requests wait in `deferred` meanwhile.
@@ -111,11 +125,6 @@ final class StoreLoop: @unchecked Sendable {
       self.connection = connection
       self.name = name
     }
-  }
-
-  struct Subscription {
-    let pointer: JSONPointer
-    var lastSent: ContinuousClock.Instant
   }
 
   /// A subscriber that must be resynced although its connection has taken
@@ -161,7 +170,6 @@ final class StoreLoop: @unchecked Sendable {
   func run() {
     supervisor.startAll()
     reduceRecoveryActionIfNeeded()
-    let tick = Duration.milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2))
     while isRunning {
       let wait = min(tick, max(.zero, min(supervisor.nextWakeup, nextServiceWakeup) - .now))
       let commands = inbox.take(waitingUntil: .now() + .nanoseconds(Int(wait / .nanoseconds(1))))
@@ -421,7 +429,7 @@ final class StoreLoop: @unchecked Sendable {
   /// Queues the frame of an answer, as ``send(_:to:)`` does.
   func offerAnswer(_ frame: [UInt8], to connection: Connection) {
     if connection.outbox.offer(frame, droppable: false) { return }
-    if let client = clients[connection.id], client.subscription != nil {
+    if let client = clients[connection.id], client.isSubscribed {
       resync(client)
       if connection.outbox.offer(frame, droppable: false) { return }
     }
@@ -439,7 +447,7 @@ final class StoreLoop: @unchecked Sendable {
       "epoch": .string(epoch),
       "version": .int(Int(store.version)),
       "clients": .int(clients.count),
-      "subscribers": .int(clients.values.filter { $0.subscription != nil }.count),
+      "subscribers": .int(clients.values.filter(\.isSubscribed).count),
       "socket": .string(options.socketPath),
       "stateDirectory": .string(options.stateDirectory),
       "effectsInFlight": .int(store.inFlight.count),
