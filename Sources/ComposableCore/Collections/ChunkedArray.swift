@@ -15,9 +15,11 @@ import Synchronization
 ///
 /// Every chunk but the last holds exactly ``chunkSize`` elements and the last
 /// holds at least one, so equal arrays are chunked alike: element `i` is in
-/// chunk `i / chunkSize`. Appending and removing at the end cost one chunk;
-/// inserting or removing elsewhere rebuilds the chunks after that point, as
-/// moving the tail of a flat array would.
+/// chunk `i / chunkSize`. Appending and removing at the end cost one chunk
+/// (and, on the first write to a copy, a copy of the list of chunk
+/// references: one per 64 elements); inserting or removing elsewhere rebuilds
+/// the chunks after that point, as moving the tail of a flat array would, and
+/// gives them new stamps.
 public struct ChunkedArray<Element> {
   /// The number of elements in every chunk but the last.
   @inlinable public static var chunkSize: Int { 64 }
@@ -62,9 +64,11 @@ public struct ChunkedArray<Element> {
   /// requires: `elements` is full unless it is the last chunk, and never
   /// empty. For encoders that rebuild what changed of an array they keep.
   public mutating func replaceChunk(_ index: Int, with elements: [Element]) {
-    precondition(
-      !elements.isEmpty && (elements.count == Self.chunkSize || index >= chunks.count - 1) && index <= chunks.count,
-      "ChunkedArray: chunk \(index) of \(chunks.count) cannot hold \(elements.count) elements")
+    let fits =
+      !elements.isEmpty && index <= storage.count
+      && (elements.count == Self.chunkSize || index >= storage.count - 1)
+      && (index < storage.count || storage.last.map { $0.count == Self.chunkSize } ?? true)
+    precondition(fits, "ChunkedArray: chunk \(index) of \(storage.count) cannot hold \(elements.count) elements")
     if index == chunks.count {
       storage.append(elements)
       stamps.append(ChunkStamp.next())
@@ -76,6 +80,8 @@ public struct ChunkedArray<Element> {
 
   /// Keeps the first `count` chunks.
   public mutating func keepChunks(_ count: Int) {
+    precondition(0 <= count && count <= storage.count, "ChunkedArray: cannot keep \(count) of \(storage.count) chunks")
+    guard count < storage.count else { return }
     storage.removeSubrange(count...)
     stamps.removeSubrange(count...)
   }
@@ -221,11 +227,13 @@ extension ChunkedArray where Element: Equatable {
     return prefix
   }
 
-  /// The number of trailing elements equal in both arrays, at most `limit`.
-  /// When both arrays have the same count their chunks line up, and the
-  /// chunks they share are passed over without comparing their elements.
+  /// The number of trailing elements equal in both arrays, at most `limit`,
+  /// which is at most the shorter count. When both arrays have the same
+  /// count their chunks line up, and the chunks they share are passed over
+  /// without comparing their elements.
   @inlinable public func commonSuffixCount(with other: Self, limit: Int) -> Int {
     let (count, otherCount) = (self.count, other.count)
+    precondition(0 <= limit && limit <= Swift.min(count, otherCount), "ChunkedArray: suffix limit \(limit) out of range")
     let aligned = count == otherCount
     var suffix = 0
     while suffix < limit {

@@ -481,8 +481,9 @@ extension ChunkedArray: ElementwiseEncodable where Element: Encodable & Equatabl
 
 extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
   /// Reuses the JSON of the elements equal to last time's at both ends (so
-  /// an element put in front or taken out encodes nothing else) and, when
-  /// the count is the same, at the same position in between.
+  /// an element put in front or taken out encodes nothing else) and of those
+  /// equal to last time's at the same position in between (so a change and
+  /// an append encode two).
   fileprivate func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue {
     if let scalars = scalarJSON() { return scalars }
     let previous = cache.elements as? EncodedElements<Element>
@@ -497,7 +498,7 @@ extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
     json.reserveCapacity(count)
     json.append(contentsOf: oldJSON[..<prefix])
     for index in prefix..<count - suffix {
-      if count == old.count && old[index] == self[index] {
+      if index < old.count && old[index] == self[index] {
         json.append(oldJSON[index])
       } else {
         json.append(try JSONValueEncoder.box(self[index], path: .child(path, IndexKey(intValue: index))) ?? .object([:]))

@@ -236,4 +236,20 @@ import Wire
     history.entries[5].values = [9]
     #expect(try JSONValueEncoder.encode(history, reusing: cache) == (try JSONValueEncoder.encode(history)))
   }
+
+  /// A change in front and an append, which changes the count: the two are
+  /// encoded, the elements between them keep their JSON.
+  @Test func aChangeAndAnAppendEncodeTwo() throws {
+    let cache = JSONMemberCache()
+    var history = History(rolls: [], entries: Self.rows("ca", 30))
+    _ = try JSONValueEncoder.encode(history, reusing: cache)
+    let before = Counted.encodings.withLock { $0 }
+    history.entries[0].values = [-1]
+    history.entries.append(Counted(label: "ca-new", values: []))
+    let changed = try JSONValueEncoder.encode(history, reusing: cache)
+    let after = Counted.encodings.withLock { $0 }
+    let mine = Set(history.entries.map(\.label))
+    #expect(after.filter { mine.contains($0.key) && before[$0.key] != $0.value }.keys.sorted() == ["ca-new", "ca0"])
+    #expect(changed == (try JSONValueEncoder.encode(history)))
+  }
 }
