@@ -106,6 +106,54 @@ struct DaemonServingTests {
     #expect(document == (try sender.get().value))
   }
 
+  /// Actions pipelined on a connection that also watches the root land in
+  /// batches of several; the batch's diffs go to root watchers as one piece
+  /// at its commit. That connection and another root watcher still get every
+  /// diff once, in version order, and the sender an ack for each action.
+  @Test func pipelinedActionsReachEveryRootWatcherInOrder() throws {
+    let daemon = try DaemonProcess()
+    let other = try daemon.client("other watcher")
+    try other.subscribe()
+    _ = try other.nextMessage()
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    try raw.send(#"{"type":"subscribe","id":1,"path":""}"#)
+    guard case .snapshot(0, _, _, _) = try raw.read() else {
+      Issue.record("expected a snapshot at version 0")
+      return
+    }
+    let count = 60
+    var frames: [UInt8] = []
+    for id in 2..<(2 + count) {
+      frames += try FrameEncoder.frame(Array(#"{"type":"send","id":\#(id),"path":"counter.incrementButtonTapped"}"#.utf8))
+    }
+    try raw.write(frames)
+    var acks: [Int] = []
+    var diffs: [UInt64] = []
+    while acks.count < count || diffs.count < count {
+      switch try raw.read() {
+      case .ack(let id, let version)?:
+        acks.append(id)
+        #expect(version == UInt64(id - 1))
+      case .diff(let version, _, _, _)?:
+        diffs.append(version)
+      case .heartbeat?:
+        continue
+      case let message:
+        Issue.record("unexpected \(String(describing: message))")
+        return
+      }
+    }
+    #expect(acks == Array(2..<(2 + count)))
+    #expect(diffs == Array(1...UInt64(count)))
+    var seen: [UInt64] = []
+    while seen.count < count {
+      if case .diff(let version, _, _, _) = try other.nextMessage() { seen.append(version) }
+    }
+    #expect(seen == Array(1...UInt64(count)))
+    #expect(try other.get(path: "/counter/count").value == .int(count))
+  }
+
   @Test func aPathFilteredWatcherSeesOnlyItsPart() throws {
     let daemon = try DaemonProcess()
     let watcher = try daemon.client("watcher")

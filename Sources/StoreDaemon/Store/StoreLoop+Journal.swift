@@ -77,6 +77,14 @@ extension StoreLoop {
   }
 
   private func release(_ batch: Batch) {
+    if !batchRootFrames.isEmpty {
+      let now = ContinuousClock.now
+      for client in clients.values where client.watchesRoot {
+        offerBatchRootFrames(to: client, now: now)
+        client.batchRootOffset = 0
+      }
+      batchRootFrames = []
+    }
     for connection in batch.held { connection.outbox.release() }
     supervisor.releaseHeldStarts()
   }
@@ -98,6 +106,8 @@ extension StoreLoop {
     published = batch.publishedBefore
     history.removeChanges(after: batch.versionBefore)
     waits = batch.waitsBefore
+    for client in clients.values where client.watchesRoot { client.batchRootOffset = 0 }
+    batchRootFrames = []
     for connection in batch.held {
       connection.outbox.discardHeld()
       connection.outbox.release()

@@ -24,6 +24,8 @@ extension StoreLoop {
     }
     client.subscription = pointer
     client.lastSent = .now
+    // The open batch's diffs so far are in the snapshot, or resumed below.
+    client.batchRootOffset = batchRootFrames.count
     if let since, resumable, let missed = history.changes(after: since, upTo: store.version),
       pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) })
     {
@@ -76,12 +78,15 @@ extension StoreLoop {
           "version": .int(Int(clamping: version)), "action": .string(change.summary), "patch": JSONPatch.json(change.patch),
         ]))
     }
+    if batch != nil {
+      batchRootFrames += rootFrame
+    }
     let now = ContinuousClock.now
     for client in clients.values where client.isSubscribed {
-      if client.watchesRoot {
-        offer(rootFrame, to: client, now: now)
-      } else {
+      if !client.watchesRoot {
         offerDiff(change, to: client, document: document, now: now)
+      } else if batch == nil {
+        offer(rootFrame, to: client, now: now)
       }
     }
   }
@@ -121,8 +126,24 @@ extension StoreLoop {
     return MessageCodec.frame(ServerMessage.diff(version: change.version, action: change.action, summary: change.summary, patch: patchJSON))
   }
 
-  /// Offers a frame to a subscriber at `now`, or resyncs it if its queue is full.
+  /// Offers a frame to a subscriber at `now`, after the open batch's root
+  /// diffs it has not been offered yet; resyncs it if its queue is full.
   func offer(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) {
+    offerBatchRootFrames(to: client, now: now)
+    enqueue(frame, to: client, now: now)
+  }
+
+  /// Offers a root subscriber the open batch's diffs it has not had yet, as
+  /// one frame sequence (the very same bytes for every subscriber that had
+  /// none of them).
+  func offerBatchRootFrames(to client: Client, now: ContinuousClock.Instant) {
+    guard client.watchesRoot, client.batchRootOffset < batchRootFrames.count else { return }
+    let bytes = client.batchRootOffset == 0 ? batchRootFrames : Array(batchRootFrames[client.batchRootOffset...])
+    client.batchRootOffset = batchRootFrames.count
+    enqueue(bytes, to: client, now: now)
+  }
+
+  private func enqueue(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) {
     if client.connection.outbox.offer(frame, droppable: true) {
       client.lastSent = now
       return

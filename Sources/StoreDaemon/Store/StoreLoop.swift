@@ -61,6 +61,11 @@ final class StoreLoop: @unchecked Sendable {
   var service = ServiceState()
   /// The actions reduced since the last commit to the journal.
   var batch: Batch?
+  /// The diff frames of the open batch's versions as root subscribers get
+  /// them, one after another: each root subscriber is offered them as one
+  /// piece when the batch is released (or before any other frame it is
+  /// offered meanwhile), not one queue append per subscriber and version.
+  var batchRootFrames: [UInt8] = []
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   var writesRefused: String?
 
@@ -116,6 +121,9 @@ final class StoreLoop: @unchecked Sendable {
     private(set) var watchesRoot = false
     /// When a diff, snapshot or heartbeat was last offered to the subscriber.
     var lastSent = ContinuousClock.now
+    /// How many bytes of ``StoreLoop/batchRootFrames`` a root subscriber was
+    /// offered (or, subscribed during the batch, came after).
+    var batchRootOffset = 0
     var follower: LogFollower?
     /// Whether the history reader is answering one of the client's requests;
     /// its later requests wait in `deferred` meanwhile.
@@ -428,6 +436,9 @@ final class StoreLoop: @unchecked Sendable {
 
   /// Queues the frame of an answer, as ``send(_:to:)`` does.
   func offerAnswer(_ frame: [UInt8], to connection: Connection) {
+    if !batchRootFrames.isEmpty, let client = clients[connection.id] {
+      offerBatchRootFrames(to: client, now: .now)
+    }
     if connection.outbox.offer(frame, droppable: false) { return }
     if let client = clients[connection.id], client.isSubscribed {
       resync(client)
