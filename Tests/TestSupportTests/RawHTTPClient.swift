@@ -42,7 +42,10 @@ final class RawHTTPClient {
     }
     guard connected == 0 else {
       let code = errno
-      Glibc.close(fd)
+      // Through `close()`, which marks it closed: `deinit` runs as this
+      // initializer throws, and a second close could take a descriptor
+      // another thread has opened with the same number meanwhile.
+      close()
       throw ConnectError(code: code)
     }
   }

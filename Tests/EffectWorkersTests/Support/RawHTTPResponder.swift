@@ -39,9 +39,20 @@ final class RawHTTPResponder: Sendable {
       while true {
         let connection = accept(listener, nil, nil)
         guard connection >= 0 else {
-          if errno == EINTR { continue }
-          close(listener)
-          return
+          switch errno {
+          case EINVAL:
+            // Shut down by `deinit`: the listener is this thread's to close.
+            close(listener)
+            return
+          case EBADF:
+            return
+          default:
+            // Interrupted, or a connection aborted before it was accepted:
+            // the listener is still open, and closing it now would let
+            // `deinit` shut down a number reused by someone else.
+            usleep(1_000)
+            continue
+          }
         }
         Self.answer(connection, with: answer, chunk: chunk, pause: pause)
       }
