@@ -135,6 +135,8 @@ struct DaemonServingTests {
       case .ack(let id, let version)?:
         acks.append(id)
         #expect(version == UInt64(id - 1))
+        // The diff of a version reaches its sender before the ack.
+        #expect(diffs.count >= Int(version))
       case .diff(let version, _, _, _)?:
         diffs.append(version)
       case .heartbeat?:

@@ -29,6 +29,54 @@ struct RobustnessTests {
     #expect(try sender.get(path: "/counter/count").value == .int(0))
   }
 
+  /// A subscriber resuming from far back whose queue fills while the missed
+  /// diffs are replayed is resynced: after the snapshot, only newer diffs.
+  @Test func aResumeThatOverflowsIsResyncedAndNoOlderDiffFollowsTheSnapshot() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "8192", "--fsync", "never"])
+    let sender = try daemon.client("sender")
+    let count = 4000
+    let pipe = try RawConnection(daemon)
+    try pipe.hello()
+    for round in 0..<(count / 50) {
+      var frames: [UInt8] = []
+      for id in 0..<50 {
+        frames += try FrameEncoder.frame(
+          Array(#"{"type":"send","id":\#(round * 50 + id + 100),"path":"counter.incrementButtonTapped"}"#.utf8))
+      }
+      try pipe.write(frames)
+      var acked = 0
+      while acked < 50 {
+        if case .ack? = try pipe.read() { acked += 1 }
+      }
+    }
+    let resuming = try RawConnection(daemon)
+    try resuming.hello()
+    try resuming.send(#"{"type":"subscribe","id":1,"path":"","since":0}"#)
+    usleep(500_000)
+    var snapshotVersion: UInt64?
+    var older: [UInt64] = []
+    // Read until the diff of an action sent after the last snapshot: any
+    // diff at or before the snapshot's version in between is a failure.
+    var target = try sender.send(path: "counter.incrementButtonTapped")
+    reading: while true {
+      switch try resuming.read() {
+      case .snapshot(let version, _, _, _)?:
+        snapshotVersion = version
+        if version >= target { target = try sender.send(path: "counter.incrementButtonTapped") }
+      case .diff(let version, _, _, _)?:
+        if let snapshotVersion, version <= snapshotVersion { older.append(version) }
+        if version == target { break reading }
+      case nil:
+        Issue.record("the daemon closed the resuming subscriber")
+        return
+      default:
+        continue
+      }
+    }
+    #expect(snapshotVersion != nil, "the replay must have overflowed the 8 KiB queue")
+    #expect(older == [], "diffs at or before the snapshot's version followed it: \(older.prefix(5))…")
+  }
+
   @Test func aClientThatFloodsWithoutReadingIsClosedAndTheDaemonStaysSmall() throws {
     let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
     let flood = try daemon.rawSocket()

@@ -77,14 +77,7 @@ extension StoreLoop {
   }
 
   private func release(_ batch: Batch) {
-    if !batchRootFrames.isEmpty {
-      let now = ContinuousClock.now
-      for client in clients.values where client.watchesRoot {
-        offerBatchRootFrames(to: client, now: now)
-        client.batchRootOffset = 0
-      }
-      batchRootFrames = []
-    }
+    offerBatchRootFramesToAll()
     for connection in batch.held { connection.outbox.release() }
     supervisor.releaseHeldStarts()
   }

@@ -30,8 +30,10 @@ extension StoreLoop {
       pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) })
     {
       send(.ack(id: id, version: since), to: connection)
+      // A resync (the queue filled up) sends a snapshot of the current
+      // version: the older diffs must not follow it.
       for change in missed {
-        offerDiff(change, to: client, document: nil)
+        guard offerDiff(change, to: client, document: nil) else { break }
       }
     } else {
       let snapshot = ServerMessage.snapshot(version: store.version, path: path, value: value, notice: since == nil ? nil : .compacted)
@@ -80,6 +82,7 @@ extension StoreLoop {
     }
     if batch != nil {
       batchRootFrames += rootFrame
+      if batchRootFrames.count >= Self.rootPieceBytes { offerBatchRootFramesToAll() }
     }
     let now = ContinuousClock.now
     for client in clients.values where client.isSubscribed {
@@ -104,9 +107,13 @@ extension StoreLoop {
 
   /// Offers one change to a subscriber, scoped to its path; `document` is the
   /// state after the change (nil when replaying history, where the scoped
-  /// patch is computed against what the history holds).
-  func offerDiff(_ change: DiffHistory.Change, to client: Client, document: JSONValue?, now: ContinuousClock.Instant = .now) {
-    guard let subscription = client.subscription else { return }
+  /// patch is computed against what the history holds). Returns `false` if
+  /// the subscriber was resynced or dropped instead.
+  @discardableResult
+  func offerDiff(
+    _ change: DiffHistory.Change, to client: Client, document: JSONValue?, now: ContinuousClock.Instant = .now
+  ) -> Bool {
+    guard let subscription = client.subscription else { return false }
     let patch: [PatchOperation]
     if subscription.isRoot {
       patch = change.patch
@@ -115,10 +122,10 @@ extension StoreLoop {
       let scoped =
         JSONPatch.scoped(change.patch, to: subscription, newDocument: document ?? published)
         ?? [.replace(path: .root, value: .null)]
-      guard !scoped.isEmpty else { return }
+      guard !scoped.isEmpty else { return true }
       patch = scoped
     }
-    offer(diffFrame(change, patch: patch), to: client, now: now)
+    return offer(diffFrame(change, patch: patch), to: client, now: now)
   }
 
   func diffFrame(_ change: DiffHistory.Change, patch: [PatchOperation]) -> [UInt8] {
@@ -128,27 +135,48 @@ extension StoreLoop {
 
   /// Offers a frame to a subscriber at `now`, after the open batch's root
   /// diffs it has not been offered yet; resyncs it if its queue is full.
-  func offer(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) {
-    offerBatchRootFrames(to: client, now: now)
-    enqueue(frame, to: client, now: now)
+  /// Returns `false` if it was resynced or dropped instead.
+  @discardableResult
+  func offer(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) -> Bool {
+    guard offerBatchRootFrames(to: client, now: now) else { return false }
+    return enqueue(frame, to: client, now: now)
   }
 
   /// Offers a root subscriber the open batch's diffs it has not had yet, as
   /// one frame sequence (the very same bytes for every subscriber that had
   /// none of them).
-  func offerBatchRootFrames(to client: Client, now: ContinuousClock.Instant) {
-    guard client.watchesRoot, client.batchRootOffset < batchRootFrames.count else { return }
+  @discardableResult
+  func offerBatchRootFrames(to client: Client, now: ContinuousClock.Instant) -> Bool {
+    guard client.watchesRoot, client.batchRootOffset < batchRootFrames.count else { return true }
     let bytes = client.batchRootOffset == 0 ? batchRootFrames : Array(batchRootFrames[client.batchRootOffset...])
     client.batchRootOffset = batchRootFrames.count
-    enqueue(bytes, to: client, now: now)
+    return enqueue(bytes, to: client, now: now)
   }
 
-  private func enqueue(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) {
+  /// Offers the open batch's root diffs to every root subscriber and starts
+  /// the buffer anew: when the batch is released, and when the buffer has
+  /// grown to ``rootPieceBytes`` (so that no piece outgrows a client's queue
+  /// by much, and a slow subscriber can still be resynced).
+  func offerBatchRootFramesToAll() {
+    guard !batchRootFrames.isEmpty else { return }
+    let now = ContinuousClock.now
+    for client in clients.values where client.watchesRoot {
+      offerBatchRootFrames(to: client, now: now)
+      client.batchRootOffset = 0
+    }
+    batchRootFrames = []
+  }
+
+  /// The most bytes of root diffs offered as one piece.
+  static let rootPieceBytes = 64 * 1024
+
+  private func enqueue(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) -> Bool {
     if client.connection.outbox.offer(frame, droppable: true) {
       client.lastSent = now
-      return
+      return true
     }
     resync(client)
+    return false
   }
 
   /// The subscriber's queue is full: drop what waits and send a fresh snapshot.
@@ -185,18 +213,23 @@ extension StoreLoop {
   }
 
   /// Offers a heartbeat to each subscriber that was sent nothing for the
-  /// heartbeat interval. It looks at most once per ``tick`` (the loop wakes
-  /// at least that often when idle), not on every pass of a busy loop, where
-  /// looking at 100 subscribers cost more than the action itself.
+  /// heartbeat interval. It looks only when the earliest subscriber can be
+  /// due (what is sent meanwhile only makes them due later), not on every
+  /// pass of a busy loop, where looking at 100 subscribers cost more than the
+  /// action itself.
   func sendHeartbeats() {
     let now = ContinuousClock.now
     guard now >= nextHeartbeatCheck else { return }
-    nextHeartbeatCheck = now + tick
     var frame: [UInt8]?
-    for client in clients.values where client.isSubscribed && now - client.lastSent >= options.heartbeatInterval {
-      if frame == nil { frame = MessageCodec.frame(ServerMessage.heartbeat(version: store.version)) }
-      offer(frame!, to: client, now: now)
+    var next = now + options.heartbeatInterval
+    for client in clients.values where client.isSubscribed {
+      if now - client.lastSent >= options.heartbeatInterval {
+        if frame == nil { frame = MessageCodec.frame(ServerMessage.heartbeat(version: store.version)) }
+        offer(frame!, to: client, now: now)
+      }
+      next = min(next, client.lastSent + options.heartbeatInterval)
     }
+    nextHeartbeatCheck = next
   }
 
 }

@@ -102,7 +102,7 @@ final class StoreLoop: @unchecked Sendable {
   /// Every action path with its arguments, for `actions`; computed once.
   lazy var actionListing: JSONValue = (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
   var isRunning = true
-  /// The longest the loop sleeps when idle: heartbeats are never later than this.
+  /// The longest the loop sleeps when idle.
   var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
   /// When ``sendHeartbeats()`` next looks for idle subscribers.
   var nextHeartbeatCheck = ContinuousClock.now
