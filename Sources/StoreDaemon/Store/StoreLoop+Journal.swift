@@ -78,6 +78,7 @@ extension StoreLoop {
 
   private func release(_ batch: Batch) {
     offerBatchRootFramesToAll()
+    resyncedInBatch.removeAll()
     for connection in batch.held { connection.outbox.release() }
     supervisor.releaseHeldStarts()
   }
@@ -104,6 +105,13 @@ extension StoreLoop {
     for connection in batch.held {
       connection.outbox.discardHeld()
       connection.outbox.release()
+    }
+    // A subscriber resynced during the batch lost its older queued diffs and
+    // now its snapshot too: it gets one of the state as it is again.
+    let resynced = resyncedInBatch
+    resyncedInBatch.removeAll()
+    for id in resynced.sorted() {
+      if let client = clients[id] { resync(client) }
     }
     for (connection, message) in batch.replies { send(message, to: connection) }
     for send in batch.sends {

@@ -201,6 +201,7 @@ extension StoreLoop {
       return
     }
     client.lastSent = .now
+    if batch != nil { resyncedInBatch.insert(connection.id) }
   }
 
   /// Tells each waiting client whose action's effects have all finished.

@@ -66,6 +66,10 @@ final class StoreLoop: @unchecked Sendable {
   /// piece when the batch is released (or before any other frame it is
   /// offered meanwhile), not one queue append per subscriber and version.
   var batchRootFrames: [UInt8] = []
+  /// The connections resynced while the batch was open: their queued diffs
+  /// from before it are gone, so if the batch is refused (and its snapshot
+  /// with it) they are resynced again.
+  var resyncedInBatch: Set<Int> = []
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   var writesRefused: String?
 
