@@ -22,9 +22,10 @@ import Synchronization
 /// gives them new stamps.
 public struct ChunkedArray<Element> {
   /// The number of elements in every chunk but the last.
-  @inlinable public static var chunkSize: Int { 64 }
+  @inlinable public static var chunkSize: Int { 1 << shift }
+  /// Element `i` is element `i & mask` of chunk `i >> shift`.
   @inlinable static var shift: Int { 6 }
-  @inlinable static var mask: Int { 63 }
+  @inlinable static var mask: Int { chunkSize - 1 }
 
   /// The chunks, in order: every one but the last holds ``chunkSize`` elements.
   @inlinable public var chunks: [[Element]] { storage }

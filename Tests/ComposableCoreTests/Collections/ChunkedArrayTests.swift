@@ -37,6 +37,18 @@ import Testing
     }
   }
 
+  /// Calls `body` with `0..<size` as a chunked array and as an array, and a
+  /// description, for every size, change and position (before the change).
+  static func forEveryChange(_ body: (Change, Int, ChunkedArray<Int>, [Int], String) -> Void) {
+    for size in sizes {
+      for change in Change.allCases {
+        for position in Set([0, size / 2, max(0, size - 1), size]) {
+          body(change, position, ChunkedArray(0..<size), Array(0..<size), "\(change) at \(position) of \(size)")
+        }
+      }
+    }
+  }
+
   static func check(_ array: ChunkedArray<Int>, equals model: [Int], _ context: String) {
     #expect(Array(array) == model, "\(context)")
     #expect(array.count == model.count, "\(context)")
@@ -52,16 +64,11 @@ import Testing
   }
 
   @Test func everyChangeDoesWhatItDoesToAnArray() {
-    for size in Self.sizes {
-      for change in Change.allCases {
-        for position in Set([0, size / 2, max(0, size - 1), size]) {
-          var model = Array(0..<size)
-          var array = ChunkedArray(model)
-          change.apply(&model, at: position)
-          change.apply(&array, at: position)
-          Self.check(array, equals: model, "\(change) at \(position) of \(size)")
-        }
-      }
+    Self.forEveryChange { change, position, array, model, context in
+      var (array, model) = (array, model)
+      change.apply(&model, at: position)
+      change.apply(&array, at: position)
+      Self.check(array, equals: model, context)
     }
   }
 
@@ -69,17 +76,11 @@ import Testing
   /// same elements in both: an encoder that reuses shared chunks' JSON never
   /// reuses a stale one. And a change touches only the chunks it must.
   @Test func aChunkIsSharedOnlyWhileItsElementsAreTheSame() {
-    for size in Self.sizes {
-      for change in Change.allCases {
-        for position in Set([0, size / 2, max(0, size - 1), size]) {
-          let original = ChunkedArray(0..<size)
-          var changed = original
-          change.apply(&changed, at: position)
-          for chunk in 0..<min(original.chunkCount, changed.chunkCount)
-          where changed.sharesChunk(chunk, with: original) {
-            #expect(changed.chunks[chunk] == original.chunks[chunk], "\(change) at \(position) of \(size), chunk \(chunk)")
-          }
-        }
+    Self.forEveryChange { change, position, original, _, context in
+      var changed = original
+      change.apply(&changed, at: position)
+      for chunk in 0..<min(original.chunkCount, changed.chunkCount) where changed.sharesChunk(chunk, with: original) {
+        #expect(changed.chunks[chunk] == original.chunks[chunk], "\(context), chunk \(chunk)")
       }
     }
     var rows = ChunkedArray(0..<100_000)
@@ -92,22 +93,15 @@ import Testing
   }
 
   @Test func commonPrefixAndSuffixAgreeWithAnElementByElementCount() {
-    for size in Self.sizes {
-      for change in Change.allCases {
-        for position in Set([0, size / 2, max(0, size - 1), size]) {
-          let original = ChunkedArray(0..<size)
-          var changed = original
-          change.apply(&changed, at: position)
-          let (a, b) = (Array(original), Array(changed))
-          let shorter = min(a.count, b.count)
-          let prefix = zip(a, b).prefix { $0 == $1 }.count
-          #expect(original.commonPrefixCount(with: changed) == prefix, "\(change) at \(position) of \(size)")
-          let limit = shorter - prefix
-          let suffix = zip(a.reversed(), b.reversed()).prefix(limit).prefix { $0 == $1 }.count
-          #expect(
-            original.commonSuffixCount(with: changed, limit: limit) == suffix, "\(change) at \(position) of \(size)")
-        }
-      }
+    Self.forEveryChange { change, position, original, _, context in
+      var changed = original
+      change.apply(&changed, at: position)
+      let (a, b) = (Array(original), Array(changed))
+      let prefix = zip(a, b).prefix { $0 == $1 }.count
+      #expect(original.commonPrefixCount(with: changed) == prefix, "\(context)")
+      let limit = min(a.count, b.count) - prefix
+      let suffix = zip(a.reversed(), b.reversed()).prefix(limit).prefix { $0 == $1 }.count
+      #expect(original.commonSuffixCount(with: changed, limit: limit) == suffix, "\(context)")
     }
   }
 
