@@ -26,7 +26,7 @@ func fail(_ message: String) -> Never {
 
 func say(_ members: [String: JSONValue]) {
   // Unbuffered, so the parent reads each line even if this process dies next.
-  let line = Array((CanonicalJSON.text(.object(members)) + "\n").utf8)
+  let line = Array((CanonicalJSON.text(.object(JSONObject(members))) + "\n").utf8)
   _ = write(1, line, line.count)
 }
 

@@ -84,7 +84,7 @@ struct ActionPathParser {
         path: path, parameters: parameters.map { "\($0.name): \($0.value.usage)" },
         required: actionCase.requiredArgumentCount, given: arguments.count)
     }
-    var members: [String: JSONValue] = [:]
+    var members = JSONObject()
     for (parameter, word) in zip(parameters, arguments) {
       let value = try value(of: word, parameter.value, path: path, name: parameter.name)
       if value != .null { members[parameter.codingKey] = value }

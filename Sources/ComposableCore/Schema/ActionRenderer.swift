@@ -38,7 +38,7 @@ enum ActionRenderer {
 
   /// The words of a case's associated values; a missing optional is `null`,
   /// and trailing ones are left out.
-  private static func arguments(_ members: [String: JSONValue], _ actionCase: ActionCase) -> [String]? {
+  private static func arguments(_ members: JSONObject, _ actionCase: ActionCase) -> [String]? {
     guard members.keys.allSatisfy({ key in actionCase.arguments.contains { $0.codingKey == key } }) else { return nil }
     var words: [String] = []
     var trailingMissing = 0

@@ -27,7 +27,7 @@ struct PathWalker {
       let path = prefix.isEmpty ? actionCase.name : "\(prefix).\(actionCase.name)"
       let names = stepNames + [actionCase.name]
       guard let descent = actionCase.descent else {
-        let members = Dictionary(uniqueKeysWithValues: actionCase.arguments.map { ($0.codingKey, $0.value.sample) })
+        let members = JSONObject(Dictionary(uniqueKeysWithValues: actionCase.arguments.map { ($0.codingKey, $0.value.sample) }))
         listings.append(
           PathListing(
             entry: ActionPathEntry(

@@ -13,7 +13,7 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
   case double(Double)
   case string(String)
   case array(JSONArray)
-  case object([String: JSONValue])
+  case object(JSONObject)
 
   /// An array of `elements`.
   public static func array(_ elements: [JSONValue]) -> JSONValue { .array(JSONArray(elements)) }
@@ -33,7 +33,7 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     } else if let value = try? container.decode([JSONValue].self) {
       self = .array(value)
     } else if let value = try? container.decode([String: JSONValue].self) {
-      self = .object(value)
+      self = .object(JSONObject(value))
     } else {
       throw DecodingError.dataCorruptedError(in: container, debugDescription: "Expected a JSON value.")
     }
@@ -60,8 +60,7 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     case .double(let value): "\(value)"
     case .string(let value): "\"\(value)\""
     case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
-    case .object(let members):
-      "{" + members.sorted { $0.key < $1.key }.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
+    case .object(let members): members.description
     }
   }
 }

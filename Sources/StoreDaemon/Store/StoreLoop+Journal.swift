@@ -39,8 +39,9 @@ extension StoreLoop {
     supervisor.holdStarts()
   }
 
-  /// The journal record of a reduced action.
-  func record(version: UInt64, action: JSONValue, patch: [PatchOperation]) {
+  /// The journal record of a reduced action; `patch` is the JSON of its
+  /// patch (``JSONPatch/json(_:)``).
+  func record(version: UInt64, action: JSONValue, patch: JSONValue) {
     let origin = store.reducingOrigin
     let sender: JSONValue
     if let currentSend, currentSend.origin == origin {
@@ -53,7 +54,7 @@ extension StoreLoop {
     }
     batch?.records.append(
       JournalRecord(
-        version: version, time: JournalClock.milliseconds(), origin: sender, action: action, patch: JSONPatch.json(patch)))
+        version: version, time: JournalClock.milliseconds(), origin: sender, action: action, patch: patch))
   }
 
   /// Makes the open batch durable and lets its frames and effects go; or, if
@@ -156,7 +157,7 @@ extension StoreLoop {
   /// The journal as `tcactl status` shows it.
   var journalStatus: JSONValue {
     let progress = writer.progress
-    var object: [String: JSONValue] = [
+    var object: JSONObject = [
       "fsync": .string(options.syncPolicy.rawValue),
       "durableVersion": .int(Int(clamping: progress.durableVersion)),
       "bytesSinceSnapshot": .int(progress.bytesSinceSnapshot),

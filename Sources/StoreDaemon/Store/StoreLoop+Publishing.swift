@@ -67,13 +67,14 @@ extension StoreLoop {
     let patch = JSONPatch.diff(from: published, to: document)
     // Encoded once: the frame root subscribers get, and its size is what the
     // history charges for the change.
+    let patchJSON = JSONPatch.json(patch)
     let rootFrame = MessageCodec.frame(
-      ServerMessage.diff(version: version, action: actionJSON, summary: summary, patch: JSONPatch.json(patch)))
+      ServerMessage.diff(version: version, action: actionJSON, summary: summary, patch: patchJSON))
     let change = DiffHistory.Change(
       version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
     published = document
     history.append(change)
-    record(version: version, action: actionJSON, patch: patch)
+    record(version: version, action: actionJSON, patch: patchJSON)
     if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
       waits[store.reducingOrigin]!.changes.append(
         .object([

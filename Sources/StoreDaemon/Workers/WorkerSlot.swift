@@ -55,7 +55,7 @@ final class WorkerSlot {
 
   /// The slot as `tcactl status` shows it.
   var status: JSONValue {
-    var object: [String: JSONValue] = [
+    var object: JSONObject = [
       "kind": .string(kind.rawValue),
       "state": .string(phase.name),
       "restarts": .int(history.total),

@@ -57,16 +57,11 @@ public enum CanonicalJSON {
       }
       output.append(UInt8(ascii: "]"))
     case .object(let members):
+      // Members are kept in canonical order (``JSONObject``).
       output.append(UInt8(ascii: "{"))
-      if members.count == 1, let member = members.first {
+      for (index, member) in members.enumerated() {
+        if index > 0 { output.append(UInt8(ascii: ",")) }
         writeMember(member.key, member.value, to: &output)
-      } else {
-        var keys = Array(members.keys)
-        keys.sort(by: precedes)
-        for (index, key) in keys.enumerated() {
-          if index > 0 { output.append(UInt8(ascii: ",")) }
-          writeMember(key, members[key]!, to: &output)
-        }
       }
       output.append(UInt8(ascii: "}"))
     }
@@ -76,19 +71,6 @@ public enum CanonicalJSON {
     writeString(key, to: &output)
     output.append(UInt8(ascii: ":"))
     write(value, to: &output)
-  }
-
-  /// Whether `left` sorts before `right` by their UTF-8 bytes.
-  private static func precedes(_ left: String, _ right: String) -> Bool {
-    var left = left
-    var right = right
-    return left.withUTF8 { left in
-      right.withUTF8 { right in
-        let common = min(left.count, right.count)
-        let order = common == 0 ? 0 : memcmp(left.baseAddress!, right.baseAddress!, common)
-        return order != 0 ? order < 0 : left.count < right.count
-      }
-    }
   }
 
   private static func writeDouble(_ double: Double, to output: inout [UInt8]) {

@@ -115,18 +115,19 @@ private struct ByteParser {
   mutating func parseObject() throws(JSONParseError) -> JSONValue {
     try enterContainer()
     defer { depth -= 1 }
-    var members: [String: JSONValue] = [:]
+    var members: [JSONObject.Element] = []
+    var keyOffsets: [Int] = []
     skipWhitespace()
     if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
       position += 1
-      return .object(members)
+      return .object(JSONObject())
     }
     while true {
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
         throw failure(expected: "'\"' to begin a member name")
       }
-      let keyOffset = position
+      keyOffsets.append(position)
       let key = try parseString()
       skipWhitespace()
       guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
@@ -134,10 +135,7 @@ private struct ByteParser {
       }
       position += 1
       skipWhitespace()
-      let value = try parseValue()
-      if members.updateValue(value, forKey: key) != nil {
-        throw JSONParseError(offset: keyOffset, reason: .duplicateKey(key))
-      }
+      members.append((key, try parseValue()))
       skipWhitespace()
       guard position < bytes.count else { throw failure(expected: "',' or '}'") }
       switch bytes[position] {
@@ -145,7 +143,11 @@ private struct ByteParser {
         position += 1
       case UInt8(ascii: "}"):
         position += 1
-        return .object(members)
+        let (object, duplicate) = JSONObject.sorting(members)
+        if let duplicate {
+          throw JSONParseError(offset: keyOffsets[duplicate], reason: .duplicateKey(members[duplicate].key))
+        }
+        return .object(object)
       default:
         throw failure(expected: "',' or '}'")
       }

@@ -173,7 +173,7 @@ extension JSONValue {
   /// stays referenced for the whole `switch`, so every change would copy the
   /// container — a 100,000-element array per operation when a journal is
   /// replayed.
-  fileprivate mutating func takeMembers() -> [String: JSONValue]? {
+  fileprivate mutating func takeMembers() -> JSONObject? {
     guard isObject, case .object(let members) = take() else { return nil }
     return members
   }

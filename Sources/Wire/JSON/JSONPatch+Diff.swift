@@ -62,34 +62,28 @@ private struct Differ {
 
   // MARK: Objects
 
-  mutating func diffObjects(_ old: [String: JSONValue], _ new: [String: JSONValue]) {
-    var changes: [(key: String, old: JSONValue?, new: JSONValue?)] = []
-    var common = 0
-    for (key, oldValue) in old {
-      if let newValue = new[key] {
-        common += 1
-        if oldValue != newValue { changes.append((key, oldValue, newValue)) }
+  mutating func diffObjects(_ old: JSONObject, _ new: JSONObject) {
+    // Both are sorted by key: one walk side by side finds every member
+    // removed, added or changed, in key order.
+    var oldIndex = 0
+    var newIndex = 0
+    while oldIndex < old.count || newIndex < new.count {
+      let order =
+        oldIndex == old.count ? 1 : newIndex == new.count ? -1 : JSONObject.order(old[oldIndex].key, new[newIndex].key)
+      if order < 0 {
+        operations.append(.remove(path: JSONPointer(tokens: path + [old[oldIndex].key])))
+        oldIndex += 1
+      } else if order > 0 {
+        operations.append(.add(path: JSONPointer(tokens: path + [new[newIndex].key]), value: new[newIndex].value))
+        newIndex += 1
       } else {
-        changes.append((key, oldValue, nil))
-      }
-    }
-    if common < new.count {
-      for (key, newValue) in new where old[key] == nil { changes.append((key, nil, newValue)) }
-    }
-    guard !changes.isEmpty else { return }
-    changes.sort { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-    for change in changes {
-      switch (change.old, change.new) {
-      case (_?, nil):
-        operations.append(.remove(path: JSONPointer(tokens: path + [change.key])))
-      case (nil, let newValue?):
-        operations.append(.add(path: JSONPointer(tokens: path + [change.key]), value: newValue))
-      case (let oldValue?, let newValue?):
-        path.append(change.key)
-        diff(oldValue, newValue)
-        path.removeLast()
-      case (nil, nil):
-        break
+        if old[oldIndex].value != new[newIndex].value {
+          path.append(new[newIndex].key)
+          diff(old[oldIndex].value, new[newIndex].value)
+          path.removeLast()
+        }
+        oldIndex += 1
+        newIndex += 1
       }
     }
   }

@@ -178,7 +178,7 @@ extension JSONValue {
 // MARK: Containers
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
-  let members: [String: JSONValue]
+  let members: JSONObject
   let codingPath: [any CodingKey]
 
   var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }

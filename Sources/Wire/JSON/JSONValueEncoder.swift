@@ -147,17 +147,36 @@ private enum Pending {
 }
 
 private final class ObjectBuilder {
-  var members: [String: JSONValue]
+  /// The members in the order they were encoded. A key encoded again is
+  /// given again, and the last value given wins (``JSONObject/init(_:)``),
+  /// so that encoding costs one sort at the end rather than an ordered
+  /// insertion per member.
+  var members: [JSONObject.Element] = []
   /// Nested containers and super encoders, by key.
   var pending: [String: Pending] = [:]
 
   init(capacity: Int = 0) {
-    members = Dictionary(minimumCapacity: capacity)
+    members.reserveCapacity(capacity)
+  }
+
+  /// Takes out member `key`: the value a nested container goes on filling,
+  /// or one a super encoder replaces.
+  func remove(_ key: String) -> JSONValue? {
+    var removed: JSONValue?
+    members.removeAll { member in
+      guard JSONObject.order(member.key, key) == 0 else { return false }
+      removed = member.value
+      return true
+    }
+    return removed
   }
 
   func finish() -> JSONValue {
-    for (key, pending) in pending { members[key] = pending.finish() }
-    return .object(members)
+    for (key, pending) in pending { members.append((key, pending.finish())) }
+    // Taken out, so that they are sorted in place.
+    var taken: [JSONObject.Element] = []
+    swap(&taken, &members)
+    return .object(JSONObject(taken))
   }
 }
 
@@ -251,7 +270,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   /// it earlier: the last write wins, as in JSONEncoder.
   private func set(_ value: JSONValue, _ key: Key) {
     if !object.pending.isEmpty { object.pending[key.stringValue] = nil }
-    object.members[key.stringValue] = value
+    object.members.append((key.stringValue, value))
   }
 
   mutating func encodeNil(forKey key: Key) { set(.null, key) }
@@ -292,7 +311,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       // A container asked for where an object was already encoded goes on
       // filling that object.
       nested = ObjectBuilder()
-      if case .object(let members) = object.members.removeValue(forKey: key.stringValue) { nested.members = members }
+      if case .object(let members) = object.remove(key.stringValue) { nested.members = Array(members) }
       object.pending[key.stringValue] = .object(nested)
     }
     return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key)))
@@ -304,7 +323,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       nested = existing
     } else {
       nested = ArrayBuilder()
-      if case .array(let elements) = object.members.removeValue(forKey: key.stringValue) { nested.elements = elements }
+      if case .array(let elements) = object.remove(key.stringValue) { nested.elements = elements }
       object.pending[key.stringValue] = .array(nested)
     }
     return UnkeyedContainer(array: nested, path: .child(path, key))
@@ -320,7 +339,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
   private func superEncoder(named name: String, key: any CodingKey) -> any Encoder {
     let encoder = ValueEncoder(path: .child(path, key))
-    object.members[name] = nil
+    _ = object.remove(name)
     object.pending[name] = .encoder(encoder)
     return encoder
   }

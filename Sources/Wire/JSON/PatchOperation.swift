@@ -66,10 +66,14 @@ public enum PatchOperation: Hashable, Sendable, Codable, CustomStringConvertible
 
   /// The operation as its RFC 6902 JSON object.
   public var json: JSONValue {
-    var members: [String: JSONValue] = ["op": .string(name), "path": .string(path.description)]
-    if let from { members["from"] = .string(from.description) }
-    if let value { members["value"] = value }
-    return .object(members)
+    // Built in key order, which is the object's own: nothing to sort.
+    var members: [JSONObject.Element] = []
+    members.reserveCapacity(4)
+    if let from { members.append(("from", .string(from.description))) }
+    members.append(("op", .string(name)))
+    members.append(("path", .string(path.description)))
+    if let value { members.append(("value", value)) }
+    return .object(JSONObject(members))
   }
 
   /// The canonical JSON of the operation, e.g. `{"op":"remove","path":"/a/0"}`.

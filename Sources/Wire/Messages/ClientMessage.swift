@@ -52,7 +52,7 @@ public enum ClientMessage: Equatable, Sendable {
     case .hello(let version, let client):
       return .object(["type": .string("hello"), "protocol": .int(version), "client": .string(client)])
     case .send(let id, let input, let wait):
-      var object: [String: JSONValue] = ["type": .string("send"), "id": .int(id)]
+      var object: JSONObject = ["type": .string("send"), "id": .int(id)]
       switch input {
       case .json(let action):
         object["action"] = action
@@ -63,11 +63,11 @@ public enum ClientMessage: Equatable, Sendable {
       if wait { object["wait"] = .bool(true) }
       return .object(object)
     case .get(let id, let path, let at):
-      var object: [String: JSONValue] = ["type": .string("get"), "id": .int(id), "path": .string(path)]
+      var object: JSONObject = ["type": .string("get"), "id": .int(id), "path": .string(path)]
       if let at { object["at"] = .int(Int(clamping: at)) }
       return .object(object)
     case .subscribe(let id, let path, let since, let epoch):
-      var object: [String: JSONValue] = ["type": .string("subscribe"), "id": .int(id), "path": .string(path)]
+      var object: JSONObject = ["type": .string("subscribe"), "id": .int(id), "path": .string(path)]
       if let since { object["since"] = .int(Int(clamping: since)) }
       if let epoch { object["epoch"] = .string(epoch) }
       return .object(object)
@@ -76,7 +76,7 @@ public enum ClientMessage: Equatable, Sendable {
     case .status(let id):
       return .object(["type": .string("status"), "id": .int(id)])
     case .log(let id, let since, let last, let follow):
-      var object: [String: JSONValue] = ["type": .string("log"), "id": .int(id)]
+      var object: JSONObject = ["type": .string("log"), "id": .int(id)]
       if let since { object["since"] = .int(Int(clamping: since)) }
       if let last { object["last"] = .int(last) }
       if follow { object["follow"] = .bool(true) }

@@ -2,7 +2,7 @@ import ComposableCore
 
 /// Typed access to the members of a message object, with errors that name the
 /// field and the type expected.
-extension [String: JSONValue] {
+extension JSONObject {
   func string(_ key: String, in type: String) throws(MessageError) -> String {
     guard case .string(let value)? = self[key] else { throw missing(key, "a string", in: type) }
     return value

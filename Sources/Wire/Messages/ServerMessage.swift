@@ -80,7 +80,7 @@ public enum ServerMessage: Equatable, Sendable {
         "type": .string("state"), "id": .int(id), "version": .int(Int(clamping: version)), "path": .string(path), "state": value,
       ])
     case .snapshot(let version, let path, let value, let notice):
-      var object: [String: JSONValue] = [
+      var object: JSONObject = [
         "type": .string("snapshot"), "version": .int(Int(clamping: version)), "path": .string(path), "state": value,
       ]
       if let notice { object["notice"] = .string(notice.rawValue) }

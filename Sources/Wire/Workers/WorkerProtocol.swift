@@ -61,7 +61,7 @@ public enum WorkerProtocol {
   }
 
   /// Parses a payload's JSON, strictly.
-  static func parse(_ payload: [UInt8]) throws(WorkerMessageError) -> [String: JSONValue] {
+  static func parse(_ payload: [UInt8]) throws(WorkerMessageError) -> JSONObject {
     let json: JSONValue
     do {
       json = try JSONParser.parse(payload)
@@ -83,7 +83,7 @@ public struct WorkerMessageError: Error, Equatable, Sendable, CustomStringConver
   public init(_ description: String) { self.description = description }
 }
 
-extension [String: JSONValue] {
+extension JSONObject {
   func workerField(_ key: String, in type: String) throws(WorkerMessageError) -> JSONValue {
     guard let value = self[key] else { throw WorkerMessageError("'\(type)' needs '\(key)'") }
     return value

@@ -22,7 +22,7 @@ import Wire
     let child = try ChildProcess(["fill", directory.journal, "65536"])
     let (status, lines) = child.finish()
     #expect(status == 0)
-    let steps = try lines.map { line -> [String: JSONValue] in
+    let steps = try lines.map { line -> JSONObject in
       guard case .object(let members) = try JSONParser.parse(Array(line.utf8)) else { throw TestFailure(line) }
       return members
     }

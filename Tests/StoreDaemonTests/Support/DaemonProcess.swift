@@ -92,13 +92,13 @@ final class DaemonProcess {
   var pid: pid_t { process.processIdentifier }
 
   /// Each effect worker's status (`kind`, `state`, `pid`, `restarts`, …), by kind.
-  func workers() throws -> [String: [String: JSONValue]] {
+  func workers() throws -> [String: JSONObject] {
     let client = try self.client("status")
     defer { client.close() }
     guard case .object(let report) = try client.status(), case .array(let workers)? = report["workers"] else {
       throw DaemonTestError("status has no workers")
     }
-    var byKind: [String: [String: JSONValue]] = [:]
+    var byKind: [String: JSONObject] = [:]
     for case .object(let worker) in workers {
       if case .string(let kind)? = worker["kind"] { byKind[kind] = worker }
     }
@@ -108,7 +108,7 @@ final class DaemonProcess {
   /// Waits until every worker is running, and returns their pids by kind.
   @discardableResult
   func waitForWorkers(timeout: Duration = .seconds(20)) throws -> [String: pid_t] {
-    var last: [String: [String: JSONValue]] = [:]
+    var last: [String: JSONObject] = [:]
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
       last = try workers()

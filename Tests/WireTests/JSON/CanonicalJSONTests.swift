@@ -58,13 +58,13 @@ import Wire
     }
   }
 
-  /// An equal value whose dictionaries were built in another order and capacity.
+  /// An equal value whose objects were built member by member, in reverse
+  /// order.
   private func rebuilt(_ value: JSONValue) -> JSONValue {
     switch value {
     case .object(let members):
-      var copy: [String: JSONValue] = [:]
-      copy.reserveCapacity(members.count * 4 + 7)
-      for (key, member) in members.sorted(by: { $0.key > $1.key }) { copy[key] = rebuilt(member) }
+      var copy = JSONObject()
+      for (key, member) in members.reversed() { copy[key] = rebuilt(member) }
       return .object(copy)
     case .array(let elements):
       return .array(elements.map(rebuilt))

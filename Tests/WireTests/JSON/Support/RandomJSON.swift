@@ -44,7 +44,7 @@ struct RandomJSON {
   }
 
   mutating func element(depth: Int) -> JSONValue {
-    var members: [String: JSONValue] = ["id": freshID(), "name": .string(string()), "n": .int(int(0...3))]
+    var members: JSONObject = ["id": freshID(), "name": .string(string()), "n": .int(int(0...3))]
     if depth > 0 && chance(0.5) { members["child"] = value(depth: depth - 1) }
     return .object(members)
   }
@@ -54,7 +54,7 @@ struct RandomJSON {
     switch int(0...9) {
     case 0...2: return scalar()
     case 3...5:
-      var members: [String: JSONValue] = [:]
+      var members: JSONObject = [:]
       for _ in 0..<int(0...4) { members[pick(Self.keys)] = value(depth: depth - 1) }
       return .object(members)
     case 6...7:
@@ -66,7 +66,7 @@ struct RandomJSON {
 
   /// A document: an object with a few members, usually including arrays.
   mutating func document() -> JSONValue {
-    var members: [String: JSONValue] = [:]
+    var members: JSONObject = [:]
     members["items"] = .array((0..<int(0...10)).map { _ in element(depth: 2) })
     for _ in 0..<int(0...4) { members[pick(Self.keys)] = value(depth: 3) }
     return .object(members)
