@@ -21,12 +21,34 @@ public struct JournalRecord: Sendable, Hashable {
   /// The RFC 6902 JSON Patch from the state at `version - 1` to the state at
   /// `version`.
   public var patch: JSONValue
+  /// The canonical JSON of ``action`` and of ``patch``, when the caller has
+  /// it already: the writer copies these bytes instead of encoding the
+  /// values again. They must be `CanonicalJSON.encode(action)` and
+  /// `CanonicalJSON.encode(patch)`. Not part of the record's identity.
+  public var canonical: (action: [UInt8], patch: [UInt8])?
 
-  public init(version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, patch: JSONValue) {
+  public init(
+    version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, patch: JSONValue,
+    canonical: (action: [UInt8], patch: [UInt8])? = nil
+  ) {
     self.version = version
     self.time = time
     self.origin = origin
     self.action = action
     self.patch = patch
+    self.canonical = canonical
+  }
+
+  public static func == (left: JournalRecord, right: JournalRecord) -> Bool {
+    (left.version, left.time, left.origin, left.action, left.patch)
+      == (right.version, right.time, right.origin, right.action, right.patch)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(version)
+    hasher.combine(time)
+    hasher.combine(origin)
+    hasher.combine(action)
+    hasher.combine(patch)
   }
 }

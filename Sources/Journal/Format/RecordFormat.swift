@@ -34,15 +34,23 @@ enum RecordFormat {
     let start = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: headerLength))
     buffer.append(contentsOf: #"{"action":"#.utf8)
-    CanonicalJSON.write(record.action, to: &buffer)
+    if let canonical = record.canonical {
+      buffer.append(contentsOf: canonical.action)
+    } else {
+      CanonicalJSON.write(record.action, to: &buffer)
+    }
     buffer.append(contentsOf: #","origin":"#.utf8)
     CanonicalJSON.write(record.origin, to: &buffer)
     buffer.append(contentsOf: #","patch":"#.utf8)
-    CanonicalJSON.write(record.patch, to: &buffer)
+    if let canonical = record.canonical {
+      buffer.append(contentsOf: canonical.patch)
+    } else {
+      CanonicalJSON.write(record.patch, to: &buffer)
+    }
     buffer.append(contentsOf: #","time":"#.utf8)
-    buffer.append(contentsOf: String(record.time).utf8)
+    CanonicalJSON.writeInteger(record.time, to: &buffer)
     buffer.append(contentsOf: #","version":"#.utf8)
-    buffer.append(contentsOf: String(record.version).utf8)
+    CanonicalJSON.writeInteger(record.version, to: &buffer)
     buffer.append(UInt8(ascii: "}"))
     let payloadLength = buffer.count - start - headerLength
     let payloadChecksum = buffer.withUnsafeBytes {

@@ -19,6 +19,9 @@ struct SentActionMemo {
   struct Entry {
     let action: AppFeature.Action
     let json: JSONValue
+    /// `json` as canonical JSON, which the diff frame and the journal
+    /// record both hold.
+    let canonical: [UInt8]
     let summary: String
   }
 

@@ -39,9 +39,9 @@ extension StoreLoop {
     supervisor.holdStarts()
   }
 
-  /// The journal record of a reduced action; `patch` is the JSON of its
-  /// patch (``JSONPatch/json(_:)``).
-  func record(version: UInt64, action: JSONValue, patch: JSONValue) {
+  /// The journal record of a reduced action: the action's JSON and its
+  /// canonical bytes, and the same of its patch (``JSONPatch/json(_:)``).
+  func record(version: UInt64, action: (json: JSONValue, bytes: [UInt8]), patch: (json: JSONValue, bytes: [UInt8])) {
     let origin = store.reducingOrigin
     let sender: JSONValue
     if let currentSend, currentSend.origin == origin {
@@ -54,7 +54,8 @@ extension StoreLoop {
     }
     batch?.records.append(
       JournalRecord(
-        version: version, time: JournalClock.milliseconds(), origin: sender, action: action, patch: patch))
+        version: version, time: JournalClock.milliseconds(), origin: sender, action: action.json, patch: patch.json,
+        canonical: (action.bytes, patch.bytes)))
   }
 
   /// Makes the open batch durable and lets its frames and effects go; or, if

@@ -44,6 +44,7 @@ extension StoreLoop {
   func publish(version: UInt64, action: AppFeature.Action, state: AppFeature.State) {
     let document: JSONValue
     let actionJSON: JSONValue
+    let actionBytes: [UInt8]
     let summary: String
     // A client's action was read (and encoded and described) as it arrived;
     // its text belongs to this version only, the first its send produced.
@@ -52,9 +53,10 @@ extension StoreLoop {
     do {
       document = try stateEncoder.document(of: state)
       if let sentText {
-        (actionJSON, summary) = sentText
+        (actionJSON, actionBytes, summary) = sentText
       } else {
         actionJSON = try CanonicalJSON.value(of: action)
+        actionBytes = CanonicalJSON.encode(actionJSON)
         summary = ActionPath.describe(actionJSON, schema: schema)
       }
     } catch {
@@ -67,14 +69,16 @@ extension StoreLoop {
     let patch = JSONPatch.diff(from: published, to: document)
     // Encoded once: the frame root subscribers get, and its size is what the
     // history charges for the change.
+    // The action's and the patch's bytes, written once for the frame root
+    // subscribers get and the journal record.
     let patchJSON = JSONPatch.json(patch)
-    let rootFrame = MessageCodec.frame(
-      ServerMessage.diff(version: version, action: actionJSON, summary: summary, patch: patchJSON))
+    let patchBytes = CanonicalJSON.encode(patchJSON)
+    let rootFrame = MessageCodec.diffFrame(version: version, action: actionBytes, summary: summary, patch: patchBytes)
     let change = DiffHistory.Change(
       version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
     published = document
     history.append(change)
-    record(version: version, action: actionJSON, patch: patchJSON)
+    record(version: version, action: (actionJSON, actionBytes), patch: (patchJSON, patchBytes))
     if let wait = waits[store.reducingOrigin], wait.changes.count < Self.maximumWaitChanges {
       waits[store.reducingOrigin]!.changes.append(
         .object([

@@ -86,9 +86,9 @@ final class StoreLoop: @unchecked Sendable {
   /// record; taken by that record, so the actions that follow from it are
   /// recorded as sent by an effect.
   var currentSend: (origin: Origin, sender: JSONValue)?
-  /// The JSON and command line of the client action about to be reduced,
-  /// taken by the publication of its version.
-  var currentSendText: (json: JSONValue, summary: String)?
+  /// The JSON, its canonical bytes and the command line of the client
+  /// action about to be reduced, taken by the publication of its version.
+  var currentSendText: (json: JSONValue, canonical: [UInt8], summary: String)?
   /// What reading the actions clients sent gave, for the next time.
   var sentActions = SentActionMemo()
   /// Sends with `wait` whose effects are still running, by origin.
@@ -316,7 +316,7 @@ final class StoreLoop: @unchecked Sendable {
       nextOrigin += 1
       if wait { waits[origin] = Wait(connectionID: connection.id, requestID: id) }
       currentSend = (origin, .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]))
-      currentSendText = (sent.json, sent.summary)
+      currentSendText = (sent.json, sent.canonical, sent.summary)
       defer { (currentSend, currentSendText) = (nil, nil) }
       batch?.sends.append((connection, id, origin))
       // Reduced and published, then acknowledged; the frames wait in the
@@ -355,8 +355,9 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  /// Reads a client's action: the action, its canonical JSON (encoded from
-  /// the action, whatever the client wrote) and its command line.
+  /// Reads a client's action: the action, its JSON (encoded from the
+  /// action, whatever the client wrote) and that JSON's bytes, and its
+  /// command line.
   func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentActionMemo.Entry {
     let action = try resolve(input)
     let json: JSONValue
@@ -366,7 +367,8 @@ final class StoreLoop: @unchecked Sendable {
       // Unreachable with Codable actions (non-finite numbers encode as strings).
       throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
     }
-    return SentActionMemo.Entry(action: action, json: json, summary: ActionPath.describe(json, schema: schema))
+    return SentActionMemo.Entry(
+      action: action, json: json, canonical: CanonicalJSON.encode(json), summary: ActionPath.describe(json, schema: schema))
   }
 
   func resolve(_ input: ClientMessage.ActionInput) throws(MessageError) -> AppFeature.Action {

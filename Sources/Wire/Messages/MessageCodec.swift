@@ -33,25 +33,33 @@ public enum MessageCodec {
     case .ack(let id, let version):
       return frame { bytes in
         bytes.append(contentsOf: #"{"id":"#.utf8)
-        CanonicalJSON.write(.int(id), to: &bytes)
+        CanonicalJSON.writeInteger(id, to: &bytes)
         bytes.append(contentsOf: #","type":"ack","version":"#.utf8)
-        CanonicalJSON.write(.int(Int(clamping: version)), to: &bytes)
+        CanonicalJSON.writeInteger(Int(clamping: version), to: &bytes)
         bytes.append(UInt8(ascii: "}"))
       }
     case .diff(let version, let action, let summary, let patch):
-      return frame { bytes in
-        bytes.append(contentsOf: #"{"action":"#.utf8)
-        CanonicalJSON.write(action, to: &bytes)
-        bytes.append(contentsOf: #","patch":"#.utf8)
-        CanonicalJSON.write(patch, to: &bytes)
-        bytes.append(contentsOf: #","summary":"#.utf8)
-        CanonicalJSON.writeString(summary, to: &bytes)
-        bytes.append(contentsOf: #","type":"diff","version":"#.utf8)
-        CanonicalJSON.write(.int(Int(clamping: version)), to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
-      }
+      return diffFrame(
+        version: version, action: CanonicalJSON.encode(action), summary: summary, patch: CanonicalJSON.encode(patch))
     default:
       return frame(payload: encode(message.json))
+    }
+  }
+
+  /// The frame of a `diff` message whose action and patch are given as
+  /// their canonical JSON (``CanonicalJSON/encode(_:)``): the daemon writes
+  /// those bytes once for the frame and the journal record.
+  public static func diffFrame(version: UInt64, action: [UInt8], summary: String, patch: [UInt8]) -> [UInt8] {
+    frame { bytes in
+      bytes.append(contentsOf: #"{"action":"#.utf8)
+      bytes.append(contentsOf: action)
+      bytes.append(contentsOf: #","patch":"#.utf8)
+      bytes.append(contentsOf: patch)
+      bytes.append(contentsOf: #","summary":"#.utf8)
+      CanonicalJSON.writeString(summary, to: &bytes)
+      bytes.append(contentsOf: #","type":"diff","version":"#.utf8)
+      CanonicalJSON.writeInteger(Int(clamping: version), to: &bytes)
+      bytes.append(UInt8(ascii: "}"))
     }
   }
 

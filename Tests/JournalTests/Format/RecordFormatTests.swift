@@ -47,6 +47,17 @@ import Wire
     #expect(payload == expected)
   }
 
+  /// A record given its action's and patch's canonical bytes is written
+  /// byte for byte as one without, and equals it.
+  @Test func givenCanonicalBytesAreWhatEncodingWouldWrite() {
+    var record = SampleJournal.record(3)
+    let plain = RecordFormat.encode(record)
+    record.canonical = (CanonicalJSON.encode(record.action), CanonicalJSON.encode(record.patch))
+    #expect(RecordFormat.encode(record) == plain)
+    #expect(record == SampleJournal.record(3))
+    #expect(record.hashValue == SampleJournal.record(3).hashValue)
+  }
+
   /// The header: length, payload checksum, and the check of those 8 bytes.
   @Test func headerFields() {
     let bytes = RecordFormat.encode(SampleJournal.record(1))

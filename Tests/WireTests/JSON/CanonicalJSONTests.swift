@@ -32,6 +32,28 @@ import Wire
     #expect(canonical(.array([.int(0), .int(-7), .int(.max), .int(.min)])) == "[0,-7,9223372036854775807,-9223372036854775808]")
   }
 
+  /// Integers are written as `String(_:)` writes them, at every width and
+  /// around every power of ten.
+  @Test func integersAreWrittenAsTheirDescription() {
+    func written(_ value: some FixedWidthInteger) -> String {
+      var bytes: [UInt8] = []
+      CanonicalJSON.writeInteger(value, to: &bytes)
+      return String(decoding: bytes, as: UTF8.self)
+    }
+    var values: [Int] = [0, .max, .min, .max - 1, .min + 1]
+    var power = 1
+    while true {
+      values += [power - 1, power, power + 1, -power + 1, -power, -power - 1]
+      let (next, overflow) = power.multipliedReportingOverflow(by: 10)
+      if overflow { break }
+      power = next
+    }
+    for value in values { #expect(written(value) == String(value)) }
+    #expect(written(UInt64.max) == "18446744073709551615")
+    #expect(written(Int8.min) == "-128")
+    #expect(written(UInt8(7)) == "7")
+  }
+
   @Test func randomDoublesReadBackBitForBit() throws {
     var generator = SplitMix64(seed: 7)
     for _ in 0..<5_000 {
