@@ -19,7 +19,9 @@ import ComposableCore
 /// Not thread-safe: one encoding at a time, on one thread (the daemon's store
 /// loop).
 public final class JSONMemberCache {
-  private struct Entry {
+  /// A class, so that carrying an entry over from the last encoding is one
+  /// retain rather than a copy of its five fields.
+  private final class Entry {
     let key: String
     /// The member's type, for which ``equality`` was made.
     let type: ObjectIdentifier
@@ -28,6 +30,10 @@ public final class JSONMemberCache {
     let json: JSONValue
     /// The cache the member's own value was encoded with.
     let children: JSONMemberCache
+
+    init(key: String, type: ObjectIdentifier, equality: AnyObject?, json: JSONValue, children: JSONMemberCache) {
+      (self.key, self.type, self.equality, self.json, self.children) = (key, type, equality, json, children)
+    }
   }
 
   /// Tells whether a value equals the one a member was encoded from.
