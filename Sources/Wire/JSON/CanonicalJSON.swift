@@ -1,6 +1,5 @@
 import ComposableCore
 import FoundationEssentials
-import Glibc
 
 /// The one byte form of a JSON value: what the daemon sends, journals and
 /// checksums, so that equal states are equal bytes.
