@@ -47,14 +47,15 @@ let package = Package(
       name: "NetworkWorker", dependencies: ["EffectWorkers", "ComposableCore", "Wire"],
       path: "Sources/EffectWorkers/Network", swiftSettings: settings),
     .executableTarget(name: "tcactl", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
-    /// A real local HTTP server and fakes of the seed apps' APIs, for tests
-    /// (not a product: only test targets depend on it).
+    /// A real local HTTP server, fakes of the seed apps' APIs and a seeded
+    /// random generator, for tests (not a product: only test targets depend
+    /// on it).
     .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
     .testTarget(
       name: "TestSupportTests", dependencies: ["TestSupport", "Features", "ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(
-      name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting"],
+      name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting", "TestSupport"],
       swiftSettings: settings),
     .testTarget(
       name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting"],
@@ -62,7 +63,7 @@ let package = Package(
     .testTarget(
       name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting", "Wire"],
       swiftSettings: settings),
-    .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
+    .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore", "TestSupport"], swiftSettings: settings),
     /// The journal's tests run this in child processes: it appends until killed
     /// with SIGKILL, or until a file size limit stops it.
     .executableTarget(

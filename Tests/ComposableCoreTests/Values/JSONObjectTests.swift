@@ -1,6 +1,7 @@
 import ComposableCore
 import FoundationEssentials
 import Testing
+import TestSupport
 
 /// `JSONObject` behaves as a `[String: JSONValue]` does, and keeps its
 /// members in the order of their keys' UTF-8 bytes.
@@ -22,7 +23,7 @@ import Testing
   /// Random assignments, removals and updates agree with a dictionary keyed
   /// by the keys' bytes.
   @Test func changesAgreeWithADictionary() {
-    var generator = LinearCongruence(seed: 7)
+    var generator = SplitMix64(seed: 7)
     var object = JSONObject()
     var dictionary: [[UInt8]: JSONValue] = [:]
     for step in 0..<2_000 {
@@ -60,7 +61,7 @@ import Testing
   /// as assigning them one by one into a dictionary would.
   @Test(arguments: [2, 5, 32, 33, 200])
   func membersGivenInAnyOrderKeepTheLastValuePerKey(count: Int) {
-    var generator = LinearCongruence(seed: UInt64(count))
+    var generator = SplitMix64(seed: UInt64(count))
     for _ in 0..<50 {
       var members: [JSONObject.Element] = []
       var expected: [String: JSONValue] = [:]
@@ -104,16 +105,5 @@ import Testing
     #expect(try JSONDecoder().decode(JSONObject.self, from: bytes) == object)
     #expect(object.description == #"{"a":{"c":"d"},"b":1}"#)
     #expect(JSONValue.object(object).description == object.description)
-  }
-}
-
-/// Knuth's MMIX linear congruential generator: deterministic, so that a
-/// failure repeats; plenty for choosing keys.
-private struct LinearCongruence {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-    return state >> 33
   }
 }

@@ -2,6 +2,7 @@ import ComposableCore
 import FoundationEssentials
 import Testing
 import Wire
+import TestSupport
 
 @Suite struct CanonicalJSONTests {
   @Test func objectsAreCompactWithKeysSortedByUTF8Bytes() throws {

@@ -1,4 +1,5 @@
 import ComposableCore
+import TestSupport
 import Wire
 
 /// Random JSON documents and random edits of them, for property tests.
