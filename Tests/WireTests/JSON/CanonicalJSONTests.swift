@@ -1,8 +1,8 @@
 import ComposableCore
 import FoundationEssentials
+import TestSupport
 import Testing
 import Wire
-import TestSupport
 
 @Suite struct CanonicalJSONTests {
   @Test func objectsAreCompactWithKeysSortedByUTF8Bytes() throws {
