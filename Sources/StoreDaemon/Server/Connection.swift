@@ -121,19 +121,20 @@ final class Connection: Sendable {
     var greeted = false
     let handshakeDeadline = ContinuousClock.now + options.handshakeTimeout
     while !isClosing {
+      // A deadline for the whole handshake, not per read: a client trickling
+      // one byte at a time is still timed out.
+      var timeout: Duration?
       if !greeted {
-        // A deadline for the whole handshake, not per read: a client trickling
-        // one byte at a time is still timed out.
         let remaining = handshakeDeadline - ContinuousClock.now
         guard remaining > .zero else {
           closeWithError(id: nil, .timeout, "no hello within \(options.handshakeTimeout); closing")
           return
         }
-        try? socket.setReadTimeout(max(remaining, .milliseconds(1)))
+        timeout = remaining
       }
       let bytes: [UInt8]
       do {
-        bytes = try socket.read()
+        bytes = try socket.read(timeout: timeout)
       } catch {
         if !greeted && (error.errno == EAGAIN || error.errno == EWOULDBLOCK) { continue }
         return
@@ -167,7 +168,6 @@ final class Connection: Sendable {
               return
             }
             greeted = true
-            try? socket.setReadTimeout(.zero)
             loop.post(.connected(self, client: client))
           case .success(let other):
             closeWithError(id: other.id, .handshake, "the first message must be 'hello' with the protocol version")

@@ -32,7 +32,7 @@ public final class WireClient {
     var decoder = FrameDecoder(maximum: maximumFrame)
     // A daemon that accepts but never answers (wedged, or out of descriptors)
     // must not hang the client.
-    try? socket.setReadTimeout(handshakeTimeout)
+    let deadline = ContinuousClock.now + handshakeTimeout
     // A daemon that refuses us writes its reason and closes, possibly before
     // our hello arrives: a failed write is reported only if nothing was said.
     var writeError: SocketError?
@@ -42,13 +42,12 @@ public final class WireClient {
       writeError = error
     }
     do {
-      switch try Self.readMessage(from: socket, decoder: &decoder) {
+      switch try Self.readMessage(from: socket, decoder: &decoder, until: deadline) {
       case .welcome(_, let server, let version, let epoch):
         self.server = server
         self.versionAtConnect = version
         self.epoch = epoch
         self.decoder = decoder
-        try? socket.setReadTimeout(.zero)
       case .error(_, let code, let message):
         throw ClientError.rejected(code: code, message: message)
       case let other:
@@ -83,16 +82,11 @@ public final class WireClient {
   ) throws(ClientError) -> (version: UInt64, settledVersion: UInt64, changes: JSONValue) {
     let id = nextID
     let version = try expectAck(request { .send(id: $0, action: .path(path, arguments: arguments), wait: true) })
-    do {
-      try socket.setReadTimeout(timeout)
-    } catch {
-      throw .io(error)
-    }
-    defer { try? socket.setReadTimeout(.zero) }
+    let deadline = ContinuousClock.now + timeout
     while true {
       let message: ServerMessage
       do {
-        message = try readMessage()
+        message = try Self.readMessage(from: socket, decoder: &decoder, until: deadline)
       } catch .io(let error) where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
         throw .timedOut(
           "the action was accepted as version \(version), but its effects were still running after \(timeout)")
@@ -214,7 +208,11 @@ public final class WireClient {
     try Self.readMessage(from: socket, decoder: &decoder)
   }
 
-  private static func readMessage(from socket: UnixSocket, decoder: inout FrameDecoder) throws(ClientError) -> ServerMessage {
+  /// The next message, waiting for it until `deadline` (nil: for ever); past
+  /// it, fails with an `EAGAIN` read error.
+  private static func readMessage(
+    from socket: UnixSocket, decoder: inout FrameDecoder, until deadline: ContinuousClock.Instant? = nil
+  ) throws(ClientError) -> ServerMessage {
     while true {
       let payload: [UInt8]?
       do {
@@ -231,7 +229,7 @@ public final class WireClient {
       }
       let bytes: [UInt8]
       do {
-        bytes = try socket.read()
+        bytes = try socket.read(timeout: deadline.map { max($0 - ContinuousClock.now, .zero) })
       } catch {
         throw .io(error)
       }

@@ -71,9 +71,31 @@ public struct UnixSocket: Sendable, Hashable {
     return UnixSocket(descriptor: descriptor)
   }
 
-  /// Reads up to `capacity` bytes; an empty result means the peer closed.
-  public func read(upTo capacity: Int = 64 * 1024) throws(SocketError) -> [UInt8] {
+  /// Reads up to `capacity` bytes, waiting at most `timeout` for them (nil:
+  /// for ever) and then failing with `EAGAIN`; an empty result means the
+  /// peer closed.
+  ///
+  /// It waits in `poll` for `POLLIN`, not in `read`: a thread blocked in
+  /// `read(2)` on a Unix stream socket is woken each time the peer reads
+  /// what was written to it (the kernel's write-space wakeup shares the
+  /// socket's wait queue, and `read` does not filter it), only to find
+  /// nothing and sleep again. With 100 subscribers that was a context switch
+  /// per diff and subscriber, most of the daemon's CPU time
+  /// (docs/BENCHMARKS.md); `poll`'s wakeup looks at the event first.
+  public func read(upTo capacity: Int = 64 * 1024, timeout: Duration? = nil) throws(SocketError) -> [UInt8] {
+    let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
+      var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+      let milliseconds = deadline.map { Self.pollMilliseconds(until: $0) } ?? -1
+      let ready = poll(&waiting, 1, milliseconds)
+      if ready < 0 {
+        if errno == EINTR { continue }
+        throw SocketError("poll")
+      }
+      if ready == 0 {
+        guard let deadline, ContinuousClock.now >= deadline else { continue }
+        throw SocketError("read", errno: EAGAIN, detail: "nothing arrived within \(timeout!)")
+      }
       // Uninitialized: zeroing 64 KiB per read was a seventh of the daemon's
       // work for a small action (docs/BENCHMARKS.md).
       var failed = false
@@ -86,6 +108,15 @@ public struct UnixSocket: Sendable, Hashable {
       if errno == EINTR { continue }
       throw SocketError("read")
     }
+  }
+
+  /// `poll`'s timeout for `deadline`: whole milliseconds, rounded up so that
+  /// the wait does not end just short of it.
+  private static func pollMilliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
+    let (seconds, attoseconds) = (deadline - ContinuousClock.now).components
+    guard seconds >= 0 && attoseconds >= 0 else { return 0 }
+    let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+    return Int32(clamping: milliseconds)
   }
 
   /// Writes all of `bytes`, retrying short writes and interrupted calls.
@@ -102,16 +133,6 @@ public struct UnixSocket: Sendable, Hashable {
       } else {
         throw SocketError("write")
       }
-    }
-  }
-
-  /// Sets how long a read may wait for data before failing with `EAGAIN`
-  /// (zero waits forever).
-  public func setReadTimeout(_ duration: Duration) throws(SocketError) {
-    let (seconds, attoseconds) = duration.components
-    var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-    guard setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size)) == 0 else {
-      throw SocketError("setsockopt(SO_RCVTIMEO)")
     }
   }
 

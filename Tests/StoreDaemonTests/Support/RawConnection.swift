@@ -10,7 +10,6 @@ final class RawConnection {
 
   init(_ daemon: DaemonProcess) throws {
     socket = try daemon.rawSocket()
-    try socket.setReadTimeout(.seconds(10))
   }
 
   deinit { socket.close() }
@@ -30,7 +29,7 @@ final class RawConnection {
       if let payload = try decoder.nextFrame() {
         return try ServerMessage(json: MessageCodec.parse(payload))
       }
-      let bytes = try socket.read()
+      let bytes = try socket.read(timeout: .seconds(10))
       if bytes.isEmpty { return nil }
       decoder.append(bytes)
     }

@@ -56,7 +56,6 @@ struct SocketActivationTests {
     // No daemon runs: a client connects and says hello, and waits in the backlog.
     let waiting = try UnixSocket.connect(to: socketPath)
     defer { waiting.close() }
-    try waiting.setReadTimeout(.seconds(20))
     try waiting.write(MessageCodec.frame(ClientMessage.hello(protocol: 1, client: "waiting")))
     try waiting.write(MessageCodec.frame(ClientMessage.get(id: 1, path: "/counter/count")))
 
@@ -65,7 +64,7 @@ struct SocketActivationTests {
     var decoder = FrameDecoder()
     var answers: [ServerMessage] = []
     while answers.count < 2 {
-      let bytes = try waiting.read()
+      let bytes = try waiting.read(timeout: .seconds(20))
       try #require(!bytes.isEmpty, "the restarted daemon closed the waiting connection")
       decoder.append(bytes)
       while let payload = try decoder.nextFrame() { answers.append(try ServerMessage(json: MessageCodec.parse(payload))) }
