@@ -38,8 +38,16 @@ public final class JSONMemberCache {
 
   /// Tells whether a value equals the one a member was encoded from.
   private final class Equality<Value> {
-    let holds: (Value) -> Bool
-    init(holds: @escaping (Value) -> Bool) { self.holds = holds }
+    let value: Value
+    /// `Value`'s `==`, found by a runtime conformance lookup once and handed
+    /// on to the equalities of the member's later values.
+    let equals: (Value, Value) -> Bool
+
+    init(_ value: Value, equals: @escaping (Value, Value) -> Bool) {
+      (self.value, self.equals) = (value, equals)
+    }
+
+    func holds(_ other: Value) -> Bool { equals(other, value) }
   }
 
   /// The last encoding's members, in the order it encoded them.
@@ -79,19 +87,25 @@ public final class JSONMemberCache {
     _ value: T, forKey key: String, encode: (_ children: JSONMemberCache) throws -> JSONValue
   ) rethrows -> JSONValue {
     var children: JSONMemberCache?
+    // The new value's equality: nil until known; .some(nil) for a type
+    // that is not Equatable.
+    var equality: AnyObject??
     if let index = index(of: key) {
       let entry = entries[index]
       position = index + 1
       if entry.type == ObjectIdentifier(T.self) {
         children = entry.children
-        if let equality = entry.equality {
-          // Safe: `equality` was made as an `Equality<T>` for this very type
+        equality = .some(nil)
+        if let kept = entry.equality {
+          // Safe: `kept` was made as an `Equality<T>` for this very type
           // (``equality(of:)``), which `type` records; skipping the checked
           // cast skips a runtime metadata lookup per member.
-          if unsafeDowncast(equality, to: Equality<T>.self).holds(value) {
+          let typed = unsafeDowncast(kept, to: Equality<T>.self)
+          if typed.holds(value) {
             next.append(entry)
             return entry.json
           }
+          equality = Equality(value, equals: typed.equals)
         }
       }
     }
@@ -100,7 +114,9 @@ public final class JSONMemberCache {
     let json = try encode(cache)
     cache.commit()
     next.append(
-      Entry(key: key, type: ObjectIdentifier(T.self), equality: Self.equality(of: value), json: json, children: cache))
+      Entry(
+        key: key, type: ObjectIdentifier(T.self), equality: equality ?? Self.equality(of: value), json: json,
+        children: cache))
     encodedMembers += 1
     return json
   }
@@ -113,7 +129,8 @@ public final class JSONMemberCache {
   }
 
   /// An ``Equality`` for values of `T`, when `T` is Equatable: the one
-  /// runtime conformance lookup, made only when the member is encoded.
+  /// runtime conformance lookup, made only when a member of a type it has
+  /// not seen at that place is encoded.
   private static func equality<T>(of value: T) -> AnyObject? {
     guard let equatable = value as? any Equatable else { return nil }
     return equality(opening: equatable, as: T.self)
@@ -124,6 +141,6 @@ public final class JSONMemberCache {
     // or a value in an existential T, is not compared (its equality would
     // not be an `Equality<T>`).
     guard E.self == T.self else { return nil }
-    return Equality<E> { $0 == value }
+    return Equality<E>(value, equals: ==)
   }
 }

@@ -269,8 +269,12 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   /// Sets `key`, replacing a nested container or super encoder given for
   /// it earlier: the last write wins, as in JSONEncoder.
   private func set(_ value: JSONValue, _ key: Key) {
-    if !object.pending.isEmpty { object.pending[key.stringValue] = nil }
-    object.members.append((key.stringValue, value))
+    set(value, named: key.stringValue)
+  }
+
+  private func set(_ value: JSONValue, named name: String) {
+    if !object.pending.isEmpty { object.pending[name] = nil }
+    object.members.append((name, value))
   }
 
   mutating func encodeNil(forKey key: Key) { set(.null, key) }
@@ -290,15 +294,16 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt64, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
-    let path = path.child(key)
     guard let memberCache else {
-      set(try JSONValueEncoder.box(value, path: path) ?? .object([:]), key)
+      set(try JSONValueEncoder.box(value, path: path.child(key)) ?? .object([:]), key)
       return
     }
+    // The member's path is made only if it is encoded: most are reused.
+    let name = key.stringValue
     set(
-      try memberCache.member(value, forKey: key.stringValue) { children in
-        try JSONValueEncoder.box(value, path: path, cache: children) ?? .object([:])
-      }, key)
+      try memberCache.member(value, forKey: name) { [path] children in
+        try JSONValueEncoder.box(value, path: path.child(key), cache: children) ?? .object([:])
+      }, named: name)
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(

@@ -61,6 +61,25 @@ import Wire
     #expect(cache.encodedMembers == 2)
   }
 
+  /// A changed member's comparison is made for its new value (from the `==`
+  /// found for its type the first time): a member that goes back and forth
+  /// is encoded each time it changes, and reused each time it does not.
+  @Test func aMemberThatChangesBackAndForthIsComparedWithItsLatestValue() throws {
+    let cache = JSONMemberCache()
+    var root = Root(
+      counted: Counted(label: "f1", values: [1]), other: Counted(label: "f2", values: [2]), optional: nil,
+      notEquatable: Opaque(value: 0))
+    _ = try JSONValueEncoder.encode(root, reusing: cache)
+    for values in [[1, 1], [1], [1], [1, 1], [1, 1], [1]] {
+      let changed = root.counted.values != values
+      root.counted.values = values
+      let encoded = try JSONValueEncoder.encode(root, reusing: cache)
+      #expect(encoded == (try JSONValueEncoder.encode(root)), "after \(values)")
+      // `notEquatable` is encoded every time; `counted` only when it changed.
+      #expect(cache.encodedMembers == (changed ? 2 : 1), "after \(values)")
+    }
+  }
+
   class Base: Encodable, Equatable {
     var value: Int
     init(_ value: Int) { self.value = value }
