@@ -32,7 +32,7 @@ struct WorkerLoop {
       if ready > 0 {
         let bytes: [UInt8]
         do {
-          bytes = try socket.read(upTo: readSize)
+          bytes = try socket.readReady(upTo: readSize)
         } catch {
           if error.errno == ECONNRESET { Self.daemonGone(log, decoder) }
           log("reading the daemon's socket failed: \(error)", level: .error)

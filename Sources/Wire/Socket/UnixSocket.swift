@@ -96,6 +96,15 @@ public struct UnixSocket: Sendable, Hashable {
         guard let deadline, ContinuousClock.now >= deadline else { continue }
         throw SocketError("read", errno: EAGAIN, detail: "nothing arrived within \(timeout!)")
       }
+      return try readReady(upTo: capacity)
+    }
+  }
+
+  /// Reads up to `capacity` bytes at once, for a caller that has just seen
+  /// the socket readable in its own `poll`; an empty result means the peer
+  /// closed. Called otherwise, it may wait in `read(2)`.
+  public func readReady(upTo capacity: Int = 64 * 1024) throws(SocketError) -> [UInt8] {
+    while true {
       // Uninitialized: zeroing 64 KiB per read was a seventh of the daemon's
       // work for a small action (docs/BENCHMARKS.md).
       var failed = false

@@ -33,6 +33,15 @@ import Wire
     #expect(try pair.near.read(timeout: .seconds(10)) == [])
   }
 
+  @Test func readReadyTakesWhatIsThereWithoutWaiting() throws {
+    let pair = Pair()
+    try pair.far.write(Array("ready".utf8))
+    var waiting = pollfd(fd: pair.near.descriptor, events: Int16(POLLIN), revents: 0)
+    #expect(poll(&waiting, 1, 10_000) == 1)
+    #expect(try pair.near.readReady(upTo: 3) == Array("rea".utf8))
+    #expect(try pair.near.readReady() == Array("dy".utf8))
+  }
+
   @Test func readFailsWithEAGAINOnceTheTimeoutPasses() {
     let pair = Pair()
     let start = ContinuousClock.now
