@@ -53,6 +53,19 @@ public enum JSONValueEncoder {
     return json
   }
 
+  /// The JSON of `value` as the member `key` of an object holds it (a
+  /// `Date` as its ISO 8601 string, an object for a value that encodes
+  /// nothing), reusing `cache` as ``JSONMemberCache`` does for a member's
+  /// own value: what `value` holds is compared with what it held last time,
+  /// and only what changed is encoded. For ``StateParts`` states, whose
+  /// parts the daemon compares and encodes itself.
+  public static func encodeMember<T: Encodable>(_ value: T, key: String, reusing cache: JSONMemberCache) throws -> JSONValue {
+    cache.begin()
+    let json = try box(value, path: CodingPath.root.child(IndexKey(stringValue: key)), cache: cache) ?? .object([:])
+    cache.commit()
+    return json
+  }
+
   /// `value` as JSON at `path`: the primitives and Foundation's special
   /// types directly, anything else through its `encode(to:)`; nil when it
   /// encoded nothing. With `cache`, what `value` holds is compared with what

@@ -1,5 +1,6 @@
 import ComposableCore
 import Features
+import FoundationEssentials
 import Testing
 import Synchronization
 import Wire
@@ -26,6 +27,56 @@ import Wire
     #expect(try encoder.document(of: AppFeature.State()) == CanonicalJSON.value(of: AppFeature.State()))
   }
 
+  /// The root state lists its parts (`StateParts`): every member its
+  /// encoding writes, under the same key, and nothing else.
+  @Test func theRootStateListsEveryPartItEncodes() throws {
+    let state = AppFeature.State()
+    var keys: [String] = []
+    state.forEachPart(since: state) { key, differs, _ in
+      keys.append(key)
+      #expect(!differs, "\(key) differs from itself")
+    }
+    guard case .object(let full) = try CanonicalJSON.value(of: state) else {
+      Issue.record("the state does not encode as an object")
+      return
+    }
+    #expect(keys.sorted() == Array(full.keys))
+  }
+
+  /// A state that lists its parts, with an optional part and a `Date`, gets
+  /// what encoding it whole gives, through changes to and from nil.
+  @Test func partsComparedDirectlyGiveWhatEncodingTheWholeStateGives() throws {
+    let encoder = StateDocumentEncoder<Listed>()
+    var state = Listed(side: Values(values: [1]), note: nil, when: Date(timeIntervalSince1970: 0))
+    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
+    let steps: [(String, (inout Listed) -> Void, Int)] = [
+      ("nothing", { _ in }, 0),
+      ("the note set", { $0.note = "n" }, 1),
+      ("the note and the date", { $0.note = "m"; $0.when = Date(timeIntervalSince1970: 60) }, 2),
+      ("the note back to nil", { $0.note = nil }, 1),
+      ("the side", { $0.side.values.append(2) }, 1),
+    ]
+    for (what, change, encoded) in steps {
+      change(&state)
+      #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state), "after \(what)")
+      #expect(encoder.encodedParts == encoded, "after \(what)")
+    }
+  }
+
+  /// An encoding that fails leaves nothing half done: the next document is
+  /// whole and right.
+  @Test func aFailedPartwiseEncodingIsFollowedByAWholeOne() throws {
+    let encoder = StateDocumentEncoder<Listed>()
+    var state = Listed(side: Values(values: [1]), note: "a", when: Date(timeIntervalSince1970: 0))
+    _ = try encoder.document(of: state)
+    state.note = "b"
+    state.side.values = [Values.failing]
+    #expect(throws: (any Error).self) { try encoder.document(of: state) }
+    state.side.values = [3]
+    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
+    #expect(encoder.encodedParts == 3)
+  }
+
   @Test func anUnchangedPartIsTheSameValueAsBefore() throws {
     let encoder = StateDocumentEncoder<Pair>()
     let first = try encoder.document(of: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [4])))
@@ -47,6 +98,36 @@ import Wire
 private struct Pair: Encodable, Equatable {
   var left: Side
   var right: Side
+}
+
+/// A state that lists its parts.
+private struct Listed: Encodable, Equatable, StateParts {
+  var side: Values
+  var note: String?
+  var when: Date
+
+  func forEachPart(
+    since previous: Self, _ part: (_ key: String, _ differs: Bool, _ value: () -> (any Encodable)?) throws -> Void
+  ) rethrows {
+    try part("side", side != previous.side) { side }
+    try part("note", note != previous.note) { note }
+    try part("when", when != previous.when) { when }
+  }
+}
+
+/// A part of `Listed`, which fails to encode when asked to.
+private struct Values: Encodable, Equatable {
+  var values: [Int]
+  /// A value that fails to encode.
+  static let failing = -1
+  func encode(to encoder: any Encoder) throws {
+    if values.contains(Self.failing) {
+      throw EncodingError.invalidValue(values, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "asked to fail"))
+    }
+    var container = encoder.container(keyedBy: Key.self)
+    try container.encode(values, forKey: .values)
+  }
+  enum Key: CodingKey { case values }
 }
 
 /// Counts its encodings, to show which parts were encoded again.
