@@ -20,7 +20,7 @@ extension Effect {
   /// The component is made only for an effect that does something: its name
   /// is a key path's description, which costs more than most reducers do,
   /// and most actions return no effect.
-  func scoped(_ component: @autoclosure () -> ScopeComponent) -> Self {
+  @usableFromInline func scoped(_ component: @autoclosure () -> ScopeComponent) -> Self {
     if isNone { return self }
     return Self(.scoped(component(), self))
   }

@@ -10,7 +10,7 @@
 /// }
 /// ```
 public struct Reduce<State, Action: Sendable>: Reducer {
-  let reduce: (inout State, Action) -> Effect<Action>
+  @usableFromInline let reduce: (inout State, Action) -> Effect<Action>
 
   public init(_ reduce: @escaping (_ state: inout State, _ action: Action) -> Effect<Action>) {
     self.reduce = reduce
@@ -21,7 +21,7 @@ public struct Reduce<State, Action: Sendable>: Reducer {
     self.reduce = reducer.reduce(into:action:)
   }
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  @inlinable public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reduce(&state, action)
   }
 }

@@ -47,7 +47,7 @@ public protocol Reducer<State, Action> {
 }
 
 extension Reducer {
-  public func makeReduce() -> (inout State, Action) -> Effect<Action> {
+  @inlinable public func makeReduce() -> (inout State, Action) -> Effect<Action> {
     { state, action in self.reduce(into: &state, action: action) }
   }
 }
@@ -61,11 +61,11 @@ extension Reducer where Body == Never {
 
 extension Reducer where Body: Reducer, Body.State == State, Body.Action == Action {
   /// A reducer written with ``body`` reduces by running its body.
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  @inlinable public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
   }
 
-  public func makeReduce() -> (inout State, Action) -> Effect<Action> {
+  @inlinable public func makeReduce() -> (inout State, Action) -> Effect<Action> {
     let body = self.body
     return { state, action in body.reduce(into: &state, action: action) }
   }

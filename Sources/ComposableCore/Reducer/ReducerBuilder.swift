@@ -38,15 +38,20 @@ public enum ReducerBuilder<State, Action: Sendable> {
 /// A reducer that does nothing: the body of an empty block.
 public struct EmptyReducer<State, Action: Sendable>: Reducer {
   public init() {}
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
+  @inlinable public func reduce(into state: inout State, action: Action) -> Effect<Action> { .none }
 }
 
 /// Two reducers run one after the other; their effects are merged.
+///
+/// The composing reducers' `reduce` methods are `@inlinable`, here and in
+/// ``Scope`` and ``Reduce``, so that a feature's body is specialized for its
+/// state and action types in the features' module instead of looking up
+/// generic metadata for every action (docs/BENCHMARKS.md).
 public struct CombinedReducers<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reducer {
-  let first: R0
-  let second: R1
+  @usableFromInline let first: R0
+  @usableFromInline let second: R1
 
-  public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
+  @inlinable public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
     let firstEffect = first.reduce(into: &state, action: action)
     let secondEffect = second.reduce(into: &state, action: action)
     return firstEffect.merge(with: secondEffect)
@@ -55,9 +60,9 @@ public struct CombinedReducers<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: R
 
 /// A reducer included only when a condition held while the body was built.
 public struct OptionalReducer<Wrapped: Reducer>: Reducer {
-  let wrapped: Wrapped?
+  @usableFromInline let wrapped: Wrapped?
 
-  public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
+  @inlinable public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
     wrapped?.reduce(into: &state, action: action) ?? .none
   }
 }
@@ -67,7 +72,7 @@ public enum EitherReducer<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reduce
   case first(R0)
   case second(R1)
 
-  public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
+  @inlinable public func reduce(into state: inout R0.State, action: R0.Action) -> Effect<R0.Action> {
     switch self {
     case .first(let reducer): reducer.reduce(into: &state, action: action)
     case .second(let reducer): reducer.reduce(into: &state, action: action)
@@ -77,13 +82,13 @@ public enum EitherReducer<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reduce
 
 /// Groups reducers so that an operator (like `ifLet`) applies to all of them.
 public struct CombineReducers<State, Action: Sendable, Reducers: Reducer<State, Action>>: Reducer {
-  let reducers: Reducers
+  @usableFromInline let reducers: Reducers
 
   public init(@ReducerBuilder<State, Action> _ build: () -> Reducers) {
     self.reducers = build()
   }
 
-  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+  @inlinable public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reducers.reduce(into: &state, action: action)
   }
 }

@@ -9,9 +9,9 @@
 /// The child's effects are lifted into the parent's action type and run inside
 /// the child's scope, so the child's cancel ids cannot reach its siblings.
 public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
-  let toChildState: WritableKeyPath<ParentState, Child.State>
-  let toChildAction: CasePath<ParentAction, Child.Action>
-  let child: Child
+  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  @usableFromInline let toChildAction: CasePath<ParentAction, Child.Action>
+  @usableFromInline let child: Child
 
   public init<ChildState, ChildAction>(
     state toChildState: WritableKeyPath<ParentState, ChildState>,
@@ -23,7 +23,7 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
     self.child = child()
   }
 
-  public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
+  @inlinable public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(action) else { return .none }
     return child.reduce(into: &state[keyPath: toChildState], action: childAction)
       .scoped(.named(String(describing: toChildState)))
