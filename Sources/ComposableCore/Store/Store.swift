@@ -48,8 +48,15 @@ public final class Store<R: Reducer> {
   /// everything its effects lead to (see ``isSettled(origin:)``).
   @discardableResult
   public func send(_ action: R.Action, origin: Origin = 0) -> UInt64 {
-    queue.append((action, origin))
-    let produced = version + UInt64(queue.count - queueHead)
+    guard !isProcessing else {
+      queue.append((action, origin))
+      return version + UInt64(queue.count - queueHead)
+    }
+    // Reduced at once: the queue is only for what its effects send.
+    isProcessing = true
+    apply(action, origin: origin)
+    isProcessing = false
+    let produced = version
     drain()
     return produced
   }
@@ -94,8 +101,10 @@ public final class Store<R: Reducer> {
     runtime.inFlightCount(origin: origin) == 0
   }
 
+  /// Reduces the queued actions, first in first out, including those their
+  /// own effects send meanwhile.
   private func drain() {
-    guard !isProcessing else { return }
+    guard !isProcessing, queueHead < queue.count else { return }
     isProcessing = true
     defer { isProcessing = false }
     while queueHead < queue.count {
@@ -105,15 +114,20 @@ public final class Store<R: Reducer> {
         queue.removeFirst(queueHead)
         queueHead = 0
       }
-      let effect = DependencyValues.$current.withValue(dependencies) {
-        reduce(&state, action)
-      }
-      version += 1
-      reducingOrigin = origin
-      didReduce?(version, action, state)
-      runtime.run(effect, origin: origin)
+      apply(action, origin: origin)
     }
     queue.removeAll(keepingCapacity: true)
     queueHead = 0
+  }
+
+  /// Reduces one action, publishes the new version and starts its effects.
+  private func apply(_ action: R.Action, origin: Origin) {
+    let effect = DependencyValues.$current.withValue(dependencies) {
+      reduce(&state, action)
+    }
+    version += 1
+    reducingOrigin = origin
+    didReduce?(version, action, state)
+    runtime.run(effect, origin: origin)
   }
 }

@@ -138,6 +138,34 @@ import Testing
     #expect(seen.map(\.1) == [3, 2, 1])
     #expect(seen.map(\.2) == [3, 5, 6])
   }
+
+  /// An action sent while another is being reduced (from `didReduce`, which
+  /// runs before that action's effects start) is queued, reduced next, and
+  /// its send returns the version it will produce.
+  @Test func aSendDuringAReduceIsQueuedBehindTheChainUnderWay() {
+    let reducer = Reduce<[String], String> { state, action in
+      state.append(action)
+      return action == "A" ? .send("B") : .none
+    }
+    let store = Store(initialState: [], reducer: reducer, executor: RecordingExecutor())
+    var promised: UInt64?
+    store.didReduce = { [unowned store] version, action, _ in
+      if action == "A" { promised = store.send("X") }
+    }
+    var versions: [String: UInt64] = [:]
+    let publish = store.didReduce!
+    store.didReduce = { version, action, state in
+      versions[action] = version
+      publish(version, action, state)
+    }
+    #expect(store.send("A") == 1)
+    #expect(store.state == ["A", "X", "B"])
+    #expect(promised == 2)
+    #expect(versions == ["A": 1, "X": 2, "B": 3])
+    // The queue is empty again: the next send is reduced at once.
+    #expect(store.send("C") == 4)
+    #expect(store.state == ["A", "X", "B", "C"])
+  }
 }
 
 @Suite struct HTTPRequestTests {
