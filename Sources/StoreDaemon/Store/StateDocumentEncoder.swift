@@ -57,18 +57,19 @@ extension StateDocumentEncoder where State: StateParts {
   ///
   /// - Throws: the encoder's `EncodingError`.
   func document(of state: State) throws -> JSONValue {
-    // Taken out (moved, not copied), so that the document is changed in
-    // place, and left out should the encoding fail.
+    // The last state and document are taken out (moved, not copied), so
+    // that the document is changed in place, and are left out should the
+    // encoding fail.
     var previous: State?
     swap(&previous, &last.state)
+    guard let previous else {
+      let full = try JSONValueEncoder.encode(state, reusing: members)
+      guard case .object(let object) = full else { return full }
+      (last.state, last.document, last.encodedParts) = (state, object, object.count)
+      return full
+    }
     var document = JSONObject()
     swap(&document, &last.document)
-    guard let previous else {
-      let document = try JSONValueEncoder.encode(state, reusing: members)
-      guard case .object(let object) = document else { return document }
-      (last.state, last.document, last.encodedParts) = (state, object, object.count)
-      return document
-    }
     var encoded = 0
     try state.forEachPart(since: previous) { key, differs, value in
       guard differs else { return }
