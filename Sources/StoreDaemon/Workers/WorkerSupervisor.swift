@@ -45,7 +45,9 @@ final class WorkerSupervisor: EffectExecutor {
 
   let configuration: Configuration
   private let post: Post
-  private var slots: [WorkerKind: WorkerSlot] = [:]
+  /// One slot per kind, in `WorkerKind.allCases` order: an array, since the
+  /// loop looks at every slot on every pass (``tick(now:)``, ``nextWakeup``).
+  private let slots = WorkerKind.allCases.map { WorkerSlot(kind: $0) }
   private var kinds: [EffectID: WorkerKind] = [:]
   private var replies: [(EffectReply, EffectID)] = []
   private var nextPingID = 1
@@ -61,19 +63,18 @@ final class WorkerSupervisor: EffectExecutor {
   init(configuration: Configuration, post: @escaping Post) {
     self.configuration = configuration
     self.post = post
-    for kind in WorkerKind.allCases { slots[kind] = WorkerSlot(kind: kind) }
   }
 
   /// Starts every worker.
   func startAll() {
-    for slot in slots.values { spawn(slot) }
+    for slot in slots { spawn(slot) }
   }
 
   /// Stops every worker: their sockets close once queued commands are
   /// written, and requests still pending fail. Returns the links to wait for.
   func stopAll() -> [WorkerLink] {
     var links: [WorkerLink] = []
-    for slot in slots.values {
+    for slot in slots {
       slot.phase = .stopped
       failAll(in: slot, EffectFailure(.workerUnavailable, "storedaemon is shutting down"))
       if let link = slot.link {
@@ -93,7 +94,7 @@ final class WorkerSupervisor: EffectExecutor {
   /// Whether every worker kind has come to rest since the start: running, or
   /// degraded after crashing too often (its requests fail fast).
   var allSettled: Bool {
-    slots.values.allSatisfy { slot in
+    slots.allSatisfy { slot in
       switch slot.phase {
       case .running, .degraded: true
       default: false
@@ -103,18 +104,18 @@ final class WorkerSupervisor: EffectExecutor {
 
   /// Each kind's phase by name (`running`, `degraded`, …), in kind order.
   var phases: [(kind: WorkerKind, phase: String)] {
-    WorkerKind.allCases.compactMap { kind in slots[kind].map { (kind, $0.phase.name) } }
+    slots.map { ($0.kind, $0.phase.name) }
   }
 
   /// Each worker as `tcactl status` shows it, in kind order.
   var status: JSONValue {
-    .array(WorkerKind.allCases.compactMap { slots[$0]?.status })
+    .array(slots.map(\.status))
   }
 
   // MARK: EffectExecutor
 
   func start(_ request: EffectRequest, id: EffectID) {
-    let slot = slots[request.workerKind]!
+    let slot = slot(request.workerKind)
     let pending = WorkerSlot.Pending(request: request, deadline: deadline(for: request), sent: false)
     switch slot.phase {
     case .running:
@@ -150,7 +151,9 @@ final class WorkerSupervisor: EffectExecutor {
     let held = heldStarts
     heldStarts.removeAll()
     for id in held {
-      guard let kind = kinds[id], let slot = slots[kind], slot.pending[id] != nil else { continue }
+      guard let kind = kinds[id] else { continue }
+      let slot = slot(kind)
+      guard slot.pending[id] != nil else { continue }
       if slot.phase == .running { send(id, in: slot) } else if !slot.queue.contains(id) { slot.queue.append(id) }
     }
   }
@@ -166,9 +169,8 @@ final class WorkerSupervisor: EffectExecutor {
 
   func cancel(_ id: EffectID) {
     heldStarts.removeAll { $0 == id }
-    guard let kind = kinds.removeValue(forKey: id), let slot = slots[kind],
-      let pending = slot.pending.removeValue(forKey: id)
-    else { return }
+    guard let kind = kinds.removeValue(forKey: id), let pending = slot(kind).pending.removeValue(forKey: id) else { return }
+    let slot = slot(kind)
     if pending.sent {
       _ = slot.link?.send(.cancel(id: id))
     } else {
@@ -180,7 +182,8 @@ final class WorkerSupervisor: EffectExecutor {
 
   /// Handles what a worker's reader thread posted.
   func handle(_ report: WorkerLink.Report, kind: WorkerKind, generation: Int) {
-    guard let slot = slots[kind], generation == slot.generation else { return }
+    let slot = slot(kind)
+    guard generation == slot.generation else { return }
     switch report {
     case .event(.ready(_, let pid, _)):
       guard case .starting = slot.phase else { return }
@@ -244,7 +247,7 @@ final class WorkerSupervisor: EffectExecutor {
   /// Restarts what is due, pings, and enforces deadlines; call on every
   /// wakeup of the loop.
   func tick(now: ContinuousClock.Instant = .now) {
-    for slot in slots.values {
+    for slot in slots {
       switch slot.phase {
       case .restarting(let at) where at <= now, .degraded(let at) where at <= now:
         spawn(slot)
@@ -270,14 +273,14 @@ final class WorkerSupervisor: EffectExecutor {
     }
     if now >= nextDeadlineCheck {
       nextDeadlineCheck = now + Self.deadlineCheckInterval
-      for slot in slots.values { expireOverdue(in: slot, now: now) }
+      for slot in slots { expireOverdue(in: slot, now: now) }
     }
   }
 
   /// When ``tick(now:)`` next has something to do, at the latest.
   var nextWakeup: ContinuousClock.Instant {
     var wakeup = nextDeadlineCheck
-    for slot in slots.values {
+    for slot in slots {
       switch slot.phase {
       case .restarting(let at), .degraded(let at): wakeup = min(wakeup, at)
       case .running: wakeup = min(wakeup, slot.nextPingAt)
@@ -298,6 +301,11 @@ final class WorkerSupervisor: EffectExecutor {
   }
 
   // MARK: Helpers
+
+  private func slot(_ kind: WorkerKind) -> WorkerSlot {
+    // Every kind has its slot, made in `init`.
+    slots.first { $0.kind == kind }!
+  }
 
   private func spawn(_ slot: WorkerSlot) {
     slot.generation += 1
