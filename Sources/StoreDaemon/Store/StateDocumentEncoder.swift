@@ -24,7 +24,8 @@ struct StateDocumentEncoder<State: Encodable> {
   private let members = JSONMemberCache()
   private let last = Last()
 
-  /// What a ``StateParts`` state's next document is made from.
+  /// What a ``StateParts`` state's next document is made from, and what the
+  /// last document encoded (for either kind of state).
   private final class Last {
     /// The last state and its document; nil (and empty) before the first,
     /// and after an encoding failed, so that the next one encodes it all.

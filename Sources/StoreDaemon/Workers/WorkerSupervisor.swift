@@ -169,8 +169,9 @@ final class WorkerSupervisor: EffectExecutor {
 
   func cancel(_ id: EffectID) {
     heldStarts.removeAll { $0 == id }
-    guard let kind = kinds.removeValue(forKey: id), let pending = slot(kind).pending.removeValue(forKey: id) else { return }
+    guard let kind = kinds.removeValue(forKey: id) else { return }
     let slot = slot(kind)
+    guard let pending = slot.pending.removeValue(forKey: id) else { return }
     if pending.sent {
       _ = slot.link?.send(.cancel(id: id))
     } else {
