@@ -18,31 +18,32 @@ public enum JSONValueDecoder {
   ///
   /// - Throws: `DecodingError`, which names the coding path.
   public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-    try ValueDecoder(value, codingPath: []).unbox(type)
+    try ValueDecoder(value, path: .root).unbox(type)
   }
 }
 
 /// The `Decoder` for one value and the path that led to it.
 private struct ValueDecoder: Decoder {
   let value: JSONValue
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(_ value: JSONValue, codingPath: [any CodingKey]) {
+  init(_ value: JSONValue, path: CodingPath) {
     self.value = value
-    self.codingPath = codingPath
+    self.path = path
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
     guard case .object(let members) = value else {
       throw mismatch([String: Any].self)
     }
-    return KeyedDecodingContainer(KeyedContainer<Key>(members: members, codingPath: codingPath))
+    return KeyedDecodingContainer(KeyedContainer<Key>(members: members, path: path))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
     guard case .array(let elements) = value else { throw mismatch([Any].self) }
-    return UnkeyedContainer(elements: elements, codingPath: codingPath)
+    return UnkeyedContainer(elements: elements, path: path)
   }
 
   func singleValueContainer() throws -> any SingleValueDecodingContainer { SingleValueContainer(decoder: self) }
@@ -52,20 +53,20 @@ private struct ValueDecoder: Decoder {
   /// The value as `T`: a primitive or one of Foundation's types JSONDecoder
   /// treats specially, else whatever `T.init(from:)` reads.
   func unbox<T: Decodable>(_ type: T.Type) throws -> T {
-    switch type {
-    case is Bool.Type: return try bool() as! T
-    case is String.Type: return try string() as! T
-    case is Double.Type: return try floatingPoint(Double.self) as! T
-    case is Float.Type: return try floatingPoint(Float.self) as! T
-    case is Int.Type: return try integer(Int.self) as! T
-    case is Int64.Type: return try integer(Int64.self) as! T
-    case is UInt64.Type: return try integer(UInt64.self) as! T
-    case is Date.Type: return try date() as! T
-    case is Data.Type: return try data() as! T
-    case is URL.Type: return try url() as! T
-    case is Decimal.Type: return try decimal() as! T
-    default: return try T(from: self)
-    }
+    // Type identity, not `is`: a comparison per type instead of a dynamic
+    // cast, for every value decoded (all of these are structs).
+    if T.self == Bool.self { return try bool() as! T }
+    if T.self == String.self { return try string() as! T }
+    if T.self == Double.self { return try floatingPoint(Double.self) as! T }
+    if T.self == Float.self { return try floatingPoint(Float.self) as! T }
+    if T.self == Int.self { return try integer(Int.self) as! T }
+    if T.self == Int64.self { return try integer(Int64.self) as! T }
+    if T.self == UInt64.self { return try integer(UInt64.self) as! T }
+    if T.self == Date.self { return try date() as! T }
+    if T.self == Data.self { return try data() as! T }
+    if T.self == URL.self { return try url() as! T }
+    if T.self == Decimal.self { return try decimal() as! T }
+    return try T(from: self)
   }
 
   func bool() throws -> Bool {
@@ -179,9 +180,19 @@ extension JSONValue {
 
 private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let members: JSONObject
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
 
-  var allKeys: [Key] { members.keys.compactMap { Key(stringValue: $0) } }
+  /// A plain loop: every enum's synthesized `init(from:)` asks for these, and
+  /// the generic `compactMap` cost several times as much.
+  var allKeys: [Key] {
+    var keys: [Key] = []
+    keys.reserveCapacity(members.count)
+    for member in members {
+      if let key = Key(stringValue: member.key) { keys.append(key) }
+    }
+    return keys
+  }
 
   func contains(_ key: Key) -> Bool { members[key.stringValue] != nil }
 
@@ -192,7 +203,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
         DecodingError.Context(
           codingPath: codingPath, debugDescription: "No value associated with key \(key) (\"\(key.stringValue)\")."))
     }
-    return ValueDecoder(value, codingPath: codingPath + [key])
+    return ValueDecoder(value, path: path.child(key))
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
@@ -227,22 +238,23 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   }
 
   func superDecoder() throws -> any Decoder {
-    ValueDecoder(members["super"] ?? .null, codingPath: codingPath + [SuperKey()])
+    ValueDecoder(members["super"] ?? .null, path: path.child(SuperKey()))
   }
 
   func superDecoder(forKey key: Key) throws -> any Decoder {
-    ValueDecoder(members[key.stringValue] ?? .null, codingPath: codingPath + [key])
+    ValueDecoder(members[key.stringValue] ?? .null, path: path.child(key))
   }
 }
 
 private struct UnkeyedContainer: UnkeyedDecodingContainer {
   let elements: JSONArray
-  let codingPath: [any CodingKey]
+  let path: CodingPath
+  var codingPath: [any CodingKey] { path.keys }
   private(set) var currentIndex = 0
 
-  init(elements: JSONArray, codingPath: [any CodingKey]) {
+  init(elements: JSONArray, path: CodingPath) {
     self.elements = elements
-    self.codingPath = codingPath
+    self.path = path
   }
 
   var count: Int? { elements.count }
@@ -257,7 +269,7 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
           codingPath: codingPath + [IndexKey(currentIndex)], debugDescription: "Unkeyed container is at end."))
     }
     defer { currentIndex += 1 }
-    return ValueDecoder(elements[currentIndex], codingPath: codingPath + [IndexKey(currentIndex)])
+    return ValueDecoder(elements[currentIndex], path: path.child(IndexKey(currentIndex)))
   }
 
   mutating func decodeNil() throws -> Bool {

@@ -90,8 +90,26 @@ public enum JSONValueEncoder {
     return encoder.finish()
   }
 
-  /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back.
-  fileprivate static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(_ value: F) -> JSONValue {
+  /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back,
+  /// without writing it out where the answer is known: below 2^53 a whole
+  /// double's description is its digits and `.0`, which JSONEncoder drops
+  /// and the parser reads as an integer, and any other finite double's
+  /// shortest description reads back as the double itself. Larger whole
+  /// numbers (`1e+16`), infinities and NaN go the long way.
+  fileprivate static func number(_ value: Double) -> JSONValue {
+    if value.magnitude < 0x1p53 {
+      return value == value.rounded(.towardZero) ? .int(Int(value)) : .double(value)
+    }
+    return number(described: value)
+  }
+
+  /// A `Float` as `JSONEncoder` writes it: read back from its own
+  /// description, which is not the `Double` it converts to (`0.1`).
+  fileprivate static func number(_ value: Float) -> JSONValue { number(described: value) }
+
+  /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back:
+  /// its shortest description, without a trailing `.0`, parsed.
+  private static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(described value: F) -> JSONValue {
     guard value.isFinite else { return .string(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity") }
     var text = value.description
     if text.hasSuffix(".0") { text.removeLast(2) }
@@ -112,25 +130,6 @@ public enum JSONValueEncoder {
 
   fileprivate static func number(_ value: UInt64) -> JSONValue {
     value <= UInt64(Int.max) ? .int(Int(value)) : .double(Double(value))
-  }
-}
-
-/// The keys that led to a value, shared by the values below it instead of
-/// copied into each; made into an array only when asked for.
-private indirect enum CodingPath {
-  case root
-  case child(CodingPath, any CodingKey)
-
-  func child(_ key: any CodingKey) -> CodingPath { .child(self, key) }
-
-  var keys: [any CodingKey] {
-    var keys: [any CodingKey] = []
-    var node = self
-    while case .child(let parent, let key) = node {
-      keys.append(key)
-      node = parent
-    }
-    return keys.reversed()
   }
 }
 
@@ -165,16 +164,35 @@ private final class ObjectBuilder {
   /// so that encoding costs one sort at the end rather than an ordered
   /// insertion per member.
   var members: [JSONObject.Element] = []
-  /// Nested containers and super encoders, by key.
-  var pending: [String: Pending] = [:]
+  /// Nested containers and super encoders, by key, none of them among
+  /// ``members``. A list, not a dictionary: an enum's case is one nested
+  /// container, most structs have none, and a dictionary cost more to make
+  /// and hash into than the list costs to search.
+  private(set) var pending: [(key: String, value: Pending)] = []
 
   init(capacity: Int = 0) {
-    members.reserveCapacity(capacity)
+    if capacity > 0 { members.reserveCapacity(capacity) }
+  }
+
+  func pending(_ key: String) -> Pending? {
+    pending.first { $0.key == key }?.value
+  }
+
+  /// Sets `key`'s nested container or super encoder, which from now on
+  /// stands for the member.
+  func setPending(_ value: Pending, for key: String) {
+    removePending(key)
+    pending.append((key, value))
+  }
+
+  func removePending(_ key: String) {
+    if !pending.isEmpty { pending.removeAll { $0.key == key } }
   }
 
   /// Takes out member `key`: the value a nested container goes on filling,
   /// or one a super encoder replaces.
   func remove(_ key: String) -> JSONValue? {
+    guard !members.isEmpty else { return nil }
     var removed: JSONValue?
     members.removeAll { member in
       guard JSONObject.order(member.key, key) == 0 else { return false }
@@ -286,7 +304,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func set(_ value: JSONValue, named name: String) {
-    if !object.pending.isEmpty { object.pending[name] = nil }
+    object.removePending(name)
     object.members.append((name, value))
   }
 
@@ -323,26 +341,28 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     keyedBy keyType: NestedKey.Type, forKey key: Key
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested: ObjectBuilder
-    if case .object(let existing) = object.pending[key.stringValue] {
+    let name = key.stringValue
+    if case .object(let existing) = object.pending(name) {
       nested = existing
     } else {
       // A container asked for where an object was already encoded goes on
       // filling that object.
       nested = ObjectBuilder()
-      if case .object(let members) = object.remove(key.stringValue) { nested.members = Array(members) }
-      object.pending[key.stringValue] = .object(nested)
+      if case .object(let members) = object.remove(name) { nested.members = Array(members) }
+      object.setPending(.object(nested), for: name)
     }
     return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key)))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let nested: ArrayBuilder
-    if case .array(let existing) = object.pending[key.stringValue] {
+    let name = key.stringValue
+    if case .array(let existing) = object.pending(name) {
       nested = existing
     } else {
       nested = ArrayBuilder()
-      if case .array(let elements) = object.remove(key.stringValue) { nested.elements = elements }
-      object.pending[key.stringValue] = .array(nested)
+      if case .array(let elements) = object.remove(name) { nested.elements = elements }
+      object.setPending(.array(nested), for: name)
     }
     return UnkeyedContainer(array: nested, path: .child(path, key))
   }
@@ -358,7 +378,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   private func superEncoder(named name: String, key: any CodingKey) -> any Encoder {
     let encoder = ValueEncoder(path: .child(path, key))
     _ = object.remove(name)
-    object.pending[name] = .encoder(encoder)
+    object.setPending(.encoder(encoder), for: name)
     return encoder
   }
 }

@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import TestSupport
 import Testing
 import Wire
 
@@ -29,13 +30,31 @@ import Wire
   /// Doubles become what their shortest description, without a trailing
   /// `.0`, reads back as; a Float is read from its own description.
   @Test(arguments: [
-    0.0, -0.0, 1.0, -2.0, 0.1, 1.5, 1e-7, 123_456_789.0, 1e15, 9_007_199_254_740_993.0, 1e16, 1.5e300, -1e22,
+    0.0, -0.0, 1.0, -2.0, 0.1, 1.5, 1e-5, 1e-7, 123_456_789.0, 1e15, 9_007_199_254_740_993.0, 1e16, 1.5e300, -1e22,
+    0x1p53, -0x1p53, 0x1p53 - 1, -(0x1p53 - 1), 0x1p52 + 0.5, 0x1p52 + 1, 0x1p63, -0x1p63,
     Double.leastNonzeroMagnitude, Double.greatestFiniteMagnitude, .infinity, -.infinity, .nan,
   ])
   func doublesAsJSONEncoderWritesThem(_ value: Double) throws {
     try Self.expectSame(value)
     try Self.expectSame([value])
     try Self.expectSame(["x": value])
+  }
+
+  /// Doubles of every magnitude, whole and not, from random bit patterns
+  /// and from whole numbers near 2^53, where the description changes form.
+  @Test func doublesOfEveryMagnitudeAsJSONEncoderWritesThem() throws {
+    var generator = SplitMix64(seed: 53)
+    var values: [Double] = []
+    for _ in 0..<2_000 {
+      let value = Double(bitPattern: generator.next())
+      if value.isFinite { values.append(value) }
+      // A whole number of up to 60 bits, and a fraction of it.
+      let whole = Double(Int64(bitPattern: generator.next()) >> Int64(generator.next() % 60 + 3))
+      values.append(whole)
+      values.append(whole / 8)
+    }
+    for shift in 0..<64 { values.append(0x1p53 - Double(shift)) }
+    for value in values { try Self.expectSame(["x": value]) }
   }
 
   @Test(arguments: [Float(0.1), 2.5, 3.0, -0.0, 16_777_216, 1e-3, .greatestFiniteMagnitude, .infinity, .nan])
