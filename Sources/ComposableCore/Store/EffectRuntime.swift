@@ -5,36 +5,16 @@
 /// `cancellable` and each child scope opens a node, and a part of an effect is
 /// cancelled when any node above it is. Cancelling a node stops its requests at
 /// the executor and keeps the rest of its concatenations from starting.
+///
+/// What it keeps is not generic over `Action`: a request's reply mapping is
+/// held as a closure that enqueues the mapped action. Dictionaries of types
+/// nested in the generic class went through the standard library's
+/// unspecialized code, several thousand instructions per lookup
+/// (docs/BENCHMARKS.md).
 final class EffectRuntime<Action: Sendable> {
-  private final class Node {
-    let parent: Node?
-    var isCancelled = false
-
-    init(parent: Node?) { self.parent = parent }
-
-    var isCancelledOrAncestorCancelled: Bool {
-      var node: Node? = self
-      while let current = node {
-        if current.isCancelled { return true }
-        node = current.parent
-      }
-      return false
-    }
-  }
-
-  private struct CancelKey: Hashable {
-    let scope: [ScopeComponent]
-    let id: CancelID
-  }
-
-  private struct Running {
-    let request: EffectRequest
-    let mapping: ReplyMapping<Action>
-    let node: Node
-    let scope: [ScopeComponent]
-    let origin: Origin
-    let onComplete: () -> Void
-  }
+  private typealias Node = EffectNode
+  private typealias CancelKey = EffectCancelKey
+  private typealias Running = RunningRequest
 
   private let executor: any EffectExecutor
   private let enqueue: (Action, Origin) -> Void
@@ -72,7 +52,7 @@ final class EffectRuntime<Action: Sendable> {
     let isFinal: Bool
     if case .failure = reply { isFinal = true } else { isFinal = entry.request.completesOnFirstReply }
     if isFinal { running[id] = nil }
-    if let action = entry.mapping(reply) { enqueue(action, entry.origin) }
+    entry.deliver(reply)
     if isFinal { entry.onComplete() }
   }
 
@@ -106,8 +86,13 @@ final class EffectRuntime<Action: Sendable> {
     case .request(let request, let mapping):
       let id = nextID
       nextID += 1
+      let enqueue = enqueue
       running[id] = Running(
-        request: request, mapping: mapping, node: node, scope: scope, origin: origin, onComplete: onComplete)
+        request: request, node: node, scope: scope, origin: origin,
+        deliver: { reply in
+          if let action = mapping(reply) { enqueue(action, origin) }
+        },
+        onComplete: onComplete)
       executor.start(request, id: id)
 
     case .merge(let effects):
@@ -198,4 +183,38 @@ final class EffectRuntime<Action: Sendable> {
       entry.onComplete()
     }
   }
+}
+
+/// A node of the cancellation tree: a `cancellable` or a child scope.
+private final class EffectNode {
+  let parent: EffectNode?
+  var isCancelled = false
+
+  init(parent: EffectNode?) { self.parent = parent }
+
+  var isCancelledOrAncestorCancelled: Bool {
+    var node: EffectNode? = self
+    while let current = node {
+      if current.isCancelled { return true }
+      node = current.parent
+    }
+    return false
+  }
+}
+
+/// A cancellation id, within the scope that declared it.
+private struct EffectCancelKey: Hashable {
+  let scope: [ScopeComponent]
+  let id: CancelID
+}
+
+/// A request in flight and what its replies go to.
+private struct RunningRequest {
+  let request: EffectRequest
+  let node: EffectNode
+  let scope: [ScopeComponent]
+  let origin: Origin
+  /// Maps a reply to an action and enqueues it (if the mapping gives one).
+  let deliver: (EffectReply) -> Void
+  let onComplete: () -> Void
 }
