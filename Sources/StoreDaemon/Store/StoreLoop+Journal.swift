@@ -9,7 +9,13 @@ import Wire
 /// undone. Runs on the store loop's thread only (docs/DURABILITY.md).
 extension StoreLoop {
   /// The actions reduced since the last commit, and what undoing them takes.
-  struct Batch {
+  ///
+  /// A class: the loop asks whether a batch is open several times per
+  /// action, and reading a `Batch?` struct out of the loop copied it, the
+  /// whole state before it included, and destroyed the copy again (about
+  /// 4k instructions each time, docs/BENCHMARKS.md); a reference is one
+  /// retain.
+  final class Batch {
     let stateBefore: AppFeature.State
     let versionBefore: UInt64
     let publishedBefore: JSONValue
@@ -25,6 +31,18 @@ extension StoreLoop {
     /// Answers other than acknowledgements offered during the batch (errors
     /// for invalid actions), offered again if the batch is thrown away.
     var replies: [(Connection, ServerMessage)] = []
+
+    init(
+      stateBefore: AppFeature.State, versionBefore: UInt64, publishedBefore: JSONValue, waitsBefore: [Origin: Wait],
+      firstRequestID: EffectID, held: [Connection]
+    ) {
+      self.stateBefore = stateBefore
+      self.versionBefore = versionBefore
+      self.publishedBefore = publishedBefore
+      self.waitsBefore = waitsBefore
+      self.firstRequestID = firstRequestID
+      self.held = held
+    }
   }
 
   /// Starts a batch unless one is open: remembers the state to go back to,
@@ -79,10 +97,14 @@ extension StoreLoop {
   }
 
   private func release(_ batch: Batch) {
+    // Effects first: a request written before the clients' frames is under
+    // way in its worker while the loop writes to every client (a hundred
+    // watchers take longer than the request); the reply is read by this
+    // thread only after the frames are out, so nothing overtakes them.
+    supervisor.releaseHeldStarts()
     offerBatchRootFramesToAll()
     resyncedInBatch.removeAll()
     for connection in batch.held { connection.outbox.release() }
-    supervisor.releaseHeldStarts()
   }
 
   private func reject(_ batch: Batch, because error: JournalWriteError) {
