@@ -12,17 +12,13 @@
 /// unspecialized code, several thousand instructions per lookup
 /// (docs/BENCHMARKS.md).
 final class EffectRuntime<Action: Sendable> {
-  private typealias Node = EffectNode
-  private typealias CancelKey = EffectCancelKey
-  private typealias Running = RunningRequest
-
   private let executor: any EffectExecutor
   private let enqueue: (Action, Origin) -> Void
-  private let root = Node(parent: nil)
+  private let root = EffectNode(parent: nil)
   private var nextID: EffectID = 1
-  private var running: [EffectID: Running] = [:]
-  private var cancellables: [CancelKey: [ObjectIdentifier: Node]] = [:]
-  private var scopes: [[ScopeComponent]: [ObjectIdentifier: Node]] = [:]
+  private var running: [EffectID: RunningRequest] = [:]
+  private var cancellables: [EffectCancelKey: [ObjectIdentifier: EffectNode]] = [:]
+  private var scopes: [[ScopeComponent]: [ObjectIdentifier: EffectNode]] = [:]
 
   init(executor: any EffectExecutor, enqueue: @escaping (Action, Origin) -> Void) {
     self.executor = executor
@@ -73,7 +69,7 @@ final class EffectRuntime<Action: Sendable> {
   }
 
   private func run(
-    _ effect: Effect<Action>, node: Node, scope: [ScopeComponent], origin: Origin, onComplete: @escaping () -> Void
+    _ effect: Effect<Action>, node: EffectNode, scope: [ScopeComponent], origin: Origin, onComplete: @escaping () -> Void
   ) {
     switch effect.operation {
     case .none:
@@ -87,7 +83,7 @@ final class EffectRuntime<Action: Sendable> {
       let id = nextID
       nextID += 1
       let enqueue = enqueue
-      running[id] = Running(
+      running[id] = RunningRequest(
         request: request, node: node, scope: scope, origin: origin,
         deliver: { reply in
           if let action = mapping(reply) { enqueue(action, origin) }
@@ -108,9 +104,9 @@ final class EffectRuntime<Action: Sendable> {
       runSequence(effects[...], node: node, scope: scope, origin: origin, onComplete: onComplete)
 
     case .cancellable(let id, let cancelInFlight, let effect):
-      let key = CancelKey(scope: scope, id: id)
+      let key = EffectCancelKey(scope: scope, id: id)
       if cancelInFlight { cancel(nodes: cancellables.removeValue(forKey: key)) }
-      let child = Node(parent: node)
+      let child = EffectNode(parent: node)
       cancellables[key, default: [:]][ObjectIdentifier(child)] = child
       run(effect, node: child, scope: scope, origin: origin) { [weak self] in
         self?.cancellables[key]?[ObjectIdentifier(child)] = nil
@@ -119,12 +115,12 @@ final class EffectRuntime<Action: Sendable> {
       }
 
     case .cancel(let id):
-      cancel(nodes: cancellables.removeValue(forKey: CancelKey(scope: scope, id: id)))
+      cancel(nodes: cancellables.removeValue(forKey: EffectCancelKey(scope: scope, id: id)))
       onComplete()
 
     case .scoped(let component, let effect):
       let childScope = scope + [component]
-      let child = Node(parent: node)
+      let child = EffectNode(parent: node)
       scopes[childScope, default: [:]][ObjectIdentifier(child)] = child
       run(effect, node: child, scope: childScope, origin: origin) { [weak self] in
         self?.scopes[childScope]?[ObjectIdentifier(child)] = nil
@@ -134,7 +130,7 @@ final class EffectRuntime<Action: Sendable> {
 
     case .cancelScope(let component):
       let prefix = scope + [component]
-      var nodes: [ObjectIdentifier: Node] = [:]
+      var nodes: [ObjectIdentifier: EffectNode] = [:]
       for (path, registered) in scopes where path.starts(with: prefix) {
         nodes.merge(registered) { first, _ in first }
       }
@@ -149,7 +145,7 @@ final class EffectRuntime<Action: Sendable> {
   /// Runs `effects` one after another without recursing for effects that
   /// complete at once, so long chains of sends cannot overflow the stack.
   private func runSequence(
-    _ effects: ArraySlice<Effect<Action>>, node: Node, scope: [ScopeComponent], origin: Origin,
+    _ effects: ArraySlice<Effect<Action>>, node: EffectNode, scope: [ScopeComponent], origin: Origin,
     onComplete: @escaping () -> Void
   ) {
     var remaining = effects
@@ -173,7 +169,7 @@ final class EffectRuntime<Action: Sendable> {
 
   /// Cancels `nodes`: their requests stop at the executor and complete, so
   /// whatever waited on them moves on (and stops if it was cancelled too).
-  private func cancel(nodes: [ObjectIdentifier: Node]?) {
+  private func cancel(nodes: [ObjectIdentifier: EffectNode]?) {
     guard let nodes, !nodes.isEmpty else { return }
     for node in nodes.values { node.isCancelled = true }
     let cancelled = running.filter { $0.value.node.isCancelledOrAncestorCancelled }.sorted { $0.key < $1.key }

@@ -10,11 +10,10 @@ import Wire
 extension StoreLoop {
   /// The actions reduced since the last commit, and what undoing them takes.
   ///
-  /// A class: the loop asks whether a batch is open several times per
-  /// action, and reading a `Batch?` struct out of the loop copied it, the
-  /// whole state before it included, and destroyed the copy again (about
-  /// 4k instructions each time, docs/BENCHMARKS.md); a reference is one
-  /// retain.
+  /// A class: the loop asks whether a batch is open twice per publication
+  /// and takes it out to commit it, and with a struct each of these copied
+  /// the `Batch?`, the state before it included, and destroyed the copy; a
+  /// reference is one retain (docs/BENCHMARKS.md).
   final class Batch {
     let stateBefore: AppFeature.State
     let versionBefore: UInt64
@@ -98,9 +97,9 @@ extension StoreLoop {
 
   private func release(_ batch: Batch) {
     // Effects first: a request written before the clients' frames is under
-    // way in its worker while the loop writes to every client (a hundred
-    // watchers take longer than the request); the reply is read by this
-    // thread only after the frames are out, so nothing overtakes them.
+    // way in its worker while the loop writes to every client; the reply is
+    // read by this thread only after the frames are out, so nothing
+    // overtakes them.
     supervisor.releaseHeldStarts()
     offerBatchRootFramesToAll()
     resyncedInBatch.removeAll()
