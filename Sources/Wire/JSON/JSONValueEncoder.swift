@@ -174,7 +174,8 @@ private final class ObjectBuilder {
     if capacity > 0 { members.reserveCapacity(capacity) }
   }
 
-  func pending(_ key: String) -> Pending? {
+  /// The nested container or super encoder standing for member `key`.
+  func pending(for key: String) -> Pending? {
     pending.first { $0.key == key }?.value
   }
 
@@ -342,7 +343,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   ) -> KeyedEncodingContainer<NestedKey> {
     let nested: ObjectBuilder
     let name = key.stringValue
-    if case .object(let existing) = object.pending(name) {
+    if case .object(let existing) = object.pending(for: name) {
       nested = existing
     } else {
       // A container asked for where an object was already encoded goes on
@@ -357,7 +358,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
     let nested: ArrayBuilder
     let name = key.stringValue
-    if case .array(let existing) = object.pending(name) {
+    if case .array(let existing) = object.pending(for: name) {
       nested = existing
     } else {
       nested = ArrayBuilder()
