@@ -30,6 +30,9 @@ struct DaemonOptions: Sendable {
   /// How long a worker may leave a ping unanswered before it is killed and
   /// restarted; it is pinged every half of this.
   var workerTimeout: Duration = .seconds(10)
+  /// How long the store loop spins, when it runs out of work, before it
+  /// sleeps (``LoopWaiter``): CPU spent for the latency of the next request.
+  var spin: Duration = .microseconds(50)
   /// When the journal is made durable (docs/DURABILITY.md).
   var syncPolicy = SyncPolicy.always
   /// Whether recovery may move damaged journal data aside and start from what
@@ -76,6 +79,8 @@ struct DaemonOptions: Sendable {
                              storedaemon); the network worker is PATH-network
       --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
                              restarted (default 10)
+      --spin MICROSECONDS    how long the store loop spins for more work before it sleeps, from
+                             0 (never) to 10000 (default 50): CPU time for lower latency
       --config FILE          the feature settings file (default: storedaemon.conf in the state
                              directory, if it exists)
       --log-level LEVEL      error, warning, info (default) or debug; under systemd each line
@@ -142,6 +147,12 @@ struct DaemonOptions: Sendable {
         }
         options.syncPolicy = policy
       case "--worker-timeout": options.workerTimeout = try seconds(for: argument)
+      case "--spin":
+        let text = try value(for: argument)
+        guard let microseconds = Int(text), microseconds >= 0, microseconds <= 10_000 else {
+          throw UsageError("--spin takes a number of microseconds between 0 and 10000, got '\(text)'")
+        }
+        options.spin = .microseconds(microseconds)
       case "--config": options.configurationFile = try value(for: argument)
       case "--log-level":
         let text = try value(for: argument)

@@ -16,7 +16,7 @@ import Wire
 /// connection's bounded ``Outbox``, and a subscriber that cannot keep up is
 /// resynchronised or disconnected.
 final class StoreLoop: @unchecked Sendable {
-  // Safe: `inbox` is thread-safe (a Mutex and a semaphore), and `notifier`
+  // Safe: `inbox` is thread-safe (a Mutex and a pipe), and `notifier`
   // and `historyReader` are Sendable; every other stored property is read and
   // written only by the thread running `run()` (here and in the StoreLoop+*.swift
   // extensions). Members are internal only so that those files can share them.
@@ -27,7 +27,8 @@ final class StoreLoop: @unchecked Sendable {
     case message(connectionID: Int, ClientMessage)
     /// A frame from a greeted client that is not a valid message.
     case invalid(connectionID: Int, requestID: Int?, MessageError)
-    /// What an effect worker's link reported.
+    /// What an effect worker sent, read by the loop itself, or its exit,
+    /// posted by the thread that reaped it.
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     /// What the history reader found for a client's `log` or `get` with `at`.
     case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
@@ -47,6 +48,7 @@ final class StoreLoop: @unchecked Sendable {
   }
 
   let inbox = Inbox<Command>()
+  var waiter: LoopWaiter
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
   /// Names the lineage of versions: kept in the journal, so versions carry on
@@ -150,6 +152,7 @@ final class StoreLoop: @unchecked Sendable {
     self.options = options
     self.notifier = notifier
     self.history = DiffHistory(capacity: options.retainedDiffs)
+    waiter = LoopWaiter(spin: options.spin)
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
       try StateRecovery.run(options: options, retained: options.retainedDiffs)
     }
@@ -183,13 +186,19 @@ final class StoreLoop: @unchecked Sendable {
     supervisor.startAll()
     reduceRecoveryActionIfNeeded()
     while isRunning {
-      let wait = min(tick, max(.zero, min(supervisor.nextWakeup, nextServiceWakeup) - .now))
-      let commands = inbox.take(waitingUntil: .now() + .nanoseconds(Int(wait / .nanoseconds(1))))
+      let ready = waiter.wait(
+        for: inbox, until: min(.now + tick, supervisor.nextWakeup, nextServiceWakeup),
+        alsoReading: supervisor.sockets)
       // Every action reduced from these commands joins one batch, made
       // durable with one sync (group commit) before anything about it leaves
       // the daemon. A command that reads the state ends the batch first, so
       // it reads only durable versions.
-      for command in commands where isRunning { perform(command) }
+      for command in inbox.take() where isRunning { perform(command) }
+      if !ready.isEmpty {
+        for (kind, generation, report) in supervisor.read(ready) where isRunning {
+          perform(.worker(kind, generation: generation, report))
+        }
+      }
       commitBatch()
       guard isRunning else { break }
       supervisor.tick()

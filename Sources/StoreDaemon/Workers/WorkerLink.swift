@@ -5,17 +5,19 @@ import Glibc
 import Synchronization
 import Wire
 
-/// One running worker process and the daemon's end of its socketpair: a reader
-/// thread that turns frames into events for the store loop, and a writer thread
-/// that drains the link's ``Outbox``, so the store loop never waits on a worker.
+/// One running worker process and the daemon's end of its socketpair. The
+/// store loop reads the socket itself, in the same `poll` as its inbox
+/// (``WorkerInput``): a reply is reduced by the thread it wakes, with no
+/// hand-off between threads. A writer thread drains the link's ``Outbox``, so
+/// the store loop never waits on a worker.
 ///
-/// The reader owns the process's end: when the worker closes its socket, sends
-/// something unreadable, or is told to stop, the reader makes sure the process
-/// is gone (SIGKILL after a short grace), reaps it, closes the socket and posts
-/// one ``Exit`` to the loop. A pid is only ever signalled while it is known to
-/// be unreaped, so a recycled pid is never hit.
+/// When the loop stops reading (the worker closed its socket or broke the
+/// protocol, or the daemon is stopping), it calls ``release()``: a thread then
+/// makes sure the process is gone (SIGKILL after a short grace), reaps it,
+/// closes the socket and reports the exit once. A pid is only ever signalled
+/// while it is known to be unreaped, so a recycled pid is never hit.
 final class WorkerLink: Sendable {
-  /// What the link tells the store loop.
+  /// What the store loop learns of a worker: its messages, then its exit.
   enum Report: Sendable {
     case event(WorkerEvent)
     /// The process is gone and reaped; `reason` says how, for logs and status.
@@ -35,33 +37,58 @@ final class WorkerLink: Sendable {
   private let socket: UnixSocket
   private let outbox: Outbox
   private let isReaped = Mutex(false)
+  private let isReleased = Mutex(false)
   private let writerDone = DispatchSemaphore(value: 0)
   private let exited = DispatchSemaphore(value: 0)
+  private let reportExit: @Sendable (_ reason: String) -> Void
 
-  private init(kind: WorkerKind, generation: Int, child: WorkerSpawn.Child) {
+  private init(
+    kind: WorkerKind, generation: Int, child: WorkerSpawn.Child, reportExit: @escaping @Sendable (String) -> Void
+  ) {
     self.kind = kind
     self.generation = generation
     self.pid = child.pid
     self.socket = child.socket
+    self.reportExit = reportExit
     outbox = Outbox(limit: Self.outboxLimit, writingThroughTo: child.socket.descriptor)
   }
 
-  /// Spawns a worker and starts its threads; `report` is called from the
-  /// reader thread, in order, ending with exactly one `.exited`.
+  /// Spawns a worker and starts its writer thread; `reportExit` is called
+  /// once, from another thread, after ``release()``, when the process is
+  /// reaped.
   static func start(
     kind: WorkerKind, generation: Int, executable: String, arguments: [String], environment: [String],
-    report: @escaping @Sendable (Report) -> Void
+    reportExit: @escaping @Sendable (_ reason: String) -> Void
   ) throws(SocketError) -> WorkerLink {
     let child = try WorkerSpawn.spawn(executable: executable, arguments: arguments, environment: environment)
-    let link = WorkerLink(kind: kind, generation: generation, child: child)
+    let link = WorkerLink(kind: kind, generation: generation, child: child, reportExit: reportExit)
     DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
-    DetachedThread.start(name: "\(kind.rawValue)-read") {
-      link.readLoop(report: report)
-      let reason = link.reap()
-      link.exited.signal()
-      report(.exited(reason: reason))
-    }
     return link
+  }
+
+  /// The socket the store loop polls and reads until ``release()``.
+  var descriptor: Int32 { socket.descriptor }
+
+  /// Reads what has arrived, for a reader that has just seen the socket
+  /// readable; empty at end of file. Only before ``release()``.
+  func read() throws(SocketError) -> [UInt8] {
+    try socket.readReady()
+  }
+
+  /// The store loop will not read the socket again: reaps the process on a
+  /// thread of its own, and then reports its exit. Once only; later calls do
+  /// nothing.
+  func release() {
+    let first = isReleased.withLock { released in
+      defer { released = true }
+      return !released
+    }
+    guard first else { return }
+    DetachedThread.start(name: "\(kind.rawValue)-reap") { [self] in
+      let reason = reap()
+      exited.signal()
+      reportExit(reason)
+    }
   }
 
   /// Queues `command`; false when the worker has stopped reading (its queue
@@ -107,40 +134,6 @@ final class WorkerLink: Sendable {
     writerDone.signal()
   }
 
-  private func readLoop(report: @Sendable (Report) -> Void) {
-    var decoder = FrameDecoder(maximum: WorkerProtocol.maximumFrame)
-    var greeted = false
-    while true {
-      let bytes: [UInt8]
-      do {
-        bytes = try socket.read()
-      } catch {
-        Log.warning("\(kind.rawValue) worker (pid \(pid)): \(error)")
-        return
-      }
-      if bytes.isEmpty { return }
-      decoder.append(bytes)
-      do {
-        while let payload = try decoder.nextFrame() {
-          let event = try WorkerEvent(payload: payload)
-          if !greeted {
-            guard case .ready(let kind, _, let version) = event, kind == self.kind, version == WorkerProtocol.version
-            else {
-              throw WorkerMessageError(
-                "expected 'ready' for a \(self.kind.rawValue) worker speaking protocol \(WorkerProtocol.version), got \(event)")
-            }
-            greeted = true
-          }
-          report(.event(event))
-        }
-      } catch {
-        Log.error("\(kind.rawValue) worker (pid \(pid)) broke the worker protocol: \(error); killing it")
-        kill()
-        return
-      }
-    }
-  }
-
   /// Waits for the process to end (killing it after ``exitGrace``), reaps it,
   /// and closes the socket once the writer is done.
   private func reap() -> String {
@@ -154,6 +147,9 @@ final class WorkerLink: Sendable {
     // reported, and the worker restarted, without waiting out a long sleep.
     var pause: useconds_t = 50
     while true {
+      // Nobody else reads the socket now: what the worker still writes is
+      // dropped, so that it never blocks on a full socket instead of exiting.
+      discardInput()
       // WNOWAIT: learn that it ended without reaping, so `kill()` can never
       // signal a recycled pid.
       var info = siginfo_t()
@@ -176,5 +172,11 @@ final class WorkerLink: Sendable {
     writerDone.wait()
     socket.close()
     return ProcessExit(status: status).description
+  }
+
+  private func discardInput() {
+    withUnsafeTemporaryAllocation(byteCount: 16 * 1024, alignment: 1) { buffer in
+      while recv(socket.descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+    }
   }
 }

@@ -39,6 +39,8 @@ final class WorkerSlot {
   let kind: WorkerKind
   var phase: Phase = .stopped
   var link: WorkerLink?
+  /// What the loop has read from the link, while it reads it.
+  var input: WorkerInput?
   var generation = 0
   var history = RestartHistory()
   /// How the last process ended, for status and error messages.

@@ -16,7 +16,9 @@ import Wire
 ///
 /// Confined to the store loop's thread, like the store: replies are collected
 /// in ``takeReplies()`` and delivered by the loop, never from inside
-/// ``start(_:id:)``. Worker threads only post ``WorkerLink/Report``s.
+/// ``start(_:id:)``. The loop polls the workers' ``sockets`` with its inbox
+/// and hands what is ready to ``read(_:)``; only a worker's exit is posted,
+/// from the thread that reaped it.
 final class WorkerSupervisor: EffectExecutor {
   struct Configuration: Sendable {
     /// The `effectworker` executable; the network worker's is beside it
@@ -79,6 +81,8 @@ final class WorkerSupervisor: EffectExecutor {
       failAll(in: slot, EffectFailure(.workerUnavailable, "storedaemon is shutting down"))
       if let link = slot.link {
         link.stop()
+        slot.input = nil
+        link.release()
         links.append(link)
       }
     }
@@ -181,7 +185,34 @@ final class WorkerSupervisor: EffectExecutor {
 
   // MARK: Reports from the workers
 
-  /// Handles what a worker's reader thread posted.
+  /// The sockets the loop reads, for its `poll`.
+  var sockets: [Int32] {
+    slots.compactMap { slot in slot.input == nil ? nil : slot.link?.descriptor }
+  }
+
+  /// Reads the workers whose sockets `poll` found ready, in `ready`; returns
+  /// what they reported, in order, for ``handle(_:kind:generation:)``. A
+  /// worker whose input ended is not read again: its link reaps it and posts
+  /// its exit.
+  func read(_ ready: [Int32]) -> [(kind: WorkerKind, generation: Int, report: WorkerLink.Report)] {
+    var reports: [(kind: WorkerKind, generation: Int, report: WorkerLink.Report)] = []
+    for slot in slots {
+      guard let link = slot.link, ready.contains(link.descriptor), var input = slot.input.take() else {
+        continue
+      }
+      let (events, isOpen) = input.read(from: link)
+      for event in events { reports.append((slot.kind, slot.generation, .event(event))) }
+      if isOpen {
+        slot.input = input
+      } else {
+        slot.input = nil
+        link.release()
+      }
+    }
+    return reports
+  }
+
+  /// Handles what a worker reported.
   func handle(_ report: WorkerLink.Report, kind: WorkerKind, generation: Int) {
     let slot = slot(kind)
     guard generation == slot.generation else { return }
@@ -319,10 +350,12 @@ final class WorkerSupervisor: EffectExecutor {
         kind: kind, generation: generation,
         executable: WorkerProtocol.executable(for: kind, effectworker: configuration.executable), arguments: arguments,
         environment: configuration.environment
-      ) { [post] report in post(kind, generation, report) }
+      ) { [post] reason in post(kind, generation, .exited(reason: reason)) }
+      slot.input = WorkerInput()
       slot.phase = .starting(since: .now)
     } catch {
       slot.link = nil
+      slot.input = nil
       slot.lastExit = "could not be started: \(error)"
       failAll(in: slot, unavailable(slot, "it could not be started: \(error)"))
       scheduleRestart(slot, after: "the \(kind.rawValue) worker could not be started: \(error)")

@@ -86,7 +86,7 @@ public struct UnixSocket: Sendable, Hashable {
     let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
       var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-      let milliseconds = deadline.map { Self.pollMilliseconds(until: $0) } ?? -1
+      let milliseconds = deadline.map { Readiness.milliseconds(until: $0) } ?? -1
       let ready = poll(&waiting, 1, milliseconds)
       if ready < 0 {
         if errno == EINTR { continue }
@@ -117,15 +117,6 @@ public struct UnixSocket: Sendable, Hashable {
       if errno == EINTR { continue }
       throw SocketError("read")
     }
-  }
-
-  /// `poll`'s timeout for `deadline`: whole milliseconds, rounded up so that
-  /// the wait does not end just short of it.
-  private static func pollMilliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-    let (seconds, attoseconds) = (deadline - ContinuousClock.now).components
-    guard seconds >= 0 && attoseconds >= 0 else { return 0 }
-    let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
-    return Int32(clamping: milliseconds)
   }
 
   /// Writes all of `bytes`, retrying short writes and interrupted calls.

@@ -31,13 +31,14 @@ import Wire
   @Test func parsesEveryOption() throws {
     let options = try DaemonOptions.parse(
       ["--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
-       "--client-buffer", "65536"], environment: [:])
+       "--client-buffer", "65536", "--spin", "0"], environment: [:])
     #expect(options.socketPath == "/s")
     #expect(options.stateDirectory == "/d")
     #expect(options.allowedGroup == "tca")
     #expect(options.handshakeTimeout == .milliseconds(500))
     #expect(options.heartbeatInterval == .seconds(2))
     #expect(options.outboxLimit == 65536)
+    #expect(options.spin == .zero)
   }
 
   @Test(arguments: [
@@ -45,6 +46,7 @@ import Wire
     (["--frobnicate"], "unknown option '--frobnicate'"),
     (["--heartbeat", "soon"], "--heartbeat takes a number of seconds between 0.001 and 86400, got 'soon'"),
     (["--client-buffer", "10"], "--client-buffer takes a number of bytes between 4096 and 1073741824, got '10'"),
+    (["--spin", "-1"], "--spin takes a number of microseconds between 0 and 10000, got '-1'"),
   ])
   func badArgumentsAreNamed(_ arguments: [String], _ message: String) {
     #expect {

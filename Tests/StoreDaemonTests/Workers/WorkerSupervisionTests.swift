@@ -112,6 +112,30 @@ import Wire
     #expect(daemon.standardError.contains("the kind is degraded"))
   }
 
+  /// The daemon reads its workers' sockets on the store loop's thread: a
+  /// worker that sends what is not a worker message is killed and restarted,
+  /// and the loop serves on.
+  @Test(arguments: [
+    ("\\000\\000\\000\\005hello", "is not valid JSON"),
+    ("\\000\\000\\000\\026{\"type\":\"pong\",\"id\":1}", "expected 'ready'"),
+  ])
+  func aWorkerThatBreaksTheProtocolIsKilledAndRestarted(_ bytes: String, _ reason: String) throws {
+    let fakes = try TemporaryDirectory()
+    // It then reads on, so that it ends with the daemon.
+    let script = fakes.appending("effectworker")
+    try "#!/bin/sh\nprintf '\(bytes)' >&3\nexec cat <&3 >/dev/null\n".write(toFile: script, atomically: true, encoding: .utf8)
+    #expect(chmod(script, 0o755) == 0)
+    #expect(symlink(script, fakes.appending("effectworker-network")) == 0)
+    let daemon = try DaemonProcess(arguments: ["--effectworker", script])
+    try waitUntil("the timer worker was killed for it") {
+      try daemon.workers()["timer"]?["lastExit"] == .string("was killed by signal 9 (Killed)")
+    }
+    #expect(daemon.standardError.contains("timer worker (pid "))
+    #expect(daemon.standardError.contains("broke the worker protocol"))
+    #expect(daemon.standardError.contains(reason), "\(daemon.standardError)")
+    #expect(try daemon.client().get(path: "/counter/count").value == .int(0))
+  }
+
   @Test func aMissingWorkerExecutableStopsTheDaemonWithStatus70() throws {
     #expect {
       try DaemonProcess(arguments: ["--effectworker", "/nonexistent/effectworker"])
