@@ -1,3 +1,4 @@
+import Glibc
 import Wire
 
 /// How the store loop waits for its next work: commands in its ``Inbox``, or
@@ -10,8 +11,10 @@ import Wire
 ///   ``spinCheckInterval``, the sockets; then it sleeps in `poll`. A request
 ///   that arrives within the spin is taken at once, without the wake-up of a
 ///   sleeping thread, which costs these machines tens of microseconds
-///   (docs/BENCHMARKS.md); the price is that much CPU after each piece of
-///   work, bounded, and none at all when `spin` is zero (`--spin 0`).
+///   (docs/BENCHMARKS.md); the price is up to that much CPU after each piece
+///   of work, and none at all when `spin` is zero (`--spin 0`). Each turn of
+///   the spin yields the processor, so that the threads the loop waits for
+///   (a connection's reader, a client on the same core) are not held off.
 struct LoopWaiter {
   static let busyCheckInterval: Duration = .microseconds(100)
   static let spinCheckInterval: Duration = .microseconds(5)
@@ -35,6 +38,7 @@ struct LoopWaiter {
       if inbox.hasCommands { return [] }
       let ready = check(sockets, every: Self.spinCheckInterval, now: now)
       if !ready.isEmpty { return ready }
+      sched_yield()
       now = .now
     }
     socketsCheckedAt = now
