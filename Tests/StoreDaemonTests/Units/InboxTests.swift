@@ -8,26 +8,13 @@ import Wire
 /// The store loop's mailbox and how the loop waits on it and on the workers'
 /// sockets: real threads, a real pipe, real sockets.
 @Suite struct InboxTests {
-  /// Two connected sockets, closed at the end.
-  final class Pair: Sendable {
-    let near: Int32
-    let far: Int32
+  /// A socketpair: the loop reads `near`, the test writes to `far`.
+  typealias Pair = OutboxWriteThroughTests.Pair
 
-    init() {
-      var descriptors: [Int32] = [-1, -1]
-      precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
-      (near, far) = (descriptors[0], descriptors[1])
-    }
-
-    func send() {
-      var byte: UInt8 = 1
-      precondition(write(far, &byte, 1) == 1)
-    }
-
-    deinit {
-      close(near)
-      close(far)
-    }
+  /// Makes `pair.near` readable.
+  static func speak(_ pair: Pair) {
+    var byte: UInt8 = 1
+    precondition(write(pair.far, &byte, 1) == 1)
   }
 
   @Test func aPostWakesTheSleepingLoopAndIsTakenInOrder() {
@@ -71,7 +58,7 @@ import Wire
     let inbox = Inbox<Int>()
     let quiet = Pair()
     let spoken = Pair()
-    spoken.send()
+    Self.speak(spoken)
     #expect(inbox.sleep(until: .now + .seconds(10), alsoReading: [quiet.near, spoken.near]) == [spoken.near])
     #expect(inbox.take().isEmpty)
   }
@@ -80,7 +67,7 @@ import Wire
     let inbox = Inbox<Int>()
     inbox.post(1)
     let socket = Pair()
-    socket.send()
+    Self.speak(socket)
     var waiter = LoopWaiter(spin: .zero)
     let start = ContinuousClock.now
     var ready: [Int32] = []
@@ -110,7 +97,7 @@ import Wire
     while !inbox.hasCommands {}
     #expect(inbox.take() == [1])
 
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { socket.send() }
+    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { Self.speak(socket) }
     var ready: [Int32] = []
     let start = ContinuousClock.now
     while ready.isEmpty && ContinuousClock.now - start < .seconds(5) {
