@@ -11,10 +11,13 @@ public enum Readiness {
     return polled.compactMap { $0.revents == 0 ? nil : $0.fd }
   }
 
-  /// `poll`'s timeout for `deadline`: whole milliseconds, rounded up so that
-  /// the wait does not end just short of it; 0 once it has passed.
-  public static func milliseconds(until deadline: ContinuousClock.Instant) -> Int32 {
-    let (seconds, attoseconds) = (deadline - ContinuousClock.now).components
+  /// `poll`'s timeout for `deadline`, seen at `now`: whole milliseconds,
+  /// rounded up so that the wait does not end just short of it; 0 once it
+  /// has passed.
+  public static func milliseconds(
+    until deadline: ContinuousClock.Instant, now: ContinuousClock.Instant = .now
+  ) -> Int32 {
+    let (seconds, attoseconds) = (deadline - now).components
     guard seconds >= 0 && attoseconds >= 0 else { return 0 }
     return Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
   }

@@ -24,6 +24,7 @@ import Wire
       inbox.post(2)
     }
     let start = ContinuousClock.now
+    // Woken by the pipe, which is not reported as a descriptor.
     #expect(inbox.sleep(until: .now + .seconds(10), alsoReading: []).isEmpty)
     #expect(ContinuousClock.now - start < .seconds(5))
     // The second post may come just after the wake-up.
@@ -54,7 +55,7 @@ import Wire
     #expect(ContinuousClock.now - start >= .milliseconds(25))
   }
 
-  @Test func sleepReportsTheReadableSocketsButNotItsOwnPipe() {
+  @Test func sleepReportsTheReadableSockets() {
     let inbox = Inbox<Int>()
     let quiet = Pair()
     let spoken = Pair()
