@@ -31,9 +31,20 @@ if invocation.help {
   exit(0)
 }
 
+let client: WireClient
+do {
+  client = try WireClient(path: invocation.socketPath, clientName: "tcactl \(invocation.command)")
+} catch {
+  Terminal.error("\(error)")
+  // Refused in the handshake (a user the daemon does not let in, too many
+  // clients, another protocol version): the daemon answered, so 1. Anything
+  // else, a daemon that accepted but never answered included, is 69.
+  if case .rejected = error { exit(Invocation.ExitCode.rejected.rawValue) }
+  exit(Invocation.ExitCode.unreachable.rawValue)
+}
+
 let code: Invocation.ExitCode
 do {
-  let client = try WireClient(path: invocation.socketPath, clientName: "tcactl \(invocation.command)")
   switch invocation.command {
   case "send": code = try Commands.send(invocation, client: client)
   case "get": code = try Commands.get(invocation, client: client)

@@ -70,6 +70,21 @@ struct TcactlTests {
     #expect(result.error.contains("storedaemon --socket"))
   }
 
+  @Test func pastMaxClientsTheDaemonRefusesWithExitOneUntilASlotIsFree() throws {
+    let daemon = try DaemonProcess(arguments: ["--max-clients", "1"])
+    // The probe that saw the daemon start may still hold the one slot a moment.
+    var first: WireClient?
+    try waitUntil("the first client gets in") {
+      first = try? daemon.client()
+      return first != nil
+    }
+    let refused = try tcactl(["status"], socket: daemon.socketPath)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("already serves 1 clients (--max-clients)"))
+    first?.close()
+    try waitUntil("the slot is free again") { try tcactl(["status"], socket: daemon.socketPath).status == 0 }
+  }
+
   @Test func usageErrorsExitTwo() throws {
     #expect(try tcactl(["launch"], socket: "/unused").status == 2)
     #expect(try tcactl(["get", "--frobnicate"], socket: "/unused").status == 2)

@@ -44,12 +44,20 @@ import Wire
     let daemon = try DaemonProcess()
     let client = try daemon.client()
     for _ in 0..<3 { _ = try client.send(path: "counter.incrementButtonTapped") }
-    guard case .object(let before) = try client.status() else { return }
+    let statusBefore = try client.status()
+    guard case .object(let before) = statusBefore else {
+      Issue.record("status is not an object: \(statusBefore)")
+      return
+    }
     client.close()
     #expect(daemon.stop() == 0)
     let restarted = try DaemonProcess(reusing: daemon)
     let again = try restarted.client()
-    guard case .object(let after) = try again.status() else { return }
+    let statusAfter = try again.status()
+    guard case .object(let after) = statusAfter else {
+      Issue.record("status is not an object: \(statusAfter)")
+      return
+    }
     #expect(after["version"] == .int(3))
     #expect(after["epoch"] == before["epoch"])
     // A watcher resuming from version 1 gets versions 2 and 3, not a snapshot.
@@ -127,7 +135,11 @@ import Wire
     #expect(try Data(contentsOf: URL(fileURLWithPath: segment)) == bytes)
 
     let repaired = try DaemonProcess(reusing: daemon, arguments: ["--repair"])
-    guard case .int(let count) = try repaired.client().get(path: "/counter/count").value else { return }
+    let repairedCount = try repaired.client().get(path: "/counter/count").value
+    guard case .int(let count) = repairedCount else {
+      Issue.record("the repaired count is not a number: \(repairedCount)")
+      return
+    }
     #expect(count > 0 && count < 20)
     #expect(repaired.standardError.contains("recovery:"))
   }
@@ -140,7 +152,10 @@ import Wire
     client.close()
     #expect(daemon.stop() == 0)
     // A snapshot whose counter.count is text: what an older or newer State looks like to this code.
-    guard case .object(var root) = state, case .object(var counter)? = root["counter"] else { return }
+    guard case .object(var root) = state, case .object(var counter)? = root["counter"] else {
+      Issue.record("no counter in the state: \(state)")
+      return
+    }
     counter["count"] = .string("many")
     root["counter"] = .object(counter)
     let journalPath = daemon.stateDirectory + "/journal"

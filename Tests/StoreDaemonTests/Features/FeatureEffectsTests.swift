@@ -86,7 +86,10 @@ import Wire
       return
     }
     #expect(!reason.isEmpty)
-    guard case .array(let rows)? = products[path: "rows"] else { return }
+    guard case .array(let rows)? = products[path: "rows"] else {
+      Issue.record("no bundled rows: \(products[path: "rows"] ?? .null)")
+      return
+    }
     #expect(rows.count == 20)
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
     #expect(try client.get(path: "/cart/items").value != .array([]))
@@ -139,11 +142,9 @@ import Wire
     #expect("\(try client.get(path: "/search/results").value)".contains(FakeSeedAPI.gifID(query: "cat", index: 1)))
   }
 
-  @Test func aSupersededSearchsResultsNeverLand() throws {
+  @Test func aSupersededSearchIsAborted() throws {
     let api = try FakeSeedAPI()
     let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--search-debounce", "0.1"])
-    let watcher = try daemon.client("watcher")
-    try watcher.subscribe(path: "/search")
     let client = try daemon.client()
     // The first search is held by the server until the client gives up.
     api.setFault(.hang, for: .gifSearch, times: 1)
@@ -156,6 +157,32 @@ import Wire
     }
     // The superseded request was aborted, not left to finish.
     _ = try api.server.waitForAbandonedRequests(count: 1)
+  }
+
+  @Test func aSupersededSearchsLateAnswerNeverLands() throws {
+    let api = try FakeSeedAPI()
+    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--search-debounce", "0.1"])
+    let watcher = try daemon.client("watcher")
+    try watcher.subscribe(path: "/search")
+    let client = try daemon.client()
+    // The first search is answered, but only after the second has landed.
+    let delay = Duration.milliseconds(500)
+    api.setFault(.delay(delay), for: .gifSearch, times: 1)
+    _ = try client.send(path: "search.textChanged", arguments: ["dogs"])
+    _ = try api.waitForRequests(to: .gifSearch, count: 1)
+    let dogsAsked = ContinuousClock.now
+    _ = try client.send(path: "search.textChanged", arguments: ["cats"])
+    _ = try api.waitForRequests(to: .gifSearch, count: 2)
+    try waitUntil("the cats results land") {
+      "\(try client.get(path: "/search/results").value)".contains(FakeSeedAPI.gifID(query: "cats", index: 1))
+    }
+    #expect(ContinuousClock.now - dogsAsked < delay, "the cats results landed only after the dogs answer was due")
+    // Well past the time the dogs answer was sent.
+    let pause = delay + .milliseconds(500) - (ContinuousClock.now - dogsAsked)
+    if pause > .zero { usleep(useconds_t(pause / .microseconds(1))) }
+    let results = "\(try client.get(path: "/search/results").value)"
+    #expect(results.contains(FakeSeedAPI.gifID(query: "cats", index: 1)))
+    #expect(!results.contains(FakeSeedAPI.gifID(query: "dogs", index: 1)))
 
     // Nothing the watcher saw ever held a result for "dogs".
     let version = try client.get(path: "").version

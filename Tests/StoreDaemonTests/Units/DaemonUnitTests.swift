@@ -31,7 +31,9 @@ import Wire
   @Test func parsesEveryOption() throws {
     let options = try DaemonOptions.parse(
       ["--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
-       "--client-buffer", "65536", "--spin", "0"], environment: [:])
+       "--client-buffer", "65536", "--spin", "0", "--max-clients", "3", "--fsync", "every-second", "--repair",
+       "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug"],
+      environment: [:])
     #expect(options.socketPath == "/s")
     #expect(options.stateDirectory == "/d")
     #expect(options.allowedGroup == "tca")
@@ -39,6 +41,12 @@ import Wire
     #expect(options.heartbeatInterval == .seconds(2))
     #expect(options.outboxLimit == 65536)
     #expect(options.spin == .zero)
+    #expect(options.maximumClients == 3)
+    #expect(options.syncPolicy == .everySecond)
+    #expect(options.repair)
+    #expect(options.workerTimeout == .seconds(4))
+    #expect(options.workerExecutable == "/w")
+    #expect(options.logLevel == .debug)
   }
 
   @Test(arguments: [
@@ -47,6 +55,9 @@ import Wire
     (["--heartbeat", "soon"], "--heartbeat takes a number of seconds between 0.001 and 86400, got 'soon'"),
     (["--client-buffer", "10"], "--client-buffer takes a number of bytes between 4096 and 1073741824, got '10'"),
     (["--spin", "-1"], "--spin takes a number of microseconds between 0 and 10000, got '-1'"),
+    (["--max-clients", "0"], "--max-clients takes a number between 1 and 100000, got '0'"),
+    (["--fsync", "sometimes"], "--fsync takes always, every-second or never, got 'sometimes'"),
+    (["--log-level", "loud"], "--log-level takes error, warning, info or debug, got 'loud'"),
   ])
   func badArgumentsAreNamed(_ arguments: [String], _ message: String) {
     #expect {

@@ -114,7 +114,11 @@ import Testing
     let write = DispatchSemaphore(value: 0)
     DispatchQueue.global().async {
       // Takes the remainder and, like a writer in a slow write, holds it.
-      guard let remainder = outbox.next(upTo: Outbox.writeBatchBytes) else { return }
+      guard let remainder = outbox.next(upTo: Outbox.writeBatchBytes) else {
+        Issue.record("the outbox ended before the writer took the remainder")
+        taken.signal()
+        return
+      }
       taken.signal()
       write.wait()
       var bytes = remainder
@@ -129,7 +133,7 @@ import Testing
         offset += written
       }
     }
-    taken.wait()
+    #expect(taken.wait(timeout: .now() + 10) == .success)
     #expect(outbox.offer([8], droppable: false))
     // The socket has room again, but [8] must not overtake the remainder.
     #expect(pair.read(waiting: 50).isEmpty)

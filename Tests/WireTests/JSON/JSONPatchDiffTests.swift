@@ -139,7 +139,10 @@ import Wire
   /// elements; the operations are the same as for a document built anew.
   @Test func sharedChunksGiveTheSameOperationsAsArraysBuiltAnew() throws {
     let old = Self.document(Self.items(0..<1_000))
-    guard case .object(let members) = old, case .array(let items)? = members["items"] else { return }
+    guard case .object(let members) = old, case .array(let items)? = members["items"] else {
+      Issue.record("the fixture has no items array: \(old)")
+      return
+    }
     let changes: [(String, (inout JSONArray) -> Void)] = [
       ("change the first", { $0[0] = Self.item(0, field: "first") }),
       ("change one in the middle", { $0[500] = Self.item(500, field: "middle") }),
