@@ -5,6 +5,8 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import StoreDaemon
+
 /// Socket activation (sd_listen_fds(3)): storedaemon serves the listening
 /// socket systemd passes on file descriptor 3, leaves it in place when it
 /// stops, and a restarted daemon serves the connections that waited.
@@ -77,6 +79,26 @@ struct SocketActivationTests {
   }
 
   // MARK: Helpers
+
+  @Test func aPassedSocketThatIsNotListeningStopsTheDaemonWithStatus70() throws {
+    let directory = try TemporaryDirectory()
+    // A socket, but neither bound nor listening: what a wrong socket unit passes.
+    let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+    #expect(descriptor >= 0)
+    let unbound = UnixSocket(descriptor: descriptor)
+    defer { unbound.close() }
+    let daemon = try Self.spawnActivated(unbound, directory: directory)
+    #expect(daemon.wait() == 70)
+    let log = try String(contentsOfFile: directory.appending("stderr.log"), encoding: .utf8)
+    #expect(log.contains("is not a listening Unix stream socket"))
+  }
+
+  @Test func nothingIsTakenWhenTheDescriptorsAreForAnotherProcess() throws {
+    let environment = ["LISTEN_PID": "\(getpid() + 1)", "LISTEN_FDS": "1", "LISTEN_FDNAMES": "storedaemon"]
+    #expect(try SocketActivation.passedSocket(environment: environment) == nil)
+    #expect(try SocketActivation.passedSocket(environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "0"]) == nil)
+    #expect(try SocketActivation.passedSocket(environment: [:]) == nil)
+  }
 
   /// Starts storedaemon as systemd would: `listening` on descriptor 3,
   /// `LISTEN_PID` its own pid, `LISTEN_FDS=1`, `LISTEN_FDNAMES=storedaemon`.
