@@ -166,7 +166,7 @@ import Wire
     try watcher.subscribe(path: "/search")
     let client = try daemon.client()
     // The first search is answered, but only after the second has landed.
-    let delay = Duration.milliseconds(500)
+    let delay = Duration.milliseconds(1500)
     api.setFault(.delay(delay), for: .gifSearch, times: 1)
     _ = try client.send(path: "search.textChanged", arguments: ["dogs"])
     _ = try api.waitForRequests(to: .gifSearch, count: 1)
