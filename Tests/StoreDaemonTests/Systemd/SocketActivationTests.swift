@@ -78,13 +78,11 @@ struct SocketActivationTests {
     #expect(answers[1] == .state(id: 1, version: 1, path: "/counter/count", value: .int(1)))
   }
 
-  // MARK: Helpers
-
   @Test func aPassedSocketThatIsNotListeningStopsTheDaemonWithStatus70() throws {
     let directory = try TemporaryDirectory()
     // A socket, but neither bound nor listening: what a wrong socket unit passes.
     let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-    #expect(descriptor >= 0)
+    try #require(descriptor >= 0)
     let unbound = UnixSocket(descriptor: descriptor)
     defer { unbound.close() }
     let daemon = try Self.spawnActivated(unbound, directory: directory)
@@ -99,6 +97,8 @@ struct SocketActivationTests {
     #expect(try SocketActivation.passedSocket(environment: ["LISTEN_PID": "\(getpid())", "LISTEN_FDS": "0"]) == nil)
     #expect(try SocketActivation.passedSocket(environment: [:]) == nil)
   }
+
+  // MARK: Helpers
 
   /// Starts storedaemon as systemd would: `listening` on descriptor 3,
   /// `LISTEN_PID` its own pid, `LISTEN_FDS=1`, `LISTEN_FDNAMES=storedaemon`.
