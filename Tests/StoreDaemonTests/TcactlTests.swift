@@ -98,7 +98,7 @@ struct TcactlTests {
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     let compact = try tcactl(["get", "counter", "--json"], socket: daemon.socketPath)
     #expect(compact.status == 0)
-    #expect(compact.output == #"{"count":1,"isLoading":false}"# + "\n")
+    #expect(compact.output == #"{"count":1,"errorMessage":null,"isLoading":false,"numberFact":null}"# + "\n")
     let pretty = try tcactl(["get", "counter.count"], socket: daemon.socketPath)
     #expect(pretty.output == "1\n")
     for path in ["/counter/count", "counter/count"] {
@@ -122,7 +122,7 @@ struct TcactlTests {
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
     }
-    let snapshot = #"{"state":{"count":0,"isLoading":false},"version":0}"#
+    let snapshot = #"{"state":{"count":0,"errorMessage":null,"isLoading":false,"numberFact":null},"version":0}"#
     #expect(try waitForLines(in: outputPath, count: 1) == [snapshot])
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     #expect(

@@ -16,8 +16,8 @@
 public protocol StateParts {
   /// Calls `part` with each stored part in turn: its key in the state's
   /// JSON, whether it differs from the same part of `previous`, and its
-  /// value (nil for a nil optional, which the synthesized encoding leaves
-  /// out), asked for only where needed.
+  /// value (nil for a nil optional, which the daemon's encoder writes as
+  /// `null`), asked for only where needed.
   func forEachPart(
     since previous: Self, _ part: (_ key: String, _ differs: Bool, _ value: () -> (any Encodable)?) throws -> Void
   ) rethrows

@@ -76,7 +76,7 @@ extension StateDocumentEncoder where State: StateParts {
       guard differs else { return }
       encoded += 1
       guard let value = value() else {
-        document.removeValue(forKey: key)
+        document[key] = .null
         return
       }
       let cache = last.caches[key] ?? JSONMemberCache()

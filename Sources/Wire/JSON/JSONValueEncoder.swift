@@ -18,7 +18,9 @@ import FoundationEssentials
 /// - `Infinity`, `-Infinity` and `NaN` are strings;
 /// - an unsigned integer beyond `Int.max` is a double, as the parser reads it;
 /// - a value that encodes nothing is an empty object, and at the top level an
-///   `EncodingError`.
+///   `EncodingError`;
+/// - unlike `JSONEncoder`, an optional member without a value is `null`
+///   rather than left out.
 public enum JSONValueEncoder {
   /// The JSON value `value` encodes to.
   ///
@@ -324,6 +326,37 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt16, forKey key: Key) { set(.int(Int(value)), key) }
   mutating func encode(_ value: UInt32, forKey key: Key) { set(.int(Int(value)), key) }
   mutating func encode(_ value: UInt64, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+
+  // An optional without a value is written as `null`, not left out as
+  // `JSONEncoder` does: a state's or an action's members are the same
+  // whatever they hold, so a client can read `/dice/destination` as `null`
+  // and knows the member exists (docs/PROTOCOL.md, "State as JSON").
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { set(value.map(JSONValue.bool) ?? .null, key) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) { set(value.map(JSONValue.string) ?? .null, key) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) {
+    set(value.map { JSONValueEncoder.number($0) } ?? .null, key)
+  }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) {
+    set(value.map { JSONValueEncoder.number($0) } ?? .null, key)
+  }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { set(value.map(JSONValue.int) ?? .null, key) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) {
+    set(value.map { JSONValueEncoder.number(UInt64($0)) } ?? .null, key)
+  }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) {
+    set(value.map { JSONValueEncoder.number($0) } ?? .null, key)
+  }
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    guard let value else { return set(.null, key) }
+    try encode(value, forKey: key)
+  }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard let memberCache else {

@@ -157,7 +157,7 @@ public enum PatchOperation: Hashable, Sendable, Codable, CustomStringConvertible
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(name, forKey: .op)
-    try container.encodeIfPresent(from, forKey: .from)
+    if let from { try container.encode(from, forKey: .from) }
     try container.encode(path, forKey: .path)
     if let value { try container.encode(value, forKey: .value) }
   }

@@ -34,7 +34,7 @@ import Wire
 
     try waitUntil("the roll ends") { try client.get(path: "/dice/isRolling").value == .bool(false) }
     let dice = try client.get(path: "/dice").value
-    #expect(dice[path: "currentRoll"] == nil)
+    #expect(dice[path: "currentRoll"] == .null)
     guard case .string(let message)? = dice[path: "errorMessage"] else {
       Issue.record("the failed roll shows no error: \(dice)")
       return

@@ -20,7 +20,15 @@ import Wire
   }
 
   @Test func encodesEverythingTheDecoderTestsDecode() throws {
-    try Self.expectSame(JSONValueDecoderTests.everything)
+    // The one difference from JSONEncoder: optional members without a value
+    // are written as null rather than left out.
+    let built = try JSONValueEncoder.encode(JSONValueDecoderTests.everything)
+    let reference = try JSONPatch.apply(
+      [
+        .add(path: JSONPointer("/missing"), value: .null),
+        .add(path: JSONPointer("/shapes/2/labelled/tags"), value: .null),
+      ], to: Self.reference(JSONValueDecoderTests.everything))
+    #expect(built == reference, "\(CanonicalJSON.text(built)) vs \(CanonicalJSON.text(reference))")
     #expect(
       try JSONValueDecoder.decode(
         JSONValueDecoderTests.Everything.self, from: JSONValueEncoder.encode(JSONValueDecoderTests.everything))
