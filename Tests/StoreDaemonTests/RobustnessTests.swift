@@ -10,7 +10,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct RobustnessTests {
   @Test func aLaggedClientIsForgottenAndItsLaterActionsAreNotReduced() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--lag-timeout", "0.2"])
     let stuck = try RawConnection(daemon)
     try stuck.hello()
     try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
@@ -24,15 +24,22 @@ struct RobustnessTests {
       }
     }
     #expect(lagged, "the stuck subscriber must have been dropped")
-    try stuck.send(#"{"type":"send","id":2,"path":"counter.incrementButtonTapped"}"#)
-    usleep(300_000)
+    // The daemon reads nothing more from it: the action is never acknowledged.
+    try? stuck.send(#"{"type":"send","id":2,"path":"counter.incrementButtonTapped"}"#)
+    let messages = try stuck.readUntilClosed()
+    #expect(!messages.contains { if case .ack(2, _) = $0 { true } else { false } })
+    guard case .goodbye? = messages.last else {
+      Issue.record("the lagged subscriber was not told goodbye: \(messages.suffix(2))")
+      return
+    }
     #expect(try sender.get(path: "/counter/count").value == .int(0))
   }
 
   /// A subscriber resuming from far back whose queue fills while the missed
   /// diffs are replayed is resynced: after the snapshot, only newer diffs.
   @Test func aResumeThatOverflowsIsResyncedAndNoOlderDiffFollowsTheSnapshot() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "8192", "--fsync", "never"])
+    // It reads nothing until the replay has overflowed: it must not be lagged.
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "8192", "--fsync", "never", "--lag-timeout", "3600"])
     let sender = try daemon.client("sender")
     let count = 4000
     let pipe = try RawConnection(daemon)
@@ -77,10 +84,13 @@ struct RobustnessTests {
     #expect(older == [], "diffs at or before the snapshot's version followed it: \(older.prefix(5))…")
   }
 
+  /// Its requests wait for it to read its answers, so the daemon stops
+  /// reading its socket, and its writes block; the daemon's write timeout,
+  /// set short here, then closes it.
   @Test func aClientThatFloodsWithoutReadingIsClosedAndTheDaemonStaysSmall() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536"])
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--write-timeout", "1"])
     let flood = try daemon.rawSocket()
-    try flood.setWriteTimeout(.seconds(20))
+    try flood.setWriteTimeout(.seconds(600))
     try flood.write(FrameEncoder.frame(Array(#"{"type":"hello","protocol":1}"#.utf8)))
     let frame = try FrameEncoder.frame(Array(#"{"type":"send","id":1,"path":"counter.incrementButtonTapped"}"#.utf8))
     let batch = Array([[UInt8]](repeating: frame, count: 1000).joined())

@@ -16,8 +16,16 @@ struct DaemonOptions: Sendable {
   var handshakeTimeout: Duration = .seconds(5)
   /// How often an idle subscriber hears a heartbeat.
   var heartbeatInterval: Duration = .seconds(10)
-  /// How many bytes may wait for one slow client before it is resynced.
+  /// How many bytes may wait for one client: past them a subscriber is
+  /// resynced with a snapshot, and the client's next requests wait until it
+  /// reads.
   var outboxLimit: Int = 4 << 20
+  /// How long a write to a client may wait for it to read before the
+  /// connection is closed.
+  var writeTimeout: Duration = .seconds(10)
+  /// How long a subscriber that must be resynced may have read nothing
+  /// before it is disconnected as lagged instead.
+  var lagTimeout: Duration = .seconds(2)
   /// How many recent diffs are kept for subscribers resuming from a version.
   var retainedDiffs: Int = 4096
   /// The largest frame accepted from a client.
@@ -67,9 +75,13 @@ struct DaemonOptions: Sendable {
       --allow-group GROUP    let members of GROUP use the socket (mode 0660 instead of 0600)
       --handshake-timeout S  seconds a client may stay silent before its hello (default 5)
       --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
-      --client-buffer BYTES  bytes that may wait for one client before its subscription is
-                             resynced with a snapshot (default 4194304); a subscriber that
-                             has read nothing for 2 s when it must be resynced is disconnected
+      --client-buffer BYTES  bytes that may wait for one client (default 4194304): past them its
+                             subscription is resynced with a snapshot, and its next requests
+                             wait until it reads
+      --lag-timeout S        seconds a subscriber that must be resynced may have read nothing
+                             before it is disconnected as lagged instead (default 2)
+      --write-timeout S      seconds a write may wait for a client to read before the
+                             connection is closed (default 10)
       --max-clients N        clients connected at once, at most (default 512)
       --fsync POLICY         when the journal is made durable: always (default; an action is
                              acknowledged only once on disk), every-second, or never
@@ -126,6 +138,8 @@ struct DaemonOptions: Sendable {
       case "--allow-group": options.allowedGroup = try value(for: argument)
       case "--handshake-timeout": options.handshakeTimeout = try seconds(for: argument)
       case "--heartbeat": options.heartbeatInterval = try seconds(for: argument)
+      case "--lag-timeout": options.lagTimeout = try seconds(for: argument)
+      case "--write-timeout": options.writeTimeout = try seconds(for: argument)
       case "--max-clients":
         let text = try value(for: argument)
         guard let count = Int(text), count >= 1, count <= 100_000 else {

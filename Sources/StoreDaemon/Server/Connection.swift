@@ -11,8 +11,8 @@ import Wire
 ///
 /// Bounds, so one client can never hurt the others: the reader holds at most
 /// ``creditLimit`` messages the loop has not handled yet (it stops reading
-/// until the loop catches up); a write that waits longer than
-/// `writeTimeout` for the client to read ends the connection; a connection
+/// until the loop catches up); a write that waits longer than the write
+/// timeout (`--write-timeout`) for the client to read ends the connection; a connection
 /// must say `hello` within the handshake timeout, counted from `accept`.
 ///
 /// The socket is closed by whichever thread ends last, under a lock that
@@ -21,8 +21,6 @@ import Wire
 final class Connection: Sendable {
   /// Messages posted to the loop and not yet handled, at most.
   static let creditLimit = 64
-  /// How long a write may wait for the client to read.
-  static let writeTimeout: Duration = .seconds(10)
 
   let id: Int
   let socket: UnixSocket
@@ -45,7 +43,7 @@ final class Connection: Sendable {
 
   /// Starts the reader and writer threads.
   func start(loop: StoreLoop, options: DaemonOptions) {
-    try? socket.setWriteTimeout(Self.writeTimeout)
+    try? socket.setWriteTimeout(options.writeTimeout)
     DetachedThread.start(name: "client-read") { [self] in
       readLoop(loop: loop, options: options)
       loop.post(.disconnected(connectionID: id))
@@ -72,7 +70,7 @@ final class Connection: Sendable {
 
   /// Sends an error and a goodbye (even past the outbox's limit, after
   /// dropping queued diffs), reads nothing more, and closes once they are
-  /// written — or once the client has failed to read for `writeTimeout`.
+  /// written — or once the client has failed to read for the write timeout.
   func closeWithError(id requestID: Int?, _ code: WireErrorCode, _ message: String) {
     markClosing()
     outbox.dropDroppable()

@@ -9,6 +9,9 @@ import Synchronization
 /// The store loop offers frames; the connection's writer thread takes them.
 /// Subscription traffic is *droppable*: when the limit is reached the store
 /// loop drops it and resynchronises the subscriber with a snapshot instead.
+/// Answers to the client's own requests are *forced* in past the limit; the
+/// loop then handles no more of its requests until the outbox has room again
+/// (``whenRoom(_:)``), so what waits stays within the limit and one answer.
 ///
 /// While the store loop has reduced actions whose journal records are not yet
 /// durable, it *holds* the outboxes: frames offered meanwhile wait until
@@ -38,6 +41,8 @@ final class Outbox: Sendable {
     var writerIsBusy = false
     /// The writer thread has ended: nothing is written through any more.
     var isRetired = false
+    /// Called once fewer than `limit` bytes wait (``whenRoom(_:)``).
+    var onRoom: (@Sendable () -> Void)?
   }
 
   /// The most bytes that may wait.
@@ -57,23 +62,46 @@ final class Outbox: Sendable {
   /// Frames offered after ``finish()`` are discarded.
   @discardableResult
   func offer(_ frame: [UInt8], droppable: Bool, force: Bool = false) -> Bool {
-    let (queued, takeable) = state.withLock { state -> (Bool, Bool) in
-      guard !state.isFinished else { return (false, false) }
-      guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return (false, false) }
+    let (queued, takeable, onRoom) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
+      guard !state.isFinished else { return (false, false, nil) }
+      guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return (false, false, nil) }
       state.frames.append((frame, droppable))
       state.byteCount += frame.count
-      return (true, state.heldFrom == nil && !writeThrough(&state))
+      let takeable = state.heldFrom == nil && !writeThrough(&state)
+      return (true, takeable, takeRoomCallback(&state))
     }
     // A held frame wakes the writer when it is released, not now: waking it
     // to find nothing it may take costs a context switch per frame.
     if takeable { available.signal() }
+    onRoom?()
     return queued
+  }
+
+  /// Whether `limit` bytes or more wait.
+  var isFull: Bool { state.withLock { $0.byteCount >= limit } }
+
+  /// Calls `action` once fewer than `limit` bytes wait: at once if that is
+  /// so now, else from the thread that takes or drops the bytes that make
+  /// the room. A later call replaces an earlier one not yet made.
+  func whenRoom(_ action: @escaping @Sendable () -> Void) {
+    let onRoom = state.withLock { state -> (@Sendable () -> Void)? in
+      state.onRoom = action
+      return takeRoomCallback(&state)
+    }
+    onRoom?()
+  }
+
+  /// The room callback, taken out, if there is room now.
+  private func takeRoomCallback(_ state: inout State) -> (@Sendable () -> Void)? {
+    guard state.onRoom != nil, state.byteCount < limit else { return nil }
+    defer { state.onRoom = nil }
+    return state.onRoom
   }
 
   /// Drops the droppable frames still waiting; returns how many bytes it freed.
   @discardableResult
   func dropDroppable() -> Int {
-    state.withLock { state in
+    let (freed, onRoom) = state.withLock { state -> (Int, (@Sendable () -> Void)?) in
       var kept: [(bytes: [UInt8], droppable: Bool)] = []
       var heldFrom: Int?
       for index in state.frames.indices[state.head...] {
@@ -86,8 +114,10 @@ final class Outbox: Sendable {
       state.head = 0
       state.heldFrom = heldFrom
       state.byteCount -= freed
-      return freed
+      return (freed, takeRoomCallback(&state))
     }
+    onRoom?()
+    return freed
   }
 
   /// Holds the frames offered from now on until ``release()`` or
@@ -100,29 +130,31 @@ final class Outbox: Sendable {
 
   /// Lets the writer take the held frames.
   func release() {
-    let released = state.withLock { state -> Bool in
-      guard let held = state.heldFrom else { return false }
+    let (released, onRoom) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
+      guard let held = state.heldFrom else { return (false, nil) }
       state.heldFrom = nil
-      if state.isFinished { return true }
-      return held < state.frames.count && !writeThrough(&state)
+      if state.isFinished { return (true, nil) }
+      return (held < state.frames.count && !writeThrough(&state), takeRoomCallback(&state))
     }
     // Only an outbox that held something wakes its writer: the store loop
     // holds and releases every client's outbox for every batch.
     if released { available.signal() }
+    onRoom?()
   }
 
   /// Throws the held frames away; returns how many there were.
   @discardableResult
   func discardHeld() -> Int {
-    let count = state.withLock { state -> Int in
-      guard let held = state.heldFrom else { return 0 }
+    let (count, onRoom) = state.withLock { state -> (Int, (@Sendable () -> Void)?) in
+      guard let held = state.heldFrom else { return (0, nil) }
       let discarded = state.frames[held...]
       state.byteCount -= discarded.reduce(0) { $0 + $1.bytes.count }
       state.frames.removeSubrange(held...)
       state.heldFrom = nil
-      return discarded.count
+      return (discarded.count, takeRoomCallback(&state))
     }
     available.signal()
+    onRoom?()
     return count
   }
 
@@ -149,16 +181,17 @@ final class Outbox: Sendable {
   /// several frames cost one write.
   func next(upTo maximumBytes: Int) -> [UInt8]? {
     while true {
-      let batch = state.withLock { state -> [UInt8]?? in
+      let (batch, onRoom) = state.withLock { state -> ([UInt8]??, (@Sendable () -> Void)?) in
         // Called again: what the writer took last time is written.
         state.writerIsBusy = false
         if let bytes = Self.take(&state, upTo: maximumBytes) {
           state.writerIsBusy = true
-          return .some(bytes)
+          return (.some(bytes), takeRoomCallback(&state))
         }
         // A finished outbox still owes its held frames once they are released.
-        return state.isFinished && state.heldFrom == nil ? .some(nil) : nil
+        return (state.isFinished && state.heldFrom == nil ? .some(nil) : nil, nil)
       }
+      onRoom?()
       if let batch { return batch }
       available.wait()
     }

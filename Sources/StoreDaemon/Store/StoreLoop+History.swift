@@ -85,9 +85,7 @@ extension StoreLoop {
         if !more { offerRecords(waiting, to: client) }
       }
     }
-    while !client.historyPending, clients[connectionID] != nil, !client.deferred.isEmpty {
-      perform(client.deferred.removeFirst())
-    }
+    handleDeferredRequests(of: client)
   }
 
   /// The most records kept for a follower while its history is read; past

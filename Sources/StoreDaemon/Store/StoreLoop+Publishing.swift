@@ -13,22 +13,27 @@ extension StoreLoop {
       return
     }
     let pointer: JSONPointer
-    let value: JSONValue
-    switch self.value(at: path) {
-    case .success(let found):
-      value = found
-      pointer = (try? JSONPointer(path)) ?? JSONPointer.root
-    case .failure(let error):
-      send(.error(id: id, code: error.code, message: error.message), to: connection)
+    do {
+      pointer = try JSONPointer(path)
+    } catch {
+      send(.error(id: id, code: .invalidPath, message: "'\(path)' is not a JSON Pointer: \(error)"), to: connection)
+      return
+    }
+    let missed = since.flatMap { since in resumable ? history.changes(after: since, upTo: store.version) : nil }
+    let value = pointer.value(in: published)
+    // A part that names nothing now is refused, unless the subscriber may
+    // have seen it at `since`: a missed change removed it (or the missed
+    // changes are no longer known). It then reads as null, as it does for a
+    // live subscriber whose part went away.
+    if value == nil && (since == nil || missed?.contains(where: { replacesView(pointer, $0) }) == false) {
+      send(.error(id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: published))"), to: connection)
       return
     }
     client.subscription = pointer
     client.lastSent = .now
     // The open batch's diffs so far are in the snapshot, or resumed below.
     client.batchRootOffset = batchRootFrames.count
-    if let since, resumable, let missed = history.changes(after: since, upTo: store.version),
-      pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) })
-    {
+    if let since, let missed, pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) }) {
       send(.ack(id: id, version: since), to: connection)
       // A resync (the queue filled up) sends a snapshot of the current
       // version: the older diffs must not follow it.
@@ -36,7 +41,8 @@ extension StoreLoop {
         guard offerDiff(change, to: client, document: nil) else { break }
       }
     } else {
-      let snapshot = ServerMessage.snapshot(version: store.version, path: path, value: value, notice: since == nil ? nil : .compacted)
+      let snapshot = ServerMessage.snapshot(
+        version: store.version, path: path, value: value ?? .null, notice: since == nil ? nil : .compacted)
       send(snapshot, to: connection)
     }
   }
@@ -176,6 +182,11 @@ extension StoreLoop {
   static let rootPieceBytes = 64 * 1024
 
   private func enqueue(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) -> Bool {
+    if client.owesSnapshot {
+      // Diffs are not sent before the snapshot that replaces them.
+      disconnectIfLagged(client)
+      return false
+    }
     if client.connection.outbox.offer(frame, droppable: true) {
       client.lastSent = now
       return true
@@ -184,29 +195,50 @@ extension StoreLoop {
     return false
   }
 
-  /// The subscriber's queue is full: drop what waits and send a fresh snapshot.
-  /// A subscriber whose connection has taken nothing for ``lagTimeout`` is
+  /// The subscriber's queue is full: drop the diffs that wait and send a
+  /// snapshot of the current state instead, as soon as the queue has room
+  /// (answers to the client's own requests may fill it). A subscriber whose
+  /// connection has taken nothing for the lag timeout (`--lag-timeout`) is
   /// disconnected instead; one that is merely slow, or reads in bursts, is
   /// resynced as often as needed.
   func resync(_ client: Client) {
-    guard let subscription = client.subscription else { return }
+    guard client.subscription != nil else { return }
+    client.connection.outbox.dropDroppable()
+    client.owesSnapshot = true
+    guard !disconnectIfLagged(client) else { return }
+    sendOwedSnapshot(to: client)
+  }
+
+  /// Sends the snapshot a resynced subscriber is owed, if its queue has room;
+  /// else asks to be told when it has.
+  func sendOwedSnapshot(to client: Client) {
+    guard client.owesSnapshot, let subscription = client.subscription else { return }
     let connection = client.connection
-    connection.outbox.dropDroppable()
-    let idle = ContinuousClock.now - connection.outbox.lastTakenAt
-    let path = subscription.description
-    guard idle < Self.lagTimeout, let value = subscription.value(in: published),
-      connection.outbox.offer(
-        MessageCodec.frame(ServerMessage.snapshot(version: store.version, path: path, value: value, notice: .resynced)),
-        droppable: true)
-    else {
-      let reason = "the subscriber has read nothing for \(Double(idle.wholeMilliseconds) / 1000) s while diffs were waiting; disconnecting it"
-      connection.closeWithNotice(.lagged, reason)
-      clients[connection.id] = nil
-      Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
-      return
-    }
+    guard !connection.outbox.isFull else { return waitForRoom(client) }
+    // A part that no longer exists reads as null, as its diffs said.
+    let value = subscription.value(in: published) ?? .null
+    let snapshot = ServerMessage.snapshot(
+      version: store.version, path: subscription.description, value: value, notice: .resynced)
+    connection.outbox.offer(MessageCodec.frame(snapshot), droppable: true, force: true)
+    client.owesSnapshot = false
     client.lastSent = .now
     if batch != nil { resyncedInBatch.insert(connection.id) }
+  }
+
+  /// Disconnects, with a `lagged` notice, a subscriber that is owed a
+  /// snapshot and whose connection has taken nothing for the lag timeout;
+  /// returns whether it did.
+  @discardableResult
+  func disconnectIfLagged(_ client: Client) -> Bool {
+    let connection = client.connection
+    let idle = ContinuousClock.now - connection.outbox.lastTakenAt
+    guard idle >= options.lagTimeout else { return false }
+    let seconds = Double(idle.wholeMilliseconds) / 1000
+    let reason = "the subscriber has read nothing for \(seconds) s while diffs were waiting; disconnecting it"
+    connection.closeWithNotice(.lagged, reason)
+    clients[connection.id] = nil
+    Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
+    return true
   }
 
   /// Tells each waiting client whose action's effects have all finished.

@@ -32,6 +32,9 @@ final class StoreLoop: @unchecked Sendable {
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     /// What the history reader found for a client's `log` or `get` with `at`.
     case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
+    /// The client's outbox has room again: its waiting requests, and the
+    /// snapshot it is owed, may go on (``Outbox/whenRoom(_:)``).
+    case room(connectionID: Int)
     /// A reload (SIGHUP) is done: the new feature settings, which actions
     /// reduced from now on see, or nil if they could not be read.
     case reconfigure(AppConfiguration?, done: @Sendable () -> Void)
@@ -134,16 +137,19 @@ final class StoreLoop: @unchecked Sendable {
     /// Whether the history reader is answering one of the client's requests;
     /// its later requests wait in `deferred` meanwhile.
     var historyPending = false
+    /// The client's requests that wait, in order: for a history read to be
+    /// answered, or for the client to read the answers already queued.
     var deferred: [Command] = []
+    /// Whether `deferred` is being worked through (its head was just taken).
+    var isDraining = false
+    /// The subscriber's queued diffs were dropped: it gets a snapshot as soon
+    /// as its queue has room, and no diff before it.
+    var owesSnapshot = false
     init(connection: Connection, name: String) {
       self.connection = connection
       self.name = name
     }
   }
-
-  /// A subscriber that must be resynced although its connection has taken
-  /// nothing for this long is disconnected as lagged.
-  static let lagTimeout: Duration = .seconds(2)
 
   init(
     options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues,
@@ -246,20 +252,18 @@ final class StoreLoop: @unchecked Sendable {
       waits = waits.filter { $0.value.connectionID != id }
     case .message(let id, let message):
       guard let client = clients[id], !client.connection.isClosing else { return }
-      guard !client.historyPending else {
-        client.deferred.append(command)
-        return
-      }
+      guard mayHandleRequest(of: client) else { return postpone(command, of: client) }
       handle(message, from: client)
       client.connection.credits.signal()
     case .invalid(let id, let requestID, let error):
       guard let client = clients[id], !client.connection.isClosing else { return }
-      guard !client.historyPending else {
-        client.deferred.append(command)
-        return
-      }
+      guard mayHandleRequest(of: client) else { return postpone(command, of: client) }
       send(.error(id: requestID, code: error.code, message: error.message), to: client.connection)
       client.connection.credits.signal()
+    case .room(let id):
+      guard let client = clients[id], !client.connection.isClosing else { return }
+      sendOwedSnapshot(to: client)
+      handleDeferredRequests(of: client)
     case .history(let connectionID, let requestID, let result):
       finishHistoryRead(connectionID: connectionID, requestID: requestID, result)
     case .reconfigure(let configuration, let done):
@@ -436,11 +440,44 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
+  // MARK: Flow control
+
+  /// Whether a request of `client` may be handled now: none of its earlier
+  /// ones waits, no history read is answering one, and its outbox has room.
+  /// A client that does not read its answers is not read either: its
+  /// requests wait (and, once 64 do, its socket is not read) until it
+  /// catches up.
+  private func mayHandleRequest(of client: Client) -> Bool {
+    client.isDraining || (client.deferred.isEmpty && !client.historyPending && !client.connection.outbox.isFull)
+  }
+
+  private func postpone(_ command: Command, of client: Client) {
+    client.deferred.append(command)
+    if !client.historyPending { waitForRoom(client) }
+  }
+
+  /// Handles the client's waiting requests, in order, while it may.
+  func handleDeferredRequests(of client: Client) {
+    let id = client.connection.id
+    while !client.deferred.isEmpty, !client.historyPending, clients[id] === client {
+      guard !client.connection.outbox.isFull else { return waitForRoom(client) }
+      client.isDraining = true
+      perform(client.deferred.removeFirst())
+      client.isDraining = false
+    }
+  }
+
+  /// Asks the client's outbox to tell the loop once it has room again.
+  func waitForRoom(_ client: Client) {
+    let id = client.connection.id
+    client.connection.outbox.whenRoom { [inbox] in inbox.post(.room(connectionID: id)) }
+  }
+
   // MARK: Helpers
 
-  /// Queues an answer. Answers are never dropped: if diffs fill the queue they
-  /// give way (the subscriber is resynchronised); a client whose queue is full
-  /// of unread answers is disconnected.
+  /// Queues an answer. Answers are never dropped, nor a reason to drop a
+  /// client: they go in past the client's buffer limit, and its next
+  /// requests wait until it has read them (``mayHandleRequest(of:)``).
   func send(_ message: ServerMessage, to connection: Connection) {
     switch message {
     case .ack, .settled, .diff: break
@@ -454,13 +491,7 @@ final class StoreLoop: @unchecked Sendable {
     if !batchRootFrames.isEmpty, let client = clients[connection.id] {
       offerBatchRootFrames(to: client, now: .now)
     }
-    if connection.outbox.offer(frame, droppable: false) { return }
-    if let client = clients[connection.id], client.isSubscribed {
-      resync(client)
-      if connection.outbox.offer(frame, droppable: false) { return }
-    }
-    connection.closeWithError(id: nil, .internal, "the client does not read its replies; closing")
-    clients[connection.id] = nil
+    connection.outbox.offer(frame, droppable: false, force: true)
   }
 
   var statusReport: JSONValue {

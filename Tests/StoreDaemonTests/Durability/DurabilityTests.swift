@@ -201,13 +201,16 @@ import Wire
   /// that snapshot went with the batch and it is resynced again; this run
   /// does not always take that path, so it pins the outcome, not the path.)
   @Test func aSubscriberKeepsContiguousVersionsAcrossARefusedBatch() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "8192"])
+    // The subscriber reads nothing while a thousand synced actions are sent,
+    // however long that takes: it is neither dropped as lagged nor timed out.
+    let daemon = try DaemonProcess(arguments: [
+      "--client-buffer", "8192", "--lag-timeout", "3600", "--write-timeout", "3600",
+    ])
     let stuck = try RawConnection(daemon)
     try stuck.hello()
     try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
     let client = try daemon.client()
     // Fill the socket and the queue: the subscriber reads nothing for now.
-    // (Within the 2 s after which a subscriber that reads nothing is dropped.)
     for _ in 0..<1000 { _ = try client.send(path: "counter.incrementButtonTapped") }
     let segment = try Self.lastSegment(in: daemon)
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)

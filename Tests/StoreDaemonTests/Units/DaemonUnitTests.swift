@@ -32,7 +32,8 @@ import Wire
     let options = try DaemonOptions.parse(
       ["--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
        "--client-buffer", "65536", "--spin", "0", "--max-clients", "3", "--fsync", "every-second", "--repair",
-       "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug"],
+       "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug", "--lag-timeout", "30",
+       "--write-timeout", "0.25"],
       environment: [:])
     #expect(options.socketPath == "/s")
     #expect(options.stateDirectory == "/d")
@@ -47,6 +48,8 @@ import Wire
     #expect(options.workerTimeout == .seconds(4))
     #expect(options.workerExecutable == "/w")
     #expect(options.logLevel == .debug)
+    #expect(options.lagTimeout == .seconds(30))
+    #expect(options.writeTimeout == .milliseconds(250))
   }
 
   @Test(arguments: [

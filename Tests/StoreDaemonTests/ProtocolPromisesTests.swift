@@ -1,0 +1,173 @@
+import ComposableCore
+import Foundation
+import Glibc
+import Testing
+import Wire
+
+/// What docs/PROTOCOL.md promises a client written from it alone, checked
+/// against a real daemon: which diffs a subscriber gets, resuming a part that
+/// went away, absent optionals, and that answers are never a reason to drop a
+/// client.
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct ProtocolPromisesTests {
+  static let protocolDocument: String = {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("docs/PROTOCOL.md")
+    return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
+  }()
+
+  /// A root subscriber sees every version, an empty patch for an action that
+  /// changed nothing; a subscriber to a part sees only the changes to it.
+  /// The document says both.
+  @Test func aRootSubscriberGetsEveryVersionAndAPartsSubscriberOnlyItsChanges() throws {
+    #expect(Self.protocolDocument.contains("receives a `diff` for every version"))
+    #expect(Self.protocolDocument.contains("receives only the `diff`s that change its part"))
+    let daemon = try DaemonProcess()
+    let root = try daemon.client("root")
+    try root.subscribe()
+    let counter = try daemon.client("counter")
+    try counter.subscribe(path: "/counter")
+    for watcher in [root, counter] {
+      guard case .snapshot(0, _, _, nil) = try watcher.nextMessage() else {
+        Issue.record("expected a snapshot at version 0")
+        return
+      }
+    }
+    let sender = try daemon.client()
+    #expect(try sender.send(path: "bmi.input.binding.height", arguments: ["180"]) == 1)
+    #expect(try sender.send(path: "bmi.input.binding.height", arguments: ["180"]) == 2)
+    #expect(try sender.send(path: "counter.incrementButtonTapped") == 3)
+
+    var rootDiffs: [(UInt64, JSONValue)] = []
+    while rootDiffs.count < 3 {
+      if case .diff(let version, _, _, let patch) = try root.nextMessage() { rootDiffs.append((version, patch)) }
+    }
+    #expect(rootDiffs.map(\.0) == [1, 2, 3])
+    #expect(rootDiffs[1].1 == .array([]), "the action that changed nothing has an empty patch")
+    guard case .diff(let version, _, let summary, _) = try counter.nextMessage() else {
+      Issue.record("the counter's subscriber got no diff for the counter's change")
+      return
+    }
+    #expect(version == 3, "the subscriber to /counter skips the versions that did not change it")
+    #expect(summary == "counter.incrementButtonTapped")
+  }
+
+  /// Resuming a subscription to an element that a missed change removed is a
+  /// `compacted` snapshot of null, as a live subscriber saw; a part that
+  /// never existed is still refused.
+  @Test func resumingAPartThatAMissedChangeRemovedIsACompactedNull() throws {
+    let daemon = try DaemonProcess()
+    let sender = try daemon.client()
+    _ = try sender.send(path: "cart.addItem", arguments: ["3"])
+    let before = try sender.send(path: "cart.addItem", arguments: ["5"])
+    let live = try daemon.client("live")
+    try live.subscribe(path: "/cart/items/1")
+    guard case .snapshot(_, _, let element, nil) = try live.nextMessage(), element != .null else {
+      Issue.record("the second item is not in the cart")
+      return
+    }
+    let epoch = try #require(try daemon.epoch())
+    _ = try sender.send(path: "cart.removeItem", arguments: ["5"])
+    guard case .diff(_, _, _, let patch) = try live.nextMessage() else {
+      Issue.record("the live subscriber heard nothing of the removal")
+      return
+    }
+    #expect(patch == .array([.object(["op": .string("replace"), "path": .string(""), "value": .null])]))
+
+    let resuming = try daemon.client("resuming")
+    try resuming.subscribe(path: "/cart/items/1", since: before, epoch: epoch)
+    guard case .snapshot(_, let path, let value, let notice) = try resuming.nextMessage() else {
+      Issue.record("resuming a removed element must give a snapshot")
+      return
+    }
+    #expect(path == "/cart/items/1")
+    #expect(value == .null)
+    #expect(notice == .compacted)
+
+    let typo = try RawConnection(daemon)
+    try typo.hello()
+    try typo.send(#"{"type":"subscribe","id":1,"path":"/cart/nothing","since":\#(before),"epoch":"\#(epoch)"}"#)
+    guard case .error(1, .invalidPath, let message)? = try typo.read() else {
+      Issue.record("a part that never existed must be refused")
+      return
+    }
+    #expect(message.contains("no state at '/cart/nothing'"))
+  }
+
+  /// An optional without a value is null, to `get` and to a subscriber.
+  @Test func anAbsentOptionalIsNull() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    #expect(try client.get(path: "/dice/destination").value == .null)
+    let got = try tcactl(["get", "dice.destination"], socket: daemon.socketPath)
+    #expect(got.status == 0)
+    #expect(got.output == "null\n")
+  }
+
+  /// A client that pipelines many large requests and reads nothing for a
+  /// while, then reads slowly, gets every answer in order and is not
+  /// dropped, although its answers pass its buffer many times over.
+  @Test func aClientThatReadsSlowlyGetsEveryAnswerToItsPipelinedRequests() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "4096", "--write-timeout", "3600"])
+    // The whole state, with the product catalog, is tens of kilobytes.
+    let answerSize = CanonicalJSON.encode(try daemon.client().get().value).count
+    let count = 200
+    let reader = try RawConnection(daemon)
+    try reader.hello()
+    var frames: [UInt8] = []
+    for id in 1...count { frames += try FrameEncoder.frame(Array(#"{"type":"get","id":\#(id)}"#.utf8)) }
+    try reader.write(frames)
+    // The requests wait in the daemon until the client reads; before, this
+    // long a pause got the client closed for not reading its answers.
+    usleep(500_000)
+    var ids: [Int] = []
+    while ids.count < count {
+      switch try reader.read() {
+      case .state(let id, _, _, _)?:
+        ids.append(id)
+        if ids.count % 20 == 0 { usleep(20_000) }  // a slow reader
+      case let other?:
+        Issue.record("expected only answers, got \(other)")
+        return
+      case nil:
+        Issue.record("the daemon closed the client after \(ids.count) of \(count) answers of \(answerSize) bytes")
+        return
+      }
+    }
+    #expect(ids == Array(1...count))
+    #expect(answerSize * count > 1 << 20, "the answers must pass the buffer and the socket's many times over")
+  }
+
+  /// A client that reads nothing is not closed for its answers: only the
+  /// write timeout, which this test sets, ends it, with its requests unread.
+  @Test func aClientThatReadsNothingIsClosedOnlyByTheWriteTimeout() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "4096", "--write-timeout", "0.5"])
+    let setup = try daemon.client()
+    let stuck = try RawConnection(daemon)
+    try stuck.hello()
+    var frames: [UInt8] = []
+    for id in 1...2000 { frames += try FrameEncoder.frame(Array(#"{"type":"get","id":\#(id)}"#.utf8)) }
+    try stuck.write(frames)
+    try waitUntil("the client that reads nothing is closed") {
+      guard case .object(let status) = try setup.status() else { return false }
+      return status["clients"] == .int(1)
+    }
+    // What it was sent before the close are answers, in order, and fewer
+    // than it asked for: the rest were never read from its socket (so the
+    // kernel may end the reading with a reset instead of an end of file).
+    var ids: [Int] = []
+    while let message = try? stuck.read(), case .state(let id, _, _, _) = message { ids.append(id) }
+    #expect(ids == Array(1...ids.count))
+    #expect(ids.count < 2000)
+  }
+}
+
+extension DaemonProcess {
+  /// The daemon's epoch, from its status.
+  func epoch() throws -> String? {
+    guard case .object(let status) = try client("epoch").status(), case .string(let epoch)? = status["epoch"] else {
+      return nil
+    }
+    return epoch
+  }
+}
