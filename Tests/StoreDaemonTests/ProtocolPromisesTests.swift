@@ -94,6 +94,21 @@ struct ProtocolPromisesTests {
     #expect(message.contains("no state at '/cart/nothing'"))
   }
 
+  /// An action for an element that does not exist, or for a destination
+  /// that is not presented, is refused with what is missing, and no version
+  /// is spent on it.
+  @Test func anActionThatReachesNothingIsRefusedAndSpendsNoVersion() throws {
+    let daemon = try DaemonProcess()
+    let row = try tcactl(["send", "products.rows[99].addToCart.plusButtonTapped"], socket: daemon.socketPath)
+    #expect(row.status == 1)
+    #expect(row.error.contains("products.rows[99].addToCart.plusButtonTapped was not applied: rows has no element with id 99"))
+    #expect(row.error.contains("no version was used"))
+    let closed = try tcactl(["send", "dice.destination.presented.closeButtonTapped"], socket: daemon.socketPath)
+    #expect(closed.status == 1)
+    #expect(closed.error.contains("nothing is presented at destination"))
+    #expect(try daemon.client().send(path: "counter.incrementButtonTapped") == 1)
+  }
+
   /// An optional without a value is null, to `get` and to a subscriber.
   @Test func anAbsentOptionalIsNull() throws {
     let daemon = try DaemonProcess()

@@ -11,16 +11,21 @@ public protocol BindableAction: Sendable {
 /// feature's own reducer sees the new value.
 ///
 /// A binding to an unknown field, or with a value of the wrong type, is
-/// reported and leaves the state unchanged.
+/// dropped (``reportDroppedAction(_:action:location:)``) and leaves the state
+/// unchanged.
 public struct BindingReducer<State: BindableState, Action: BindableAction>: Reducer where Action.State == State {
-  public init() {}
+  let location: SourceLocation
+
+  public init(fileID: String = #fileID, line: Int = #line) {
+    location = SourceLocation(fileID: fileID, line: line)
+  }
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     guard let binding = action.binding else { return .none }
     do {
       try state.apply(binding)
     } catch {
-      reportIssue("\(error)")
+      reportDroppedAction("\(error)", action: action, location: location)
     }
     return .none
   }

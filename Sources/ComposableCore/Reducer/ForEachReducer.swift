@@ -49,9 +49,8 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
           .scoped(.element(name, AnyHashableSendable(id)))
           .map { embed(.element(id: id, action: $0)) }
       } else {
-        reportIssue(
-          "An action was sent to the element with id \(id) of \(toElements), which holds no such element; the action was dropped: \(action)",
-          location: location)
+        reportDroppedAction(
+          "\(DroppedAction.name(of: toElements)) has no element with id \(id)", action: action, location: location)
       }
     }
     // Retaining the id index is cheap; it is copied only if the parent changes

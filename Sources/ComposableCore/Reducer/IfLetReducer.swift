@@ -65,9 +65,9 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
           .scoped(component)
           .map(embed)
       } else {
-        reportIssue(
-          "An action was sent to the optional state at \(toChildState) while it was nil; the action was dropped: \(action)",
-          location: location)
+        let name = DroppedAction.name(of: toChildState)
+        reportDroppedAction(
+          dismiss == nil ? "\(name) is nil" : "nothing is presented at \(name)", action: action, location: location)
       }
     }
     let parentEffect = parent.reduce(into: &state, action: action)

@@ -61,6 +61,32 @@ public final class Store<R: Reducer> {
     return produced
   }
 
+  /// Reduces `action` as ``send(_:origin:)`` does, unless a reducer drops it
+  /// (``DroppedAction``: what it addresses is absent, or it does not fit):
+  /// then the state is put back as it was, no version is produced, no effect
+  /// starts, and the reason is thrown. For actions from outside, whose
+  /// sender should hear that the action went nowhere; actions that effects
+  /// send are dropped and reported as in TCA.
+  ///
+  /// - Throws: ``DroppedAction``, naming what was missing.
+  @discardableResult
+  public func sendRefusingDropped(_ action: R.Action, origin: Origin = 0) throws(DroppedAction) -> UInt64 {
+    guard !isProcessing else { return send(action, origin: origin) }
+    let before = state
+    let recorder = DroppedActionRecorder()
+    let effect = DroppedActionRecorder.$current.withValue(recorder) { reduced(action) }
+    if let dropped = recorder.first {
+      state = before
+      throw dropped
+    }
+    isProcessing = true
+    publish(action, effect: effect, origin: origin)
+    isProcessing = false
+    let produced = version
+    drain()
+    return produced
+  }
+
   /// Delivers a worker's reply to the request `id` and reduces the action it
   /// maps to (and what follows from it). Replies to cancelled requests are
   /// dropped.
@@ -122,9 +148,19 @@ public final class Store<R: Reducer> {
 
   /// Reduces one action, publishes the new version and starts its effects.
   private func apply(_ action: R.Action, origin: Origin) {
-    let effect = DependencyValues.$current.withValue(dependencies) {
+    publish(action, effect: reduced(action), origin: origin)
+  }
+
+  /// Runs the reducer on the state for `action`; returns its effect.
+  private func reduced(_ action: R.Action) -> Effect<R.Action> {
+    DependencyValues.$current.withValue(dependencies) {
       reduce(&state, action)
     }
+  }
+
+  /// Counts the version `action` produced, tells the observer, and starts
+  /// the action's effect.
+  private func publish(_ action: R.Action, effect: Effect<R.Action>, origin: Origin) {
     version += 1
     reducingOrigin = origin
     didReduce?(version, action, state)

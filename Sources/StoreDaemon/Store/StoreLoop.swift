@@ -326,15 +326,24 @@ final class StoreLoop: @unchecked Sendable {
         return
       }
       let origin = nextOrigin
-      nextOrigin += 1
       if wait { waits[origin] = Wait(connectionID: connection.id, requestID: id) }
       currentSend = (origin, .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]))
       currentSendText = (sent.json, sent.canonical, sent.summary)
       defer { (currentSend, currentSendText) = (nil, nil) }
-      batch?.sends.append((connection, id, origin))
       // Reduced and published, then acknowledged; the frames wait in the
       // held outboxes until the batch is durable (StoreLoop+Journal.swift).
-      let version = store.send(action, origin: origin)
+      // An action that reaches nothing is refused, with the state unchanged.
+      let version: UInt64
+      do throws(DroppedAction) {
+        version = try store.sendRefusingDropped(action, origin: origin)
+      } catch {
+        waits[origin] = nil
+        let message = "\(sent.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
+        send(.error(id: id, code: .invalidAction, message: message), to: connection)
+        return
+      }
+      nextOrigin += 1
+      batch?.sends.append((connection, id, origin))
       send(.ack(id: id, version: version), to: connection)
 
     case .get(let id, let path, let version?):

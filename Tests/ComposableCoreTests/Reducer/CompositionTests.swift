@@ -122,7 +122,7 @@ struct Parent: Reducer {
     withKnownIssue {
       store.send(.optional(.increment))
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("while it was nil; the action was dropped") }
+      issue.comments.contains { $0.rawValue.contains("optional is nil; the action was dropped") }
     }
   }
 
@@ -168,6 +168,31 @@ struct Parent: Reducer {
       issue.comments.contains { $0.rawValue.contains("id 9") && $0.rawValue.contains("dropped") }
     }
     #expect(store.state.rows[id: 1]?.count == 0)
+  }
+
+  /// A store that refuses dropped actions puts the state back, produces no
+  /// version and starts no effect, and says what was missing.
+  @Test(arguments: [
+    (Parent.Action.rows(.element(id: 9, action: .start)), "rows has no element with id 9"),
+    (Parent.Action.presented(.presented(.start)), "nothing is presented at presented"),
+    (Parent.Action.optional(.start), "optional is nil"),
+  ])
+  func aStoreRefusingDroppedActionsLeavesNoTrace(_ action: Parent.Action, _ reason: String) throws {
+    let executor = RecordingExecutor()
+    let store = Store(initialState: Parent.State(rows: [Child.State(id: 1)]), reducer: Parent(), executor: executor)
+    var reduced = 0
+    store.didReduce = { _, _, _ in reduced += 1 }
+    #expect {
+      try store.sendRefusingDropped(action)
+    } throws: { error in
+      (error as? DroppedAction)?.reason == reason
+    }
+    #expect(store.version == 0)
+    #expect(store.state == Parent.State(rows: [Child.State(id: 1)]))
+    #expect(reduced == 0)
+    #expect(executor.started.isEmpty)
+    #expect(try store.sendRefusingDropped(.rows(.element(id: 1, action: .start))) == 1)
+    #expect(executor.started.count == 1)
   }
 
   @Test func onChangeRunsOnlyWhenTheValueChanged() {
