@@ -15,7 +15,7 @@ extension GIFSearch {
       "Could not connect to the GIF service."
     case .timeout:
       "The GIF service did not answer in time."
-    case .workerUnavailable:
+    case .workerUnavailable, .interrupted:
       "Searching is unavailable right now. Try again shortly."
     case .invalidRequest, .storage:
       "The search could not be sent."
