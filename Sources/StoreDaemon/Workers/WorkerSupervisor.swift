@@ -15,6 +15,11 @@ import Wire
 ///   an HTTP request may have reached its server), with `workerUnavailable`
 ///   if it still waited to be sent (nothing of it happened). A request whose
 ///   reply is overdue fails with `timeout` and is cancelled in the worker.
+/// - Workers are spawned only from the store loop's thread (``startAll()``
+///   and the restarts in ``tick(now:)``), which lives as long as the daemon:
+///   a worker asks the kernel to kill it when the thread that spawned it
+///   ends (`PR_SET_PDEATHSIG`, docs/WORKERS.md), so spawning from a thread
+///   that ends earlier would kill it.
 ///
 /// Confined to the store loop's thread, like the store: replies are collected
 /// in ``takeReplies()`` and delivered by the loop, never from inside
@@ -69,7 +74,8 @@ final class WorkerSupervisor: EffectExecutor {
     self.post = post
   }
 
-  /// Starts every worker.
+  /// Starts every worker. Call on the store loop's thread (see the type's
+  /// comment on `PR_SET_PDEATHSIG`).
   func startAll() {
     for slot in slots { spawn(slot) }
   }

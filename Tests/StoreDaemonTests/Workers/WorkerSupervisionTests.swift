@@ -93,6 +93,27 @@ import Wire
     try waitUntil("every worker has exited") { pids.values.allSatisfy(processIsGone) }
   }
 
+  /// A stopped (or hung) worker never reads the end of file its socket gives
+  /// when the daemon dies: the kernel's parent-death signal ends it. Workers
+  /// restarted after a crash get it too, since they are spawned from the same
+  /// long-lived thread as the first ones.
+  @Test func killingTheDaemonEndsEvenStoppedAndRestartedWorkers() throws {
+    let daemon = try DaemonProcess()
+    let first = try daemon.waitForWorkers()
+    let crashed = try #require(first["timer"])
+    kill(crashed, SIGKILL)
+    try waitUntil("the timer worker is restarted") {
+      try daemon.workers()["timer"]?["pid"].map { $0 != .int(Int(crashed)) && $0 != .null } ?? false
+    }
+    let pids = try daemon.waitForWorkers()
+    #expect(pids["timer"] != crashed)
+    defer { for pid in pids.values where !processIsGone(pid) { kill(pid, SIGKILL) } }
+    for pid in pids.values { #expect(kill(pid, SIGSTOP) == 0) }
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    try waitUntil("every stopped worker has ended", timeout: .seconds(30)) { pids.values.allSatisfy(processIsGone) }
+  }
+
   @Test func sigtermStopsTheWorkersAndExitsZero() throws {
     let daemon = try DaemonProcess()
     let pids = try daemon.waitForWorkers()
