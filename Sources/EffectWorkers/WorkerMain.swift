@@ -12,7 +12,8 @@ package enum WorkerMain {
     let parentDeath: ParentDeath.Arrangement
     do {
       // First, so that the daemon dying at any later moment takes this process along.
-      parentDeath = try ParentDeath.arrange(daemonPID: getenv(WorkerProtocol.daemonPIDVariable).map { String(cString: $0) })
+      let daemonPID = getenv(WorkerProtocol.daemonPIDVariable).map { String(cString: $0) }
+      parentDeath = try ParentDeath.arrange(daemonPID: daemonPID)
       switch try WorkerOptions.parse(arguments) {
       case .help:
         StandardStream.output.write(usage)
@@ -41,7 +42,9 @@ package enum WorkerMain {
     case .notRequested, .armed:
       break
     case .daemonGone(let daemon, let parent):
-      log("storedaemon (pid \(daemon)) ended before this worker was set to end with it (its parent is now pid \(parent)); exiting")
+      log(
+        "storedaemon (pid \(daemon)) ended before this worker was set to end with it "
+          + "(its parent is now pid \(parent)); exiting")
       exit(ExitStatus.success.rawValue)
     case .failed(let daemon, let error):
       log(

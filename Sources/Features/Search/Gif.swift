@@ -36,6 +36,8 @@ public struct Gif: Equatable, Sendable, Codable, Identifiable {
     case id, url, username, user, images
   }
 
+  /// Decodes Giphy's JSON: `id` and `images` are required, the rest may be
+  /// left out (or `null`) and is then empty.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     id = try container.decode(String.self, forKey: .id)
@@ -66,6 +68,7 @@ public struct Gif: Equatable, Sendable, Codable, Identifiable {
       case displayName = "display_name"
     }
 
+    /// Decodes Giphy's JSON; each field left out (or `null`) is empty.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       avatarURL = try container.decodeIfPresent(String.self, forKey: .avatarURL) ?? ""
@@ -103,6 +106,7 @@ public struct Gif: Equatable, Sendable, Codable, Identifiable {
       case url, width, height
     }
 
+    /// Decodes Giphy's JSON: `url` is required; a size left out (or `null`) is empty.
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       url = try container.decode(String.self, forKey: .url)

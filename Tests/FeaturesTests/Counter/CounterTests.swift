@@ -47,8 +47,14 @@ import Testing
           + "(Failed to connect to numbers.test port 80 after 0 ms: Couldn't connect to server; URLError -1004)"),
       "Could not connect to the number facts service."
     ),
-    (EffectFailure(.timeout, "GET http://numbers.test/7: no answer within 15000 ms"), "The number facts service did not answer in time."),
-    (EffectFailure(.decoding, "GET http://numbers.test/7: body over 8388608 bytes"), "The number facts service sent an answer that could not be read."),
+    (
+      EffectFailure(.timeout, "GET http://numbers.test/7: no answer within 15000 ms"),
+      "The number facts service did not answer in time."
+    ),
+    (
+      EffectFailure(.decoding, "GET http://numbers.test/7: body over 8388608 bytes"),
+      "The number facts service sent an answer that could not be read."
+    ),
     (
       EffectFailure(.workerUnavailable, "the network worker is unavailable: it is degraded after crashing repeatedly"),
       "The number facts service cannot be reached right now. Try again shortly."
@@ -57,7 +63,10 @@ import Testing
       EffectFailure(.interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
       "The answer from the number facts service was lost. Try again."
     ),
-    (EffectFailure(.invalidRequest, "GET http://numbers.test/7: bad URL"), "The request to the number facts service could not be sent."),
+    (
+      EffectFailure(.invalidRequest, "GET http://numbers.test/7: bad URL"),
+      "The request to the number facts service could not be sent."
+    ),
   ])
   func aFailedFactShowsASentenceNotTheWorkersMessage(failure: EffectFailure, message: String) {
     let store = TestStore(initialState: Counter.State(count: 7)) { Counter() }

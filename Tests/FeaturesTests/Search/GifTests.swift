@@ -107,7 +107,8 @@ import Testing
       """#
     let gifs = try JSONDecoder().decode(GifSearchResponse.self, from: Data(page.utf8)).data
     #expect(gifs.map(\.id) == ["full", "bare", "nulls"])
-    #expect(gifs[1] == Gif(id: "bare", url: "", username: "", images: Gif.Images(original: Gif.Rendition(url: "https://media/bare.gif", width: "", height: ""))))
+    let bare = Gif.Rendition(url: "https://media/bare.gif", width: "", height: "")
+    #expect(gifs[1] == Gif(id: "bare", url: "", username: "", images: Gif.Images(original: bare)))
     #expect(gifs[2].url == "" && gifs[2].username == "")
     #expect(gifs[2].user == Gif.User(avatarURL: "", username: "bob", displayName: ""))
     #expect(gifs[2].images.original.width == "" && gifs[2].images.original.height == "90")
@@ -144,8 +145,12 @@ import Testing
       """#
     store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 200, body: Data(page.utf8))))
     let gifs = [
-      Gif(id: "a", url: "https://giphy.com/gifs/a", username: "ada", images: Gif.Images(original: Gif.Rendition(url: "https://media/a.gif", width: "100", height: "50"))),
-      Gif(id: "b", url: "https://giphy.com/gifs/b", images: Gif.Images(original: Gif.Rendition(url: "https://media/b.gif", width: "100", height: "100"))),
+      Gif(
+        id: "a", url: "https://giphy.com/gifs/a", username: "ada",
+        images: Gif.Images(original: Gif.Rendition(url: "https://media/a.gif", width: "100", height: "50"))),
+      Gif(
+        id: "b", url: "https://giphy.com/gifs/b",
+        images: Gif.Images(original: Gif.Rendition(url: "https://media/b.gif", width: "100", height: "100"))),
     ]
     store.receive(.searchResponse(gifs)) {
       $0.isLoading = false
