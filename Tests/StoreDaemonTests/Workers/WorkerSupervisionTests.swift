@@ -96,9 +96,13 @@ import Wire
   /// A stopped (or hung) worker never reads the end of file its socket gives
   /// when the daemon dies: the kernel's parent-death signal ends it. Workers
   /// restarted after a crash get it too, since they are spawned from the same
-  /// long-lived thread as the first ones.
+  /// long-lived thread as the first ones. (The anchor stands for a daemon
+  /// that leads its own session, as under systemd: without it, the kernel
+  /// would end the stopped workers with SIGHUP anyway.)
   @Test func killingTheDaemonEndsEvenStoppedAndRestartedWorkers() throws {
     let daemon = try DaemonProcess()
+    let anchor = try ProcessGroupAnchor(joining: getpgid(daemon.pid))
+    defer { withExtendedLifetime(anchor) {} }
     let first = try daemon.waitForWorkers()
     let crashed = try #require(first["timer"])
     kill(crashed, SIGKILL)
