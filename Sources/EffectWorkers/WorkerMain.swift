@@ -9,7 +9,11 @@ package enum WorkerMain {
     ProcessSetup.configureSignals()
     let usage = WorkerOptions.usage(for: program)
     let options: WorkerOptions
+    let parentDeath: ParentDeath.Arrangement
     do {
+      // First, so that the daemon dying at any later moment takes this process along.
+      let daemonPID = getenv(WorkerProtocol.daemonPIDVariable).map { String(cString: $0) }
+      parentDeath = try ParentDeath.arrange(daemonPID: daemonPID)
       switch try WorkerOptions.parse(arguments) {
       case .help:
         StandardStream.output.write(usage)
@@ -34,6 +38,19 @@ package enum WorkerMain {
     }
     LogStream.minimumLevel = options.logLevel
     let log = WorkerLog(kind: options.kind)
+    switch parentDeath {
+    case .notRequested, .armed:
+      break
+    case .daemonGone(let daemon, let parent):
+      log(
+        "storedaemon (pid \(daemon)) ended before this worker was set to end with it "
+          + "(its parent is now pid \(parent)); exiting")
+      exit(ExitStatus.success.rawValue)
+    case .failed(let daemon, let error):
+      log(
+        "cannot ask to be killed when storedaemon (pid \(daemon)) dies: prctl: \(String(cString: strerror(error))); "
+          + "ending with its socket instead", level: .warning)
+    }
     let closed = ProcessSetup.closeInheritedDescriptors()
     if !closed.isEmpty {
       log("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))", level: .debug)

@@ -24,8 +24,19 @@ public struct EffectFailure: Error, Hashable, Sendable, Codable, CustomStringCon
     case decoding
     /// The storage worker could not read or write.
     case storage
-    /// The worker kind is down or degraded, or died with the request in flight.
+    /// The request was never handed to a worker: its kind is down, starting
+    /// or degraded, its worker stopped reading, or it stopped (or storedaemon
+    /// did) while the request still waited to be sent. Nothing of it was
+    /// carried out, so trying again is safe.
     case workerUnavailable
+    /// The request was handed to its worker, which then ended before it
+    /// replied (it crashed, was killed, broke the protocol, or stopped with
+    /// storedaemon): the request may or may not have been carried out (an HTTP
+    /// request may have reached its server, a put may have been stored), and
+    /// its reply is lost. Repeating an idempotent request (a GET, a put of the
+    /// same document) is safe; a feature that did something else, like placing
+    /// an order, must say that its outcome is unknown.
+    case interrupted
     /// The request itself was invalid (a malformed URL, an oversized body).
     case invalidRequest
   }

@@ -74,7 +74,8 @@ public struct BMIInput: Reducer {
     case saveButtonTapped
     /// The storage worker stored `record`.
     case saved(BMIRecord)
-    /// The storage worker could not store the measurement.
+    /// The storage worker could not store the measurement, or its answer was
+    /// lost (``EffectFailure/Kind/interrupted``: it may have been stored).
     case saveFailed(EffectFailure)
     /// Dismisses the saved confirmation or the save error ("OK").
     case dismissAlert
@@ -119,7 +120,7 @@ public struct BMIInput: Reducer {
         return .none
 
       case .saveFailed(let failure):
-        state.saveStatus = .failed("Could not save your BMI: \(failure.message)")
+        state.saveStatus = .failed(Self.saveFailedMessage(for: failure))
         state.recordBeingSaved = nil
         return .none
 
@@ -142,7 +143,27 @@ public struct BMIInput: Reducer {
 
   /// Why a save that storedaemon cannot restart failed.
   static let unknownSaveMessage =
-    "Could not save your BMI: storedaemon restarted during the save, which may or may not have been stored. Check the history before saving again."
+    "Could not save your BMI: storedaemon restarted during the save, which \(unknownOutcome)"
+
+  /// What every message about a save whose answer was lost ends with: saving
+  /// again would store a second entry if the first was stored.
+  static let unknownOutcome = "may or may not have been stored. Check the history before saving again."
+
+  /// Why a save failed. A put handed to the storage worker, which then ended
+  /// (``EffectFailure/Kind/interrupted``), may have been stored, and so may
+  /// one that timed out (the worker finishes a put it has begun): the message
+  /// says so rather than invite a save that could add the entry twice. The
+  /// failure's own message follows, for whoever looks into it.
+  static func saveFailedMessage(for failure: EffectFailure) -> String {
+    switch failure.kind {
+    case .interrupted:
+      "Could not save your BMI: the save's answer was lost, so it \(unknownOutcome) (\(failure.message))"
+    case .timeout:
+      "Could not save your BMI: the save did not finish in time, so it \(unknownOutcome) (\(failure.message))"
+    case .connection, .httpStatus, .decoding, .storage, .workerUnavailable, .invalidRequest:
+      "Could not save your BMI: \(failure.message)"
+    }
+  }
 
   /// Stores `record` as its document under its key, marking the form as saving;
   /// answered by ``Action/saved(_:)`` or ``Action/saveFailed(_:)``. It replaces

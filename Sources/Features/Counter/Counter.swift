@@ -12,7 +12,10 @@ public struct Counter: Reducer {
     public var count = 0
     public var isLoading = false
     public var numberFact: String?
-    /// Why the last fact could not be fetched, for a person to read.
+    /// Why the last fact could not be fetched, as a sentence for a person
+    /// (``EffectFailure/sentence(about:)``), e.g. "Could not connect to the
+    /// number facts service."; the failure's own message, with its URL and
+    /// libcurl's words, is in the ``Action/numberFactFailed(_:)`` action.
     public var errorMessage: String?
 
     public init(count: Int = 0, isLoading: Bool = false, numberFact: String? = nil, errorMessage: String? = nil) {
@@ -42,6 +45,9 @@ public struct Counter: Reducer {
 
   enum CancelID { case fact }
 
+  /// How the counter's messages name the number facts API.
+  static let serviceName = "the number facts service"
+
   @Dependency(\.configuration) var configuration
 
   public init() {}
@@ -69,7 +75,7 @@ public struct Counter: Reducer {
 
       case .numberFactFailed(let failure):
         state.isLoading = false
-        state.errorMessage = failure.message
+        state.errorMessage = failure.sentence(about: Self.serviceName)
         return .none
 
       case .recovered:

@@ -9,8 +9,12 @@ import FoundationEssentials
 /// An order in flight when storedaemon stopped is not sent again: the POST may
 /// have reached the store, and sending it twice could place it twice. Its
 /// answer is lost, so ``Action/recovered`` ends it as failed with
-/// ``interruptedOrderMessage`` and the ``CartAlert/purchaseInterrupted`` alert,
-/// keeping the cart so the customer can check and pay again.
+/// ``interruptedOrderMessage`` and the ``CartAlert/purchaseInterrupted(message:)``
+/// alert, keeping the cart so the customer can check and pay again. An order
+/// whose answer is lost otherwise ends the same way, never with a plain
+/// "try again later" that would have the customer pay twice: the network
+/// worker ended after it was handed the POST (``EffectFailure/Kind/interrupted``),
+/// or the store did not answer in time (``EffectFailure/Kind/timeout``).
 ///
 /// The cart sells from ``State/catalog``: the bundled catalog
 /// (``Product/bundledCatalog``) until its host replaces it with the live one
@@ -103,12 +107,14 @@ public struct Cart: Reducer {
     case alert(CartAlert.Action)
     /// The store accepted the order.
     case orderPlaced(orderID: Int?)
-    /// The order could not be sent.
+    /// The order failed: not placed (``CartAlert/purchaseFailed(message:)``),
+    /// or, when its answer was lost, perhaps placed
+    /// (``CartAlert/purchaseInterrupted(message:)``).
     case orderFailed(EffectFailure)
     /// storedaemon recovered this state after stopping without finishing its
     /// effects; every effect that was in flight is gone. An order that was
     /// being sent fails with ``Cart/interruptedOrderMessage`` and the
-    /// ``CartAlert/purchaseInterrupted`` alert, without being sent again (its
+    /// ``CartAlert/purchaseInterrupted(message:)`` alert, without being sent again (its
     /// outcome is unknown); otherwise nothing happens.
     case recovered
   }
@@ -116,7 +122,24 @@ public struct Cart: Reducer {
   /// Why an order that was in flight when storedaemon stopped failed: its
   /// answer is lost, so whether the store placed it is unknown.
   public static let interruptedOrderMessage =
-    "storedaemon restarted while the order was being sent; it may or may not have been placed. Check your orders before paying again."
+    "storedaemon restarted while the order was being sent; it \(unknownOutcome)"
+
+  /// What every message about an order whose answer was lost ends with.
+  static let unknownOutcome = "may or may not have been placed. Check your orders before paying again."
+
+  /// Why an order failed when `failure` leaves open whether the store placed
+  /// it, or `nil` when the failure says it was not placed. A POST handed to
+  /// the network worker, which then ended, may have reached the store; so may
+  /// one the store did not answer in time. A `connection` failure is taken as
+  /// not placed: it is nearly always a connection that could not be opened,
+  /// and its kind does not tell the rare one cut after the POST went out.
+  static func unknownOutcomeMessage(for failure: EffectFailure) -> String? {
+    switch failure.kind {
+    case .interrupted: "The order was sent, but its answer was lost; it \(unknownOutcome)"
+    case .timeout: "The store did not answer in time; the order \(unknownOutcome)"
+    case .connection, .httpStatus, .decoding, .storage, .workerUnavailable, .invalidRequest: nil
+    }
+  }
 
   enum CancelID { case order }
 
@@ -182,14 +205,19 @@ public struct Cart: Reducer {
         return .none
 
       case .orderFailed(let failure):
-        state.orderStatus = .failed(failure.message)
-        state.alert = .purchaseFailed(message: failure.message)
+        if let message = Self.unknownOutcomeMessage(for: failure) {
+          state.orderStatus = .failed(message)
+          state.alert = .purchaseInterrupted(message: message)
+        } else {
+          state.orderStatus = .failed(failure.message)
+          state.alert = .purchaseFailed(message: failure.message)
+        }
         return .none
 
       case .recovered:
         guard state.isAwaitingEffect else { return .none }
         state.orderStatus = .failed(Self.interruptedOrderMessage)
-        state.alert = .purchaseInterrupted
+        state.alert = .purchaseInterrupted(message: Self.interruptedOrderMessage)
         return .none
       }
     }

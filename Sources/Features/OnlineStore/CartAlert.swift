@@ -10,10 +10,16 @@ public enum CartAlert: Equatable, Hashable, Sendable, Codable {
   /// "Oops!": the order could not be sent, for the reason given; the cart is
   /// kept. Done → ``Action/dismiss``.
   case purchaseFailed(message: String)
-  /// "Order not confirmed": storedaemon restarted while the order was being
-  /// sent, so it may or may not have been placed (``Cart/interruptedOrderMessage``);
-  /// the cart is kept. Done → ``Action/dismiss``.
-  case purchaseInterrupted
+  /// "Order not confirmed": the order's answer was lost (storedaemon
+  /// restarted, or its network worker ended, while the order was being sent,
+  /// or the store did not answer in time), so it may or may not have been
+  /// placed; `message` says which and what to do. The cart is kept.
+  /// Done → ``Action/dismiss``.
+  ///
+  /// `message` is `nil` only in a state kept by a storedaemon older than it,
+  /// which showed this alert only after a restart:
+  /// ``Cart/interruptedOrderMessage``.
+  case purchaseInterrupted(message: String?)
 
   /// The alert's buttons. Every button also closes the alert.
   public enum Action: Equatable, Hashable, Sendable, Codable {
@@ -46,8 +52,8 @@ public enum CartAlert: Equatable, Hashable, Sendable, Codable {
       "Your order is in process."
     case .purchaseFailed(let message):
       "Unable to send order, try again later. (\(message))"
-    case .purchaseInterrupted:
-      Cart.interruptedOrderMessage
+    case .purchaseInterrupted(let message):
+      message ?? Cart.interruptedOrderMessage
     }
   }
 }

@@ -24,8 +24,9 @@ import ComposableCore
 ///   new query's GIFs on top of the old query's; a person searching "dog" after
 ///   "cat" expects to see dogs only, most relevant first.
 /// - **Failures are shown** (the seed swallowed them): an HTTP status, an
-///   undecodable body or a connection failure sets ``State/errorMessage``, and
-///   ``Action/retryButtonTapped`` searches again.
+///   undecodable body or a connection failure sets ``State/errorMessage`` to a
+///   sentence for a person (a missing or refused API key names the setting
+///   that fixes it), and ``Action/retryButtonTapped`` searches again.
 /// - **A restart loses no search**: after storedaemon restarts, a search that
 ///   was in flight, or pending behind the debounce timer (the text differs from
 ///   the query: ``State/hasPendingSearch``), starts at once on
@@ -147,7 +148,7 @@ public struct GIFSearch: Reducer {
         state.isLoading = false
         // Results of an earlier query must not pass for this query's.
         state.results = []
-        state.errorMessage = Self.message(for: failure)
+        state.errorMessage = Self.message(for: failure, hasAPIKey: !configuration.gifSearchAPIKey.isEmpty)
         return .none
 
       case .recovered:

@@ -5,10 +5,17 @@
 /// renditions, ...); they are ignored. Unlike the seed, `import_datetime` and
 /// `trending_datetime` are not modelled: nothing reads them, and requiring them
 /// would only let one odd GIF fail the decoding of a whole page.
+///
+/// For the same reason only what a card cannot do without is required: the
+/// GIF's `id` and its original rendition's `url`. Every other field decodes
+/// as empty when Giphy leaves it out (`username`, `url`, a rendition's
+/// `width` and `height`, a user's `avatar_url`, `username` and
+/// `display_name`), and `user` as `nil`, so one GIF missing one of them
+/// never fails the page.
 public struct Gif: Equatable, Sendable, Codable, Identifiable {
   /// Giphy's id of the GIF, e.g. `"FiGiRei2ICzzG"`.
   public var id: String
-  /// The GIF's page on giphy.com.
+  /// The GIF's page on giphy.com; empty when Giphy has none.
   public var url: String
   /// The uploader's username; empty when Giphy has none.
   public var username: String
@@ -25,13 +32,28 @@ public struct Gif: Equatable, Sendable, Codable, Identifiable {
     self.images = images
   }
 
+  enum CodingKeys: String, CodingKey {
+    case id, url, username, user, images
+  }
+
+  /// Decodes Giphy's JSON: `id` and `images` are required, the rest may be
+  /// left out (or `null`) and is then empty.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(String.self, forKey: .id)
+    url = try container.decodeIfPresent(String.self, forKey: .url) ?? ""
+    username = try container.decodeIfPresent(String.self, forKey: .username) ?? ""
+    user = try container.decodeIfPresent(User.self, forKey: .user)
+    images = try container.decode(Images.self, forKey: .images)
+  }
+
   /// The uploader's public profile, shown on a card.
   public struct User: Equatable, Sendable, Codable {
-    /// The avatar image's address.
+    /// The avatar image's address; empty when Giphy has none.
     public var avatarURL: String
-    /// The account name, e.g. `"giphystudios"`.
+    /// The account name, e.g. `"giphystudios"`; empty when Giphy has none.
     public var username: String
-    /// The name shown to people, e.g. `"GIPHY Studios"`.
+    /// The name shown to people, e.g. `"GIPHY Studios"`; empty when Giphy has none.
     public var displayName: String
 
     public init(avatarURL: String, username: String, displayName: String) {
@@ -44,6 +66,14 @@ public struct Gif: Equatable, Sendable, Codable, Identifiable {
       case avatarURL = "avatar_url"
       case username
       case displayName = "display_name"
+    }
+
+    /// Decodes Giphy's JSON; each field left out (or `null`) is empty.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      avatarURL = try container.decodeIfPresent(String.self, forKey: .avatarURL) ?? ""
+      username = try container.decodeIfPresent(String.self, forKey: .username) ?? ""
+      displayName = try container.decodeIfPresent(String.self, forKey: .displayName) ?? ""
     }
   }
 
@@ -61,15 +91,27 @@ public struct Gif: Equatable, Sendable, Codable, Identifiable {
   public struct Rendition: Equatable, Sendable, Codable {
     /// The address of the `.gif` file.
     public var url: String
-    /// The width in pixels, as a string, e.g. `"480"`.
+    /// The width in pixels, as a string, e.g. `"480"`; empty when Giphy has none.
     public var width: String
-    /// The height in pixels, as a string, e.g. `"270"`.
+    /// The height in pixels, as a string, e.g. `"270"`; empty when Giphy has none.
     public var height: String
 
     public init(url: String, width: String, height: String) {
       self.url = url
       self.width = width
       self.height = height
+    }
+
+    enum CodingKeys: String, CodingKey {
+      case url, width, height
+    }
+
+    /// Decodes Giphy's JSON: `url` is required; a size left out (or `null`) is empty.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      url = try container.decode(String.self, forKey: .url)
+      width = try container.decodeIfPresent(String.self, forKey: .width) ?? ""
+      height = try container.decodeIfPresent(String.self, forKey: .height) ?? ""
     }
   }
 }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Wire
 
 /// What the workers are started with.
 enum WorkerEnvironment {
@@ -10,9 +11,15 @@ enum WorkerEnvironment {
     "NOTIFY_SOCKET", "WATCHDOG_USEC", "WATCHDOG_PID", "LISTEN_FDS", "LISTEN_PID", "LISTEN_FDNAMES",
   ]
 
-  /// The daemon's environment without ``removed``, as `NAME=value` strings.
-  static func inherited(from environment: [String: String]) -> [String] {
-    environment.filter { !removed.contains($0.key) }.map { "\($0.key)=\($0.value)" }.sorted()
+  /// The daemon's environment without ``removed``, as `NAME=value` strings,
+  /// plus ``WorkerProtocol/daemonPIDVariable`` naming `daemon` (this process):
+  /// a worker that finds it dies with the daemon, even stopped or hung. The
+  /// signal follows the thread that spawned the worker, which is why only
+  /// the store loop's thread spawns them (``WorkerSupervisor``).
+  static func inherited(from environment: [String: String], daemon: pid_t = getpid()) -> [String] {
+    var environment = environment.filter { !removed.contains($0.key) }
+    environment[WorkerProtocol.daemonPIDVariable] = String(daemon)
+    return environment.map { "\($0.key)=\($0.value)" }.sorted()
   }
 
   /// `effectworker` beside the running `storedaemon`, as installed and as built.

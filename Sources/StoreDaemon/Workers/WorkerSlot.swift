@@ -32,7 +32,12 @@ final class WorkerSlot {
     /// When the daemon gives up on the reply; nil for repeating timers, which
     /// the worker's pings watch over instead.
     let deadline: ContinuousClock.Instant?
-    /// Whether the `start` went to the current process (false while queued).
+    /// Whether the `start` was handed to the current process's link (false
+    /// while queued or held). If the process ends before replying, a request
+    /// handed over fails with `interrupted`, since the worker may have read
+    /// and carried it out, and one never handed over with `workerUnavailable`.
+    /// Handed over means queued on the link, not yet known to be read: the
+    /// daemon errs towards "may have been carried out", never the other way.
     var sent: Bool
   }
 

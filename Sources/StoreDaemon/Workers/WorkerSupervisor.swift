@@ -10,9 +10,16 @@ import Wire
 ///   starts waits for it; one made while the kind is degraded fails at once.
 /// - A worker that exits, breaks the protocol, or stops answering pings is
 ///   killed if need be and restarted (``RestartPolicy``); every request it
-///   owed a reply is answered with a `workerUnavailable` failure, so no
-///   feature waits forever. A request whose reply is overdue fails with
-///   `timeout` and is cancelled in the worker.
+///   owed a reply fails, so no feature waits forever: with `interrupted` if
+///   its `start` had been handed to the worker (it may have been carried out:
+///   an HTTP request may have reached its server), with `workerUnavailable`
+///   if it still waited to be sent (nothing of it happened). A request whose
+///   reply is overdue fails with `timeout` and is cancelled in the worker.
+/// - Workers are spawned only from the store loop's thread (``startAll()``
+///   and the restarts in ``tick(now:)``), which lives as long as the daemon:
+///   a worker asks the kernel to kill it when the thread that spawned it
+///   ends (`PR_SET_PDEATHSIG`, docs/WORKERS.md), so spawning from a thread
+///   that ends earlier would kill it.
 ///
 /// Confined to the store loop's thread, like the store: replies are collected
 /// in ``takeReplies()`` and delivered by the loop, never from inside
@@ -67,18 +74,25 @@ final class WorkerSupervisor: EffectExecutor {
     self.post = post
   }
 
-  /// Starts every worker.
+  /// Starts every worker. Call on the store loop's thread (see the type's
+  /// comment on `PR_SET_PDEATHSIG`).
   func startAll() {
     for slot in slots { spawn(slot) }
   }
 
   /// Stops every worker: their sockets close once queued commands are
-  /// written, and requests still pending fail. Returns the links to wait for.
+  /// written, and requests still pending fail (`interrupted` for those a
+  /// worker had been handed). Returns the links to wait for.
   func stopAll() -> [WorkerLink] {
     var links: [WorkerLink] = []
     for slot in slots {
       slot.phase = .stopped
-      failAll(in: slot, EffectFailure(.workerUnavailable, "storedaemon is shutting down"))
+      failAll(
+        in: slot, EffectFailure(.workerUnavailable, "storedaemon is shutting down"),
+        handedOver: EffectFailure(
+          .interrupted,
+          "storedaemon shut down after this request was handed to the \(slot.kind.rawValue) worker; "
+            + "it may or may not have been carried out"))
       if let link = slot.link {
         link.stop()
         slot.input = nil
@@ -254,10 +268,12 @@ final class WorkerSupervisor: EffectExecutor {
     slot.outstandingPing = nil
     slot.lastExit = reason
     if slot.phase == .stopped { return }
+    let worker = "the \(slot.kind.rawValue) worker\(pid) \(reason)"
     failAll(
-      in: slot,
-      EffectFailure(.workerUnavailable, "the \(slot.kind.rawValue) worker\(pid) \(reason) while this request was in flight"))
-    scheduleRestart(slot, after: "the \(slot.kind.rawValue) worker\(pid) \(reason)")
+      in: slot, EffectFailure(.workerUnavailable, "\(worker) before this request was handed to it"),
+      handedOver: EffectFailure(
+        .interrupted, "\(worker) after this request was handed to it; it may or may not have been carried out"))
+    scheduleRestart(slot, after: worker)
   }
 
   private func scheduleRestart(_ slot: WorkerSlot, after what: String) {
@@ -374,10 +390,14 @@ final class WorkerSupervisor: EffectExecutor {
     replies.append((.failure(unavailable(slot, "it is not reading its requests")), id))
   }
 
-  private func failAll(in slot: WorkerSlot, _ failure: EffectFailure) {
-    for id in slot.pending.keys.sorted() {
+  /// Fails every request of `slot`, in request order: with `handedOver` those
+  /// whose `start` was given to the worker's link (it may have read and
+  /// carried them out), with `failure` those still waiting to be sent.
+  /// `handedOver` defaults to `failure`, for a slot without a process.
+  private func failAll(in slot: WorkerSlot, _ failure: EffectFailure, handedOver: EffectFailure? = nil) {
+    for (id, pending) in slot.pending.sorted(by: { $0.key < $1.key }) {
       kinds[id] = nil
-      replies.append((.failure(failure), id))
+      replies.append((.failure(pending.sent ? handedOver ?? failure : failure), id))
     }
     slot.pending.removeAll()
     slot.queue.removeAll()

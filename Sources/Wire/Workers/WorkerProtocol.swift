@@ -21,6 +21,12 @@ public enum WorkerProtocol {
   /// The file descriptor a worker finds its end of the socketpair on.
   public static let socketDescriptor: Int32 = 3
 
+  /// The environment variable in which the daemon gives each worker its own
+  /// pid. A worker that finds it asks the kernel to kill it when that process
+  /// dies (`PR_SET_PDEATHSIG`), so that not even a stopped or hung worker
+  /// outlives a daemon killed with SIGKILL (docs/WORKERS.md, "Startup").
+  public static let daemonPIDVariable = "STOREDAEMON_PID"
+
   /// What the network worker's program adds to the name of `effectworker`.
   public static let networkProgramSuffix = "-network"
 

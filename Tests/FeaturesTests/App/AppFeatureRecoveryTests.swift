@@ -121,7 +121,7 @@ import Testing
     store.receive(.products(.recovered))
     store.receive(.cart(.recovered)) {
       $0.cart.orderStatus = .failed(Cart.interruptedOrderMessage)
-      $0.cart.alert = .purchaseInterrupted
+      $0.cart.alert = .purchaseInterrupted(message: Cart.interruptedOrderMessage)
     }
     store.receive(.profile(.recovered))
     store.receive(.bmi(.recovered))

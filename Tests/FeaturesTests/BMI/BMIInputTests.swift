@@ -109,6 +109,33 @@ import Testing
     #expect(store.state.isSaveButtonEnabled)
   }
 
+  /// A put whose answer is lost may have been stored: saving again would add
+  /// a second entry, so the message says to check the history first.
+  @Test(arguments: [
+    (
+      EffectFailure(.interrupted, "the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
+      "Could not save your BMI: the save's answer was lost, so it may or may not have been stored. Check the history "
+        + "before saving again. (the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it)"
+    ),
+    (
+      EffectFailure(.timeout, "the storage worker did not answer in time; the request was cancelled"),
+      "Could not save your BMI: the save did not finish in time, so it may or may not have been stored. Check the history "
+        + "before saving again. (the storage worker did not answer in time; the request was cancelled)"
+    ),
+  ])
+  func aSaveWhoseAnswerIsLostMayHaveBeenStored(failure: EffectFailure, message: String) {
+    let store = makeStore(BMIInput.State(height: "170", weight: "70"))
+    store.send(.saveButtonTapped) {
+      $0.saveStatus = .saving
+      $0.recordBeingSaved = BMIFixtures.saved
+    }
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.saveFailed(failure)) {
+      $0.saveStatus = .failed(message)
+      $0.recordBeingSaved = nil
+    }
+  }
+
   @Test func saveWithInvalidInputDoesNothing() {
     let store = makeStore(BMIInput.State(height: "170", weight: "0"))
     store.send(.saveButtonTapped)

@@ -33,7 +33,48 @@ import Testing
     let failure = EffectFailure(.httpStatus, "GET http://numbers.test/7 answered 500", status: 500)
     store.receive(.numberFactFailed(failure)) {
       $0.isLoading = false
-      $0.errorMessage = failure.message
+      $0.errorMessage = "The number facts service answered with status 500."
+    }
+  }
+
+  /// The failure's message (the URL, libcurl's words, a URLError code) is
+  /// for logs; a person reads a sentence about the number facts service.
+  @Test(arguments: [
+    (
+      EffectFailure(
+        .connection,
+        "GET http://numbers.test/7: could not connect to the server (connection refused or unreachable) "
+          + "(Failed to connect to numbers.test port 80 after 0 ms: Couldn't connect to server; URLError -1004)"),
+      "Could not connect to the number facts service."
+    ),
+    (
+      EffectFailure(.timeout, "GET http://numbers.test/7: no answer within 15000 ms"),
+      "The number facts service did not answer in time."
+    ),
+    (
+      EffectFailure(.decoding, "GET http://numbers.test/7: body over 8388608 bytes"),
+      "The number facts service sent an answer that could not be read."
+    ),
+    (
+      EffectFailure(.workerUnavailable, "the network worker is unavailable: it is degraded after crashing repeatedly"),
+      "The number facts service cannot be reached right now. Try again shortly."
+    ),
+    (
+      EffectFailure(.interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
+      "The answer from the number facts service was lost. Try again."
+    ),
+    (
+      EffectFailure(.invalidRequest, "GET http://numbers.test/7: bad URL"),
+      "The request to the number facts service could not be sent."
+    ),
+  ])
+  func aFailedFactShowsASentenceNotTheWorkersMessage(failure: EffectFailure, message: String) {
+    let store = TestStore(initialState: Counter.State(count: 7)) { Counter() }
+    store.send(.numberFactButtonTapped) { $0.isLoading = true }
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.numberFactFailed(failure)) {
+      $0.isLoading = false
+      $0.errorMessage = message
     }
   }
 
@@ -77,7 +118,7 @@ import Testing
     store.respond(to: store.inFlight[0].id, with: .failure(failure))
     store.receive(.numberFactFailed(failure)) {
       $0.isLoading = false
-      $0.errorMessage = "connection refused"
+      $0.errorMessage = "Could not connect to the number facts service."
     }
   }
 

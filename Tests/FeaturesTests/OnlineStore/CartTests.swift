@@ -169,6 +169,63 @@ import Testing
     }
   }
 
+  /// A POST whose answer is lost may have placed the order: the alert says
+  /// so instead of "try again later", which would have the customer pay twice.
+  @Test(arguments: [
+    (
+      EffectFailure(.interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
+      "The order was sent, but its answer was lost; it may or may not have been placed. Check your orders before paying again."
+    ),
+    (
+      EffectFailure(.timeout, "POST https://store.test/carts: no answer within 15000 ms"),
+      "The store did not answer in time; the order may or may not have been placed. Check your orders before paying again."
+    ),
+  ])
+  func anOrderWhoseAnswerIsLostMayHaveBeenPlaced(failure: EffectFailure, message: String) {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+      $0.date = .constant(Self.now)
+    }
+    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.alert(.confirmPurchase)) {
+      $0.alert = nil
+      $0.orderStatus = .sending
+    }
+    store.respond(to: Self.orderRequest, with: .failure(failure))
+    store.receive(.orderFailed(failure)) {
+      $0.orderStatus = .failed(message)
+      $0.alert = .purchaseInterrupted(message: message)
+    }
+    #expect(store.state.alert?.title == "Order not confirmed")
+    #expect(store.state.alert?.message == message)
+    // The cart is kept: the customer checks the orders, then may pay again.
+    store.send(.alert(.dismiss)) { $0.alert = nil }
+    #expect(store.state.items.count == 2)
+  }
+
+  /// A failure that says the order never left keeps the plain failure alert.
+  @Test(arguments: [EffectFailure.Kind.workerUnavailable, .connection, .invalidRequest, .decoding])
+  func anOrderThatWasNotPlacedSaysTryAgain(kind: EffectFailure.Kind) {
+    var sending = cartWithBackpacksAndJacket()
+    sending.orderStatus = .sending
+    let store = TestStore(initialState: sending) { Cart() }
+    let failure = EffectFailure(kind, "the network worker is unavailable")
+    store.send(.orderFailed(failure)) {
+      $0.orderStatus = .failed("the network worker is unavailable")
+      $0.alert = .purchaseFailed(message: "the network worker is unavailable")
+    }
+    #expect(store.state.alert?.message == "Unable to send order, try again later. (the network worker is unavailable)")
+  }
+
+  /// A state kept by a storedaemon whose alert had no message still decodes,
+  /// and shows what that storedaemon showed: the restart's message.
+  @Test func anOrderNotConfirmedAlertKeptWithoutItsMessageShowsTheRestartsMessage() throws {
+    let alert = try JSONDecoder().decode(CartAlert.self, from: Data(#"{"purchaseInterrupted":{}}"#.utf8))
+    #expect(alert == .purchaseInterrupted(message: nil))
+    #expect(alert.message == Cart.interruptedOrderMessage)
+    let kept = CartAlert.purchaseInterrupted(message: "The order was sent, but its answer was lost.")
+    #expect(try JSONDecoder().decode(CartAlert.self, from: JSONEncoder().encode(kept)) == kept)
+  }
+
   @Test func cancellingTheConfirmationSendsNothing() {
     let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -227,7 +284,7 @@ import Testing
       "storedaemon restarted while the order was being sent; it may or may not have been placed. Check your orders before paying again."
     store.send(.recovered) {
       $0.orderStatus = .failed(message)
-      $0.alert = .purchaseInterrupted
+      $0.alert = .purchaseInterrupted(message: message)
     }
     store.expectInFlight([])
     #expect(store.state.alert?.title == "Order not confirmed")

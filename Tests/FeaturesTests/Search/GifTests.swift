@@ -92,6 +92,75 @@ import Testing
     #expect(roundTrip.data == Self.decoded)
   }
 
+  /// Giphy leaves out fields it has no value for; the type's comments say
+  /// each is then empty, and one GIF missing one must not fail the page.
+  @Test func aGifWithoutItsOptionalFieldsDecodesWithThemEmpty() throws {
+    let page = #"""
+      {"data": [
+        {"id": "full", "url": "https://giphy.com/gifs/full", "username": "ada",
+         "user": {"avatar_url": "https://a/x.gif", "username": "ada", "display_name": "Ada"},
+         "images": {"original": {"url": "https://media/full.gif", "width": "480", "height": "270"}}},
+        {"id": "bare", "images": {"original": {"url": "https://media/bare.gif"}}},
+        {"id": "nulls", "url": null, "username": null, "user": {"username": "bob"},
+         "images": {"original": {"url": "https://media/nulls.gif", "width": null, "height": "90"}}}
+      ]}
+      """#
+    let gifs = try JSONDecoder().decode(GifSearchResponse.self, from: Data(page.utf8)).data
+    #expect(gifs.map(\.id) == ["full", "bare", "nulls"])
+    let bare = Gif.Rendition(url: "https://media/bare.gif", width: "", height: "")
+    #expect(gifs[1] == Gif(id: "bare", url: "", username: "", images: Gif.Images(original: bare)))
+    #expect(gifs[2].url == "" && gifs[2].username == "")
+    #expect(gifs[2].user == Gif.User(avatarURL: "", username: "bob", displayName: ""))
+    #expect(gifs[2].images.original.width == "" && gifs[2].images.original.height == "90")
+    #expect(GifCard(gifs[1]).width == 0 && GifCard(gifs[1]).sizeRatio == 0)
+  }
+
+  /// Without an id or the original's address there is no card to show: that
+  /// page is still refused, and the search says it could not be read.
+  @Test(arguments: [
+    #"{"data": [{"images": {"original": {"url": "https://media/x.gif"}}}]}"#,
+    #"{"data": [{"id": "x", "images": {"original": {}}}]}"#,
+    #"{"data": [{"id": "x"}]}"#,
+  ])
+  func aGifWithoutAnIdOrAnImageFailsTheDecoding(_ page: String) {
+    #expect(throws: DecodingError.self) { try JSONDecoder().decode(GifSearchResponse.self, from: Data(page.utf8)) }
+  }
+
+  /// The search itself: a page where one GIF has no `username` lands whole.
+  @Test func aResultWithoutAUsernameDoesNotFailTheSearch() {
+    let store = TestStore(initialState: GIFSearch.State()) { GIFSearch() }
+    store.send(.textChanged("cat")) { $0.text = "cat" }
+    store.advance(by: .seconds(2))
+    store.receive(.debounceElapsed) {
+      $0.query = "cat"
+      $0.isLoading = true
+    }
+    let page = #"""
+      {"data": [
+        {"id": "a", "url": "https://giphy.com/gifs/a", "username": "ada",
+         "images": {"original": {"url": "https://media/a.gif", "width": "100", "height": "50"}}},
+        {"id": "b", "url": "https://giphy.com/gifs/b",
+         "images": {"original": {"url": "https://media/b.gif", "width": "100", "height": "100"}}}
+      ]}
+      """#
+    store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 200, body: Data(page.utf8))))
+    let gifs = [
+      Gif(
+        id: "a", url: "https://giphy.com/gifs/a", username: "ada",
+        images: Gif.Images(original: Gif.Rendition(url: "https://media/a.gif", width: "100", height: "50"))),
+      Gif(
+        id: "b", url: "https://giphy.com/gifs/b",
+        images: Gif.Images(original: Gif.Rendition(url: "https://media/b.gif", width: "100", height: "100"))),
+    ]
+    store.receive(.searchResponse(gifs)) {
+      $0.isLoading = false
+      $0.results = [
+        GifCard(id: "a", gifURL: "https://media/a.gif", width: 100, height: 50),
+        GifCard(id: "b", gifURL: "https://media/b.gif", width: 100, height: 100),
+      ]
+    }
+  }
+
   @Test func sizeRatioIsHeightOverWidth() {
     #expect(GifCard(F.gif("a", width: "480", height: "240")).sizeRatio == 0.5)
     #expect(GifCard(F.gif("b", width: "0", height: "240")).sizeRatio == 0)

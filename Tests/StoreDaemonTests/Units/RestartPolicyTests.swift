@@ -51,11 +51,19 @@ import Testing
 
 @Suite struct WorkerEnvironmentTests {
   @Test func systemdVariablesAreNotInherited() {
-    let environment = WorkerEnvironment.inherited(from: [
-      "PATH": "/usr/bin", "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1",
-      "LISTEN_FDS": "1", "LISTEN_PID": "1", "LISTEN_FDNAMES": "storedaemon.socket", "HTTPS_PROXY": "http://proxy:3128",
-    ])
-    #expect(environment == ["HTTPS_PROXY=http://proxy:3128", "PATH=/usr/bin"])
+    let environment = WorkerEnvironment.inherited(
+      from: [
+        "PATH": "/usr/bin", "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1",
+        "LISTEN_FDS": "1", "LISTEN_PID": "1", "LISTEN_FDNAMES": "storedaemon.socket", "HTTPS_PROXY": "http://proxy:3128",
+      ], daemon: 4242)
+    #expect(environment == ["HTTPS_PROXY=http://proxy:3128", "PATH=/usr/bin", "STOREDAEMON_PID=4242"])
+  }
+
+  /// Workers learn the daemon's pid, to die with it; one the daemon itself
+  /// inherited (from a daemon that started it) is replaced.
+  @Test func theDaemonsOwnPidReplacesAnInheritedOne() {
+    #expect(WorkerEnvironment.inherited(from: ["STOREDAEMON_PID": "7"], daemon: 4242) == ["STOREDAEMON_PID=4242"])
+    #expect(WorkerEnvironment.inherited(from: [:]) == ["STOREDAEMON_PID=\(getpid())"])
   }
 
   @Test func theWorkerIsFoundBesideTheDaemon() {
