@@ -36,8 +36,10 @@ enum Usage {
           tcactl send products.rows[3].addToCart.plusButtonTapped
           tcactl send bmi.input.binding.height 180
           tcactl send search.textChanged "cute cats"
-        `tcactl actions` lists every path. An unknown path or a wrong argument is
-        rejected (exit 1) with the nearest valid paths.
+        `tcactl actions` lists the paths a client may send. An unknown path or a
+        wrong argument is rejected (exit 1) with the nearest valid paths, and so
+        is an internal action, which only effects and storedaemon send, unless
+        the daemon runs with --allow-internal-actions.
         """
     case "get":
       return """

@@ -135,6 +135,8 @@ enum FolderAction: Equatable, DescribedAction {
 
   @Test func internalPathsStillParse() throws {
     #expect(try ActionPath.parse(path: "delivered", arguments: ["7"], as: MailAction.self) == .delivered(messageID: 7))
-    #expect(try ActionPath.parse(path: "internal.synced", arguments: ["2"], as: MailAction.self) == .internal(.synced(count: 2)))
+    #expect(
+      try ActionPath.parse(path: "internal.synced", arguments: ["2"], as: MailAction.self)
+        == .internal(.synced(count: 2)))
   }
 }

@@ -49,7 +49,9 @@ import Wire
   ]
 
   @Test(arguments: examples)
-  func aDocumentedActionIsItsEntryFilledIn(path: String, arguments: [JSONValue], ids: [JSONValue], json: String) throws {
+  func aDocumentedActionIsItsEntryFilledIn(
+    path: String, arguments: [JSONValue], ids: [JSONValue], json: String
+  ) throws {
     #expect(Self.document.contains(json), "not in docs/PROTOCOL.md: \(json)")
     let filled = ActionTemplate.filled(try entry(path).json, arguments: arguments, ids: ids)
     #expect(CanonicalJSON.text(filled) == json)

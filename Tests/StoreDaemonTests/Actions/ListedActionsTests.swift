@@ -62,7 +62,8 @@ struct ListedActionsTests {
   @Test func aClientCannotEmptyTheHistoryStorageHolds() throws {
     let daemon = try DaemonProcess(arguments: Self.offline)
     let client = try daemon.client()
-    let record = #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
+    let record =
+      #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
     #expect {
       try client.send(path: "bmi.history.loaded", arguments: ["[\(record)]", "[]"])
     } throws: { error in
@@ -88,7 +89,8 @@ struct ListedActionsTests {
       }
       switch try client.send(action) {
       case .ack?: accepted += 1
-      case let other: Issue.record("\(path) as \(CanonicalJSON.text(action)) was not accepted: \(String(describing: other))")
+      case let other:
+        Issue.record("\(path) as \(CanonicalJSON.text(action)) was not accepted: \(String(describing: other))")
       }
     }
     #expect(accepted == entries.count)

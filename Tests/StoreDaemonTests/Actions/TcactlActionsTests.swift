@@ -25,7 +25,10 @@ struct TcactlActionsTests {
       allLines.contains {
         $0.hasPrefix("cart.orderPlaced <orderID: Int?>") && $0.hasSuffix("[internal: sent by the HTTP effect]")
       })
-    #expect(allLines.contains { $0.hasPrefix("recovered") && $0.hasSuffix("[internal: sent by storedaemon after a restart]") })
+    #expect(
+      allLines.contains {
+        $0.hasPrefix("recovered") && $0.hasSuffix("[internal: sent by storedaemon after a restart]")
+      })
     #expect(allLines.filter { !$0.contains("[internal: ") } == lines)
   }
 
