@@ -13,23 +13,29 @@ struct ActionAccess {
   /// Whether clients may send internal actions (`--allow-internal-actions`).
   let allowsInternal: Bool
   /// The `actions` answer without internal actions, then with every one;
-  /// each built once.
-  private let listings: (clients: JSONValue, all: JSONValue)
+  /// built at the first `actions` request, not on the way of the first send.
+  private var listings: (clients: JSONValue, all: JSONValue)?
 
   init(schema: ActionSchema, allowsInternal: Bool) {
     self.schema = schema
     self.allowsInternal = allowsInternal
-    let all = schema.allPaths
-    listings = (
-      (try? CanonicalJSON.value(of: all.filter { !$0.isInternal })) ?? .array([]),
-      (try? CanonicalJSON.value(of: all)) ?? .array([])
-    )
   }
 
   /// The entries of the `actions` answer: those a client may send, or with
   /// `all` every action, internal ones marked.
-  func listing(all: Bool) -> JSONValue {
-    all ? listings.all : listings.clients
+  mutating func listing(all: Bool) -> JSONValue {
+    let built = listings ?? Self.listings(of: schema)
+    listings = built
+    return all ? built.all : built.clients
+  }
+
+  private static func listings(of schema: ActionSchema) -> (clients: JSONValue, all: JSONValue) {
+    let entries = schema.allPaths
+    // Unreachable failures: the entries hold strings, booleans and JSON values.
+    return (
+      (try? CanonicalJSON.value(of: entries.filter { !$0.isInternal })) ?? .array([]),
+      (try? CanonicalJSON.value(of: entries)) ?? .array([])
+    )
   }
 
   /// Why a client may not send `action`, naming its path and who sends it,

@@ -74,7 +74,7 @@ struct TcactlActionsTests {
   }
 
   @Test func refusesOnlyInternalActionsAndOnlyWithoutTheOption() throws {
-    let strict = ActionAccess(schema: ShopAction.actionSchema, allowsInternal: false)
+    var strict = ActionAccess(schema: ShopAction.actionSchema, allowsInternal: false)
     let debugging = ActionAccess(schema: ShopAction.actionSchema, allowsInternal: true)
     let placed = try JSONValue(encoding: ShopAction.placed(orderID: 7))
     let added = try JSONValue(encoding: ShopAction.add(3))
