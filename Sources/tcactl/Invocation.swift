@@ -17,6 +17,8 @@ struct Invocation {
   var epoch: String?
   var version = false
   var wait = false
+  /// `actions --all`: the internal actions too, marked.
+  var all = false
   var timeout: Duration = .seconds(30)
   var help = false
 
@@ -91,6 +93,8 @@ struct Invocation {
         invocation.version = true
       case "--wait":
         invocation.wait = true
+      case "--all":
+        invocation.all = true
       case "--timeout":
         index += 1
         guard index < arguments.count, let seconds = Double(arguments[index]), seconds > 0, seconds <= 86_400 else {

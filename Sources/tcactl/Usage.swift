@@ -10,7 +10,7 @@ enum Usage {
       get [PATH]            print the state, or the part at PATH (e.g. `cart`, `cart.items.0`, `/cart`)
       watch [PATH]          show every change live (--since N resumes after version N)
       log                   show the history of actions from the journal: when, who, what changed
-      actions               list every action path with its arguments
+      actions               list the action paths a client may send, with their arguments (--all: every one)
       status                show the daemon's status
 
     options:
@@ -36,8 +36,10 @@ enum Usage {
           tcactl send products.rows[3].addToCart.plusButtonTapped
           tcactl send bmi.input.binding.height 180
           tcactl send search.textChanged "cute cats"
-        `tcactl actions` lists every path. An unknown path or a wrong argument is
-        rejected (exit 1) with the nearest valid paths.
+        `tcactl actions` lists the paths a client may send. An unknown path or a
+        wrong argument is rejected (exit 1) with the nearest valid paths, and so
+        is an internal action, which only effects and storedaemon send, unless
+        the daemon runs with --allow-internal-actions.
         """
     case "get":
       return """
@@ -79,9 +81,15 @@ enum Usage {
         """
     case "actions":
       return """
-        usage: tcactl actions [--json]
+        usage: tcactl actions [--all] [--json]
 
-        Lists every action path with its arguments and their types.
+        Lists every action path a client may send, with its arguments and their
+        types and what it does. --all also lists the internal actions, which only
+        effects and storedaemon send (responses, timers landing, recoveries),
+        each marked [internal: sent by …]; the daemon refuses them from clients
+        unless it runs with --allow-internal-actions. --json prints the daemon's
+        list as it is, with each action's JSON form (docs/PROTOCOL.md, "Actions
+        as JSON").
         """
     case "status":
       return """

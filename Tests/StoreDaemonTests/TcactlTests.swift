@@ -43,9 +43,10 @@ struct TcactlTests {
 
   /// A value written as JSON on the command line follows the daemon's JSON
   /// rules: a BMI record's date is ISO 8601, and the record lands in the
-  /// state as written.
+  /// state as written. (Only effects send records; a daemon for debugging
+  /// takes them from a client.)
   @Test func aJSONArgumentWithADateIsSentAsTheDaemonReadsIt() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try DaemonProcess(arguments: ["--allow-internal-actions"])
     let record = #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
     let result = try tcactl(["send", "bmi.history.loaded", "[\(record)]", "[]"], socket: daemon.socketPath)
     #expect(result.status == 0, "\(result.error)")

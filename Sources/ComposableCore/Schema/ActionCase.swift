@@ -1,5 +1,5 @@
-/// One case of an action enum: its name, what it means, and its associated
-/// values in declaration order.
+/// One case of an action enum: its name, what it means, its associated values
+/// in declaration order, and whether only effects send it.
 public struct ActionCase: Sendable {
   /// The case's name, which is also its JSON coding key and its path step.
   public let name: String
@@ -7,18 +7,27 @@ public struct ActionCase: Sendable {
   public let summary: String
   /// The associated values, in declaration order, with their coding keys resolved.
   public let arguments: [ActionArgument]
+  /// Who alone sends this case (and every case below it), or `nil` when a
+  /// client may: see ``InternalSender``.
+  public let sentBy: InternalSender?
 
-  /// A case named `name` with `arguments` as its associated values.
-  public init(_ name: String, _ summary: String, _ arguments: ActionArgument...) {
-    self.init(name, summary, arguments: arguments)
+  /// A case named `name` with `arguments` as its associated values; `sentBy`
+  /// marks a case that only an effect or the daemon sends.
+  public init(_ name: String, _ summary: String, sentBy: InternalSender? = nil, _ arguments: ActionArgument...) {
+    self.init(name, summary, sentBy: sentBy, arguments: arguments)
   }
 
-  /// A case named `name` with `arguments` as its associated values.
-  public init(_ name: String, _ summary: String, arguments: [ActionArgument]) {
+  /// A case named `name` with `arguments` as its associated values; `sentBy`
+  /// marks a case that only an effect or the daemon sends.
+  public init(_ name: String, _ summary: String, sentBy: InternalSender? = nil, arguments: [ActionArgument]) {
     self.name = name
     self.summary = summary
+    self.sentBy = sentBy
     self.arguments = arguments.enumerated().map { $0.element.positioned(at: $0.offset) }
   }
+
+  /// Whether only an effect or the daemon sends this case.
+  public var isInternal: Bool { sentBy != nil }
 
   /// The single associated value a path descends into (a nested action, a
   /// collection element or a binding), if this case is one step of a longer path.

@@ -1,5 +1,10 @@
 /// Turns one command line (a dotted path and argument words) into the JSON of
 /// the action it names, walking the schema step by step.
+///
+/// Internal actions (``InternalSender``) parse like any other; the daemon
+/// decides whether a client may send them. The suggestions and the choices
+/// an error lists leave them out, being meant for a person at a client,
+/// unless the path already went into an internal case (`dice.internal.…`).
 struct ActionPathParser {
   let root: ActionSchema
   let steps: [PathStep]
@@ -9,13 +14,17 @@ struct ActionPathParser {
   func parse() throws(ActionPathError) -> JSONValue {
     var group = root
     var frames: [PathFrame] = []
+    var insideInternal = false
     for (index, step) in steps.enumerated() {
       let typed = text(through: index)
       guard let actionCase = group.actionCase(named: step.name) else {
         throw .unknownAction(
-          path: typed, suggestions: suggestions(for: step.name, in: group, prefix: text(through: index - 1)),
-          expected: group.caseNames)
+          path: typed,
+          suggestions: suggestions(
+            for: step.name, in: group, prefix: text(through: index - 1), includingInternal: insideInternal),
+          expected: insideInternal ? group.caseNames : group.clientCaseNames)
       }
+      insideInternal = insideInternal || actionCase.isInternal
       let rest = steps[(index + 1)...].map(\.text).joined(separator: ".")
       guard let descent = actionCase.descent else {
         if let id = step.id { throw .unexpectedID(path: text(through: index - 1, then: step.name), id: id) }
@@ -42,7 +51,8 @@ struct ActionPathParser {
         break
       }
     }
-    throw .incompletePath(path: text(through: steps.count - 1), expected: group.caseNames)
+    throw .incompletePath(
+      path: text(through: steps.count - 1), expected: insideInternal ? group.caseNames : group.clientCaseNames)
   }
 
   /// The JSON of a `BindingAction` whose case is step `index`: the field is
@@ -104,13 +114,16 @@ struct ActionPathParser {
 
   /// The nearest cases of `group` to `name`; failing those, the nearest paths
   /// below it, matched on any of their steps (`dice.rollButtonTapped` finds
-  /// `dice.view.rollButtonTapped`).
-  private func suggestions(for name: String, in group: ActionSchema, prefix: String) -> [String] {
-    let siblings = Suggestions.nearest(to: name, among: group.caseNames)
+  /// `dice.view.rollButtonTapped`). Internal ones only if `includingInternal`.
+  private func suggestions(
+    for name: String, in group: ActionSchema, prefix: String, includingInternal: Bool
+  ) -> [String] {
+    let candidates = group.cases.filter { includingInternal || !$0.isInternal }.map(\.name)
+    let siblings = Suggestions.nearest(to: name, among: candidates)
     if !siblings.isEmpty {
       return siblings.compactMap { group.actionCase(named: $0).map { Self.usage(of: $0, prefix: prefix) } }
     }
-    let listings = PathWalker.listings(of: group, prefix: prefix)
+    let listings = PathWalker.listings(of: group, prefix: prefix).filter { includingInternal || !$0.entry.isInternal }
     return Suggestions.ranked(name, listings.map { ($0.entry.usage, $0.stepNames) }).prefix(3).map(\.0)
   }
 
@@ -123,9 +136,9 @@ struct ActionPathParser {
       return ([path] + actionCase.arguments.map { "<\($0.name): \($0.value.usage)>" }).joined(separator: " ")
     }
     switch descent.value.kind {
-    case .action(let reference): return "\(path).\(choices(reference.schema.caseNames))"
+    case .action(let reference): return "\(path).\(choices(reference.schema.clientCaseNames))"
     case .identified(let id, let element):
-      return "\(path)[<id: \(id.typeName)>].\(choices(element.schema.caseNames))"
+      return "\(path)[<id: \(id.typeName)>].\(choices(element.schema.clientCaseNames))"
     case .binding(let binding): return "\(path).\(choices(binding.fields.map(\.name))) <value>"
     default: return path
     }

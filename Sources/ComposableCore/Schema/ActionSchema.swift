@@ -23,4 +23,11 @@ public struct ActionSchema: Sendable {
 
   /// The names of the cases, in order: what may follow a group's path.
   public var caseNames: [String] { cases.map(\.name) }
+
+  /// The names of the cases a client may send, in order, for suggestions and
+  /// the choices an error lists; all of them when every case is internal.
+  var clientCaseNames: [String] {
+    let names = cases.filter { !$0.isInternal }.map(\.name)
+    return names.isEmpty ? caseNames : names
+  }
 }

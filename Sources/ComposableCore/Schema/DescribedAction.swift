@@ -11,18 +11,24 @@
 /// without describing it then fails to compile next to the schema, and tests
 /// check that every described case decodes to the case of the same name.
 ///
+/// A case that answers an effect (a response, a failure, a timer landing, a
+/// recovery) names who sends it with `sentBy:`; clients may not send it
+/// (``InternalSender``).
+///
 /// ```swift
 /// extension Cart.Action: DescribedAction {
 ///   public static var actionSchema: ActionSchema {
 ///     ActionSchema(cases: [
 ///       ActionCase("addItem", "Adds one unit of a product", .unlabeled("productID", Int.self)),
 ///       ActionCase("payButtonTapped", "Asks to confirm the total"),
+///       ActionCase("orderPlaced", "The store took the order", sentBy: .httpEffect, .labeled("orderID", Int?.self)),
 ///     ])
 ///   }
 ///   public var actionCaseName: String {
 ///     switch self {
 ///     case .addItem: "addItem"
 ///     case .payButtonTapped: "payButtonTapped"
+///     case .orderPlaced: "orderPlaced"
 ///     }
 ///   }
 /// }

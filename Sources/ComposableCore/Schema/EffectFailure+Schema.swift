@@ -1,7 +1,9 @@
 extension EffectFailure: DescribedValue {
-  /// A failure is what workers report; a person can still send one as JSON,
-  /// e.g. `'{"kind":"timeout","message":"no answer"}'`, to see how a feature
-  /// shows it.
+  /// A failure is what workers report, written as JSON:
+  /// `{"kind":"timeout","message":"no answer"}`, with `status` for an HTTP
+  /// status. The actions that carry one are internal; a daemon started with
+  /// `--allow-internal-actions` takes them from a client, to see how a
+  /// feature shows a failure.
   public static var valueSchema: ValueSchema {
     .json(EffectFailure.self, sample: EffectFailure(.connection, "The connection was refused."))
   }

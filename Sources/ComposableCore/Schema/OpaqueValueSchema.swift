@@ -1,5 +1,5 @@
 /// A payload that effects produce (`[Product]`, `EffectFailure`, `BMIRecord`),
-/// which a person can still pass as a JSON literal.
+/// written as a JSON literal on a command line.
 ///
 /// The literal is checked by decoding it as the payload's type, so a mistake is
 /// reported with the parse, naming the key or type at fault, rather than as an

@@ -14,8 +14,8 @@ extension AppFeature.Action: DescribedAction {
       ActionCase("bmi", "The BMI calculator and its history", .unlabeled("action", BMI.Action.self)),
       ActionCase("search", "The GIF search", .unlabeled("action", GIFSearch.Action.self)),
       ActionCase(
-        "recovered",
-        "Restarts or fails what each feature was waiting on when storedaemon stopped (sent by storedaemon after a restart)"),
+        "recovered", "Restarts or fails what each feature was waiting on when storedaemon stopped",
+        sentBy: .recovery),
     ])
   }
 

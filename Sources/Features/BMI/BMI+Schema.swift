@@ -7,8 +7,7 @@ extension BMI.Action: DescribedAction {
       ActionCase("input", "An action of the calculator form", .unlabeled("action", BMIInput.Action.self)),
       ActionCase("history", "An action of the saved history", .unlabeled("action", BMIHistory.Action.self)),
       ActionCase("tabSelected", "Shows a tab; the history reloads", .unlabeled("tab", BMITab.self)),
-      ActionCase(
-        "recovered", "Restarts the save or load that was in flight (sent by storedaemon after a restart)"),
+      ActionCase("recovered", "Restarts the save or load that was in flight", sentBy: .recovery),
     ])
   }
 

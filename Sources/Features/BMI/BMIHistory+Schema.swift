@@ -7,18 +7,18 @@ extension BMIHistory.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase("onAppear", "Reloads the history from storage"),
       ActionCase(
-        "loaded", "Storage listed the history (sent by the storage effect)",
+        "loaded", "Storage listed the history", sentBy: .storageEffect,
         .labeled("records", .json([BMIRecord].self, sample: [BMIRecord.schemaSample])),
         .labeled("unreadable", .json([String].self, sample: ["2024-01-01: not a BMI record"]))),
       ActionCase(
-        "loadFailed", "Storage could not list the history (sent by the storage effect)",
+        "loadFailed", "Storage could not list the history", sentBy: .storageEffect,
         .unlabeled("failure", EffectFailure.self)),
       ActionCase("delete", "Deletes the entry with this id", .labeled("id", UUID.self)),
       ActionCase(
-        "deleteFailed", "Storage could not delete the record, which goes back (sent by the storage effect)",
+        "deleteFailed", "Storage could not delete the record, which goes back", sentBy: .storageEffect,
         .unlabeled("record", BMIRecord.self), .unlabeled("failure", EffectFailure.self)),
       ActionCase("dismissMessages", "Dismisses the error and unreadable-entries messages"),
-      ActionCase("recovered", "Lists again a history that was loading (sent by storedaemon after a restart)"),
+      ActionCase("recovered", "Lists again a history that was loading", sentBy: .recovery),
     ])
   }
 

@@ -6,14 +6,12 @@ extension BMIInput.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase("binding", "Sets a form field", .unlabeled("binding", BindingAction<BMIInput.State>.self)),
       ActionCase("saveButtonTapped", "Saves the measurement to the history, if valid"),
+      ActionCase("saved", "Storage stored the record", sentBy: .storageEffect, .unlabeled("record", BMIRecord.self)),
       ActionCase(
-        "saved", "Storage stored the record (sent by the storage effect)", .unlabeled("record", BMIRecord.self)),
-      ActionCase(
-        "saveFailed", "Storage could not store the measurement (sent by the storage effect)",
+        "saveFailed", "Storage could not store the measurement", sentBy: .storageEffect,
         .unlabeled("failure", EffectFailure.self)),
       ActionCase("dismissAlert", "Dismisses the saved confirmation or the save error"),
-      ActionCase(
-        "recovered", "Stores again the record that was being saved (sent by storedaemon after a restart)"),
+      ActionCase("recovered", "Stores again the record that was being saved", sentBy: .recovery),
     ])
   }
 

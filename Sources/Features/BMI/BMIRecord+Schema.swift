@@ -2,7 +2,8 @@ import ComposableCore
 import FoundationEssentials
 
 extension BMIRecord: DescribedValue {
-  /// Only storage produces records; a person can pass one as JSON, e.g.
+  /// Only storage produces records, so the actions carrying one are internal;
+  /// for debugging they take one as JSON, e.g.
   /// `'{"id":"…","height":180,"weight":75,"date":"2026-11-21T09:30:00Z"}'`
   /// (the date in ISO 8601, as the daemon reads dates).
   public static var valueSchema: ValueSchema { .json(BMIRecord.self, sample: schemaSample) }

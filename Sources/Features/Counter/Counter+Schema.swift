@@ -7,11 +7,11 @@ extension Counter.Action: DescribedAction {
       ActionCase("incrementButtonTapped", "Adds one to the count"),
       ActionCase("decrementButtonTapped", "Subtracts one from the count"),
       ActionCase("numberFactButtonTapped", "Fetches a fact about the current count"),
-      ActionCase("numberFactResponse", "A fact arrived (sent by the HTTP effect)", .unlabeled("fact", String.self)),
+      ActionCase("numberFactResponse", "A fact arrived", sentBy: .httpEffect, .unlabeled("fact", String.self)),
       ActionCase(
-        "numberFactFailed", "The fact could not be fetched (sent by the HTTP effect)",
+        "numberFactFailed", "The fact could not be fetched", sentBy: .httpEffect,
         .unlabeled("failure", EffectFailure.self)),
-      ActionCase("recovered", "Fetches again a fact that was loading (sent by storedaemon after a restart)"),
+      ActionCase("recovered", "Fetches again a fact that was loading", sentBy: .recovery),
     ])
   }
 

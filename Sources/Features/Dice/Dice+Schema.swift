@@ -5,7 +5,9 @@ extension Dice.Action: DescribedAction {
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase("view", "Something the person did", .unlabeled("action", ViewAction.self)),
-      ActionCase("internal", "Something the dice's own effects report", .unlabeled("action", InternalAction.self)),
+      ActionCase(
+        "internal", "Something the dice's own effects report", sentBy: InternalSender("the dice's own effects"),
+        .unlabeled("action", InternalAction.self)),
       ActionCase(
         "destination", "An action of the presented full history, or its dismissal",
         .unlabeled("action", .presentation(PresentationAction<DiceHistory.Action>.self))),
@@ -50,12 +52,13 @@ extension Dice.Action.InternalAction: DescribedAction {
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase(
-        "rollCompleted", "The roll under way landed on this value (sent by the timer)", .unlabeled("value", Int.self)),
+        "rollCompleted", "The roll under way landed on this value", sentBy: .timerEffect,
+        .unlabeled("value", Int.self)),
       ActionCase(
-        "rollFailed", "The roll under way could not finish (sent by the timer)",
+        "rollFailed", "The roll under way could not finish", sentBy: .timerEffect,
         .unlabeled("failure", EffectFailure.self)),
-      ActionCase("startAnimation", "Turns the die a full turn (sent when a roll starts)"),
-      ActionCase("recovered", "Restarts the timer of a roll under way (sent by storedaemon after a restart)"),
+      ActionCase("startAnimation", "Turns the die a full turn", sentBy: InternalSender("the dice when a roll starts")),
+      ActionCase("recovered", "Restarts the timer of a roll under way", sentBy: .recovery),
     ])
   }
 

@@ -10,13 +10,10 @@ extension Cart.Action: DescribedAction {
       ActionCase("removeItem", "Removes a product's line", .unlabeled("productID", Product.ID.self)),
       ActionCase("payButtonTapped", "Asks to confirm paying the total"),
       ActionCase("alert", "A button of the alert on screen", .unlabeled("action", CartAlert.Action.self)),
+      ActionCase("orderPlaced", "The store accepted the order", sentBy: .httpEffect, .labeled("orderID", Int?.self)),
       ActionCase(
-        "orderPlaced", "The store accepted the order (sent by the HTTP effect)", .labeled("orderID", Int?.self)),
-      ActionCase(
-        "orderFailed", "The order could not be sent (sent by the HTTP effect)",
-        .unlabeled("failure", EffectFailure.self)),
-      ActionCase(
-        "recovered", "Fails an order that was being sent, without sending it again (sent by storedaemon after a restart)"),
+        "orderFailed", "The order could not be sent", sentBy: .httpEffect, .unlabeled("failure", EffectFailure.self)),
+      ActionCase("recovered", "Fails an order that was being sent, without sending it again", sentBy: .recovery),
     ])
   }
 

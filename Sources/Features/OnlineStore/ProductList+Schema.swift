@@ -6,15 +6,15 @@ extension ProductList.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase("fetchProducts", "Fetches the live catalog, unless loading or loaded"),
       ActionCase(
-        "productsResponse", "The products arrived (sent by the HTTP effect)",
+        "productsResponse", "The products arrived", sentBy: .httpEffect,
         .unlabeled("products", .json([Product].self, sample: Product.samples))),
       ActionCase(
-        "productsFailed", "The products could not be fetched; the rows shown stay (sent by the HTTP effect)",
+        "productsFailed", "The products could not be fetched; the rows shown stay", sentBy: .httpEffect,
         .unlabeled("failure", EffectFailure.self)),
       ActionCase(
         "rows", "An action of one product's row",
         .unlabeled("row", IdentifiedAction<Product.ID, ProductRow.Action>.self)),
-      ActionCase("recovered", "Fetches again a catalog that was loading (sent by storedaemon after a restart)"),
+      ActionCase("recovered", "Fetches again a catalog that was loading", sentBy: .recovery),
     ])
   }
 

@@ -6,12 +6,12 @@ extension Profile.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase("fetchProfile", "Loads the profile, unless loading or loaded"),
       ActionCase(
-        "profileResponse", "The profile arrived (sent by the HTTP effect)",
+        "profileResponse", "The profile arrived", sentBy: .httpEffect,
         .unlabeled("profile", .json(UserProfile.self, sample: UserProfile.sample))),
       ActionCase(
-        "profileFailed", "The profile could not be fetched (sent by the HTTP effect)",
+        "profileFailed", "The profile could not be fetched", sentBy: .httpEffect,
         .unlabeled("failure", EffectFailure.self)),
-      ActionCase("recovered", "Fetches again a profile that was loading (sent by storedaemon after a restart)"),
+      ActionCase("recovered", "Fetches again a profile that was loading", sentBy: .recovery),
     ])
   }
 

@@ -6,15 +6,14 @@ extension GIFSearch.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase(
         "textChanged", "The search text changed: searches once typing pauses", .unlabeled("text", String.self)),
-      ActionCase("debounceElapsed", "Typing paused: searches for the text (sent by the debounce timer)"),
+      ActionCase("debounceElapsed", "Typing paused: searches for the text", sentBy: .timerEffect),
       ActionCase("retryButtonTapped", "Searches for the current query again"),
       ActionCase(
-        "searchResponse", "The search found these GIFs (sent by the HTTP effect)",
+        "searchResponse", "The search found these GIFs", sentBy: .httpEffect,
         .unlabeled("gifs", .json([Gif].self, sample: [sampleGif]))),
       ActionCase(
-        "searchFailed", "The search failed (sent by the HTTP effect)", .unlabeled("failure", EffectFailure.self)),
-      ActionCase(
-        "recovered", "Starts the search that was in flight or pending (sent by storedaemon after a restart)"),
+        "searchFailed", "The search failed", sentBy: .httpEffect, .unlabeled("failure", EffectFailure.self)),
+      ActionCase("recovered", "Starts the search that was in flight or pending", sentBy: .recovery),
     ])
   }
 

@@ -50,6 +50,9 @@ struct DaemonOptions: Sendable {
   var configurationFile: String?
   /// The least important log lines written (`--log-level`).
   var logLevel = LogLevel.info
+  /// Whether clients may send the internal actions that answer effects
+  /// (responses, timers landing, recoveries), for debugging a feature.
+  var allowsInternalActions = false
   /// The features' API locations and timings.
   var features = AppConfiguration.live
 
@@ -97,6 +100,9 @@ struct DaemonOptions: Sendable {
                              directory, if it exists)
       --log-level LEVEL      error, warning, info (default) or debug; under systemd each line
                              starts with its journald priority (<3> error … <7> debug)
+      --allow-internal-actions
+                             let clients send the actions that only effects and storedaemon
+                             send (responses, timers landing, recoveries), for debugging
 
     feature settings (flag, or STOREDAEMON_<NAME> in the environment, or
     'name = value' in the settings file; flags win over the environment, which
@@ -154,6 +160,7 @@ struct DaemonOptions: Sendable {
         options.outboxLimit = bytes
       case "--effectworker": options.workerExecutable = try value(for: argument)
       case "--repair": options.repair = true
+      case "--allow-internal-actions": options.allowsInternalActions = true
       case "--fsync":
         let text = try value(for: argument)
         guard let policy = SyncPolicy(rawValue: text) else {

@@ -108,8 +108,8 @@ final class StoreLoop: @unchecked Sendable {
     let requestID: Int
     var changes: [JSONValue] = []
   }
-  /// Every action path with its arguments, for `actions`; computed once.
-  lazy var actionListing: JSONValue = (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
+  /// Which actions clients may send, and the `actions` listings; built once.
+  lazy var actionAccess = ActionAccess(schema: schema, allowsInternal: options.allowsInternalActions)
   var isRunning = true
   /// The longest the loop sleeps when idle.
   var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
@@ -312,13 +312,8 @@ final class StoreLoop: @unchecked Sendable {
         return
       }
       let action = sent.action
-      guard !action.isRecovery else {
-        send(
-          .error(
-            id: id, code: .invalidAction,
-            message: "\(sent.summary) is sent "
-              + "only by storedaemon itself, after a crash, to the features whose effects were lost"),
-          to: connection)
+      if let refusal = actionAccess.refusal(of: sent.json) {
+        send(.error(id: id, code: .invalidAction, message: refusal), to: connection)
         return
       }
       if let reason = writesRefused {
@@ -366,8 +361,8 @@ final class StoreLoop: @unchecked Sendable {
       let resumable = clientEpoch == nil || clientEpoch == epoch
       subscribe(client, id: id, path: path, since: since, resumable: resumable)
 
-    case .actions(let id):
-      send(.actions(id: id, actions: actionListing), to: connection)
+    case .actions(let id, let all):
+      send(.actions(id: id, actions: actionAccess.listing(all: all)), to: connection)
 
     case .status(let id):
       send(.status(id: id, report: statusReport), to: connection)

@@ -116,9 +116,11 @@ public final class WireClient {
     }
   }
 
-  /// Every action path with its arguments, as the daemon lists them.
-  public func actions() throws(ClientError) -> JSONValue {
-    switch try request({ .actions(id: $0) }) {
+  /// The action paths with their arguments and JSON forms, as the daemon
+  /// lists them: those a client may send, or with `all` every one, internal
+  /// ones marked.
+  public func actions(all: Bool = false) throws(ClientError) -> JSONValue {
+    switch try request({ .actions(id: $0, all: all) }) {
     case .actions(_, let actions): return actions
     case let other: throw .protocolViolation("expected 'actions', got \(other.json)")
     }

@@ -18,8 +18,10 @@ public enum ClientMessage: Equatable, Sendable {
   /// With `since`, resumes after that version if the daemon still holds it
   /// and, when `epoch` is given, it is the daemon's current epoch.
   case subscribe(id: Int, path: String, since: UInt64?, epoch: String? = nil)
-  /// Asks for every action path with its arguments. Answered by `actions`.
-  case actions(id: Int)
+  /// Asks for the action paths with their arguments and JSON forms: those a
+  /// client may send, or with `all` the internal ones too, marked. Answered
+  /// by `actions`.
+  case actions(id: Int, all: Bool = false)
   /// Asks for the daemon's status. Answered by `status`.
   case status(id: Int)
   /// Asks for the action log from the journal: the records after version
@@ -40,7 +42,7 @@ public enum ClientMessage: Equatable, Sendable {
   public var id: Int? {
     switch self {
     case .hello: nil
-    case .send(let id, _, _), .get(let id, _, _), .subscribe(let id, _, _, _), .actions(let id), .status(let id),
+    case .send(let id, _, _), .get(let id, _, _), .subscribe(let id, _, _, _), .actions(let id, _), .status(let id),
       .log(let id, _, _, _):
       id
     }
@@ -71,8 +73,10 @@ public enum ClientMessage: Equatable, Sendable {
       if let since { object["since"] = .int(Int(clamping: since)) }
       if let epoch { object["epoch"] = .string(epoch) }
       return .object(object)
-    case .actions(let id):
-      return .object(["type": .string("actions"), "id": .int(id)])
+    case .actions(let id, let all):
+      var object: JSONObject = ["type": .string("actions"), "id": .int(id)]
+      if all { object["all"] = .bool(true) }
+      return .object(object)
     case .status(let id):
       return .object(["type": .string("status"), "id": .int(id)])
     case .log(let id, let since, let last, let follow):
@@ -117,7 +121,7 @@ public enum ClientMessage: Equatable, Sendable {
         id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
         since: try object.optionalUInt64("since", in: type), epoch: try object.optionalString("epoch", in: type))
     case "actions":
-      self = .actions(id: try object.int("id", in: type))
+      self = .actions(id: try object.int("id", in: type), all: try object.optionalBool("all", in: type) ?? false)
     case "status":
       self = .status(id: try object.int("id", in: type))
     case "log":

@@ -28,7 +28,8 @@ public enum ServerMessage: Equatable, Sendable {
   case heartbeat(version: UInt64)
   /// Something a subscriber must know, e.g. that it is being disconnected.
   case notice(Notice, message: String)
-  /// The answer to `actions`: every action path with its arguments.
+  /// The answer to `actions`: the action paths with their arguments and
+  /// JSON forms (``ActionPathEntry`` as JSON).
   case actions(id: Int, actions: JSONValue)
   /// The answer to `status`.
   case status(id: Int, report: JSONValue)

@@ -49,33 +49,6 @@ enum Commands {
     return .ok
   }
 
-  static func actions(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
-    let actions = try client.actions()
-    if invocation.json {
-      Terminal.line(CanonicalJSON.text(actions))
-      return .ok
-    }
-    guard case .array(let entries) = actions else { throw .protocolViolation("'actions' must be an array") }
-    for entry in entries {
-      guard case .object(let fields) = entry, case .string(let path)? = fields["path"] else { continue }
-      var line = path
-      if case .array(let arguments)? = fields["arguments"] {
-        for argument in arguments {
-          if case .object(let argument) = argument, case .string(let name)? = argument["name"],
-            case .string(let type)? = argument["type"]
-          {
-            line += " <\(name): \(type)>"
-          }
-        }
-      }
-      if case .string(let summary)? = fields["summary"], !summary.isEmpty {
-        line = line.padding(toLength: max(line.count, 56)) + "  " + Terminal.dim(summary)
-      }
-      Terminal.line(line)
-    }
-    return .ok
-  }
-
   static func status(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
     let report = try client.status()
     if invocation.json {

@@ -164,7 +164,7 @@ import Wire
     ("cart.addItem", ["three"], "cart.addItem: 'three' is not an Int (productID)"),
     (
       "cart", [],
-      "cart is a group of actions; expected one of: addItem, incrementItem, decrementItem, removeItem, payButtonTapped, alert, orderPlaced, orderFailed, recovered"
+      "cart is a group of actions; expected one of: addItem, incrementItem, decrementItem, removeItem, payButtonTapped, alert"
     ),
     ("dice.rollButtonTapped", [], "unknown action 'dice.rollButtonTapped': did you mean dice.view.rollButtonTapped?"),
     ("addItem", ["3"], "unknown action 'addItem': did you mean cart.addItem <productID: Int>?"),

@@ -116,7 +116,8 @@ struct ActionLogTests {
         try client.send(path: path)
       } throws: { error in
         guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
-        return message.contains("sent only by storedaemon itself, after a crash")
+        return message == "\(path) is sent by storedaemon after a restart, not by clients; "
+          + "start storedaemon with --allow-internal-actions to send it for debugging"
       }
     }
     #expect(try client.get(path: "").version == 0)

@@ -1,0 +1,60 @@
+import ComposableCore
+import FoundationEssentials
+import Testing
+import Wire
+
+@testable import Features
+
+/// The examples of docs/PROTOCOL.md, "Actions as JSON": the listed entries
+/// appear there byte for byte, and each action the rules spell out is what
+/// its entry gives when filled in, and decodes.
+@Suite struct ActionsDocumentTests {
+  static let document: String = {
+    let url = URL(fileURLWithPath: #filePath)
+      .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("docs/PROTOCOL.md")
+    return (try? String(decoding: Data(contentsOf: url), as: UTF8.self)) ?? ""
+  }()
+
+  let schema = AppFeature.Action.actionSchema
+
+  func entry(_ path: String) throws -> ActionPathEntry {
+    try #require(schema.allPaths.first { $0.path == path }, "no entry \(path)")
+  }
+
+  @Test(arguments: [
+    "cart.addItem", "products.rows[<id: Int>].addToCart.plusButtonTapped", "bmi.input.binding.height",
+  ])
+  func theListedEntryIsDocumented(path: String) throws {
+    let text = CanonicalJSON.text(try CanonicalJSON.value(of: try entry(path)))
+    #expect(Self.document.contains("\n" + text + "\n"), "not in docs/PROTOCOL.md: \(text)")
+  }
+
+  static let examples: [(path: String, arguments: [JSONValue], ids: [JSONValue], json: String)] = [
+    ("cart.addItem", [.int(3)], [], #"{"cart":{"_0":{"addItem":{"_0":3}}}}"#),
+    (
+      "bmi.history.loaded", [.array([]), .array([])], [],
+      #"{"bmi":{"_0":{"history":{"_0":{"loaded":{"records":[],"unreadable":[]}}}}}}"#
+    ),
+    ("cart.orderPlaced", [.null], [], #"{"cart":{"_0":{"orderPlaced":{"orderID":null}}}}"#),
+    (
+      "products.rows[<id: Int>].addToCart.plusButtonTapped", [], [.int(3)],
+      #"{"products":{"_0":{"rows":{"_0":{"element":{"action":{"addToCart":{"_0":{"plusButtonTapped":{}}}},"id":3}}}}}}"#
+    ),
+    (
+      "bmi.input.binding.height", [.string("180")], [],
+      #"{"bmi":{"_0":{"input":{"_0":{"binding":{"_0":{"field":"height","value":"180"}}}}}}}"#
+    ),
+    ("dice.destination.dismiss", [], [], #"{"dice":{"_0":{"destination":{"_0":{"dismiss":{}}}}}}"#),
+  ]
+
+  @Test(arguments: examples)
+  func aDocumentedActionIsItsEntryFilledIn(
+    path: String, arguments: [JSONValue], ids: [JSONValue], json: String
+  ) throws {
+    #expect(Self.document.contains(json), "not in docs/PROTOCOL.md: \(json)")
+    let filled = ActionTemplate.filled(try entry(path).json, arguments: arguments, ids: ids)
+    #expect(CanonicalJSON.text(filled) == json)
+    _ = try JSONValueDecoder.decode(AppFeature.Action.self, from: filled)
+  }
+}
