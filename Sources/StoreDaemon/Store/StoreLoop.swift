@@ -312,10 +312,6 @@ final class StoreLoop: @unchecked Sendable {
         return
       }
       let action = sent.action
-      if let refusal = actionAccess.refusal(of: sent.json) {
-        send(.error(id: id, code: .invalidAction, message: refusal), to: connection)
-        return
-      }
       if let reason = writesRefused {
         send(.error(id: id, code: .journal, message: "the action was not applied: \(reason)"), to: connection)
         return
@@ -374,7 +370,8 @@ final class StoreLoop: @unchecked Sendable {
 
   /// Reads a client's action: the action, its JSON (encoded from the
   /// action, whatever the client wrote) and that JSON's bytes, and its
-  /// command line.
+  /// command line; an internal action a client may not send is refused
+  /// (``ActionAccess``).
   func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentActionMemo.Entry {
     let action = try resolve(input)
     let json: JSONValue
@@ -384,6 +381,7 @@ final class StoreLoop: @unchecked Sendable {
       // Unreachable with Codable actions (non-finite numbers encode as strings).
       throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
     }
+    if let refusal = actionAccess.refusal(of: json) { throw MessageError(.invalidAction, refusal) }
     return SentActionMemo.Entry(
       action: action, json: json, canonical: CanonicalJSON.encode(json), summary: ActionPath.describe(json, schema: schema))
   }
