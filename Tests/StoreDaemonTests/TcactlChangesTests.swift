@@ -81,7 +81,7 @@ struct TcactlChangesTests {
     try watcher.waitForLine("the products' arrival") { $0.hasPrefix("v2  products.productsResponse ") }
 
     let response = try #require(sent.output.split(separator: "\n").first { $0.hasPrefix("v2  ") })
-    #expect(response.hasPrefix(#"v2  products.productsResponse [{"#) && response.hasSuffix("…"))
+    #expect(response.hasPrefix(#"v2  products.productsResponse '[{"category":"#) && response.hasSuffix("…"))
     #expect(response.count == "v2  ".count + cutWidth)
     for output in [sent.output, log.output, watcher.lines.joined(separator: "\n")] {
       for line in changeLines(output) {
@@ -130,5 +130,11 @@ func values(of line: String) -> [String] {
 
 /// The change lines (`+`, `-`, `~`, `>`) of `output`, unindented.
 func changeLines(_ output: String) -> [String] {
-  output.split(separator: "\n").filter { $0.hasPrefix("    ") }.map { String($0.dropFirst(4)) }
+  output.split(separator: "\n").compactMap { line in
+    let change = line.dropFirst(4)
+    guard line.hasPrefix("    "), let sign = change.first, "+-~>=".contains(sign), change.dropFirst().first == " " else {
+      return nil
+    }
+    return String(change)
+  }
 }
