@@ -21,7 +21,9 @@ enum ActionLog {
     // The history ends where the first page says it does; what comes after
     // is for --follow.
     let end = page.through
-    try printer.start(before: page.records.first?.version ?? end + 1, client: client)
+    if !page.records.isEmpty || invocation.follow {
+      try printer.start(before: page.records.first?.version ?? end + 1, client: client)
+    }
     var shown = end
     while true {
       for entry in page.records where entry.version <= end { try printer.show(entry) }

@@ -26,11 +26,15 @@ enum SendAndWait {
         CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "settled": .int(Int(clamping: settled)), "changes": changes])))
       return .ok
     }
+    let deadline = ContinuousClock.now + invocation.timeout
     var state = TrackedState(nil)
     var stateVersion: UInt64 = 0
     try client.subscribe()
     snapshot: while true {
-      switch try client.nextMessage() {
+      guard let message = try client.nextMessage(until: deadline) else {
+        throw .timedOut("the daemon did not answer the subscription within \(invocation.timeout); nothing was sent")
+      }
+      switch message {
       case .snapshot(let version, _, let value, _):
         state.document = value
         stateVersion = version
@@ -41,7 +45,6 @@ enum SendAndWait {
       }
     }
 
-    let deadline = ContinuousClock.now + invocation.timeout
     let id = try client.post { .send(id: $0, action: .path(path, arguments: arguments), wait: true) }
     var seen: [UInt64: [Change]] = [:]
     var accepted: UInt64?
