@@ -4,7 +4,7 @@
 /// Options may come anywhere, before or after the command; `--name=value`
 /// and `--name value` are the same; `--` ends the options. After `send`'s
 /// action path, a word starting with a single `-` (other than `-h`) is an
-/// argument, so that `tcactl send counter.set -5` needs no `--`.
+/// argument, so that `tcactl send search.textChanged -x` needs no `--`.
 ///
 /// The first mistake is kept and thrown at the end, unless the line asks for
 /// help (`--help`, `-h`) for a known command or none: help wins, so that

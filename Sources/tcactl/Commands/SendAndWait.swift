@@ -27,24 +27,7 @@ enum SendAndWait {
       return .ok
     }
     let deadline = ContinuousClock.now + invocation.timeout
-    var state = TrackedState(nil)
-    var stateVersion: UInt64 = 0
-    try client.subscribe()
-    snapshot: while true {
-      guard let message = try client.nextMessage(until: deadline) else {
-        throw .timedOut("the daemon did not answer the subscription within \(invocation.timeout); nothing was sent")
-      }
-      switch message {
-      case .snapshot(let version, _, let value, _):
-        state.document = value
-        stateVersion = version
-        break snapshot
-      case .error(_, let code, let message): throw .rejected(code: code, message: message)
-      case .goodbye(let reason): throw .closed(reason: reason)
-      default: continue
-      }
-    }
-
+    var (state, stateVersion) = try subscribe(client, until: deadline, timeout: invocation.timeout)
     let id = try client.post { .send(id: $0, action: .path(path, arguments: arguments), wait: true) }
     var seen: [UInt64: [Change]] = [:]
     var accepted: UInt64?
@@ -61,6 +44,7 @@ enum SendAndWait {
         seen[version] = try Watch.apply(patch, version: version, to: &state)
         stateVersion = version
       case .snapshot(let version, _, let value, _):
+        // Resynced: the versions before it were never seen.
         state.document = value
         stateVersion = version
       case .ack(id, let version): accepted = version
@@ -74,19 +58,45 @@ enum SendAndWait {
     }
     guard let accepted, let settled else { return .ok }
     Terminal.line("accepted: version \(accepted); settled at version \(settled.version)")
-    guard case .array(let entries) = settled.changes else { return .ok }
-    for entry in entries {
-      guard case .object(let fields) = entry, case .int(let version)? = fields["version"] else { continue }
-      let summary = if case .string(let text)? = fields["action"] { text } else { "" }
-      Terminal.line(ChangeText.header(version: UInt64(version), action: summary, full: invocation.full))
-      var changes = seen[UInt64(version)]
-      if changes == nil, let patch = fields["patch"] {
-        var unknown = TrackedState(nil)
-        changes = try Watch.apply(patch, version: UInt64(version), to: &unknown)
-      }
-      for change in changes ?? [] { Terminal.line(ChangeText.line(change, full: invocation.full)) }
-    }
+    try show(settled.changes, seen: seen, full: invocation.full)
     return .ok
+  }
+
+  /// Subscribes to the whole state and reads its snapshot: the copy the
+  /// diffs that follow apply to, and its version.
+  private static func subscribe(
+    _ client: WireClient, until deadline: ContinuousClock.Instant, timeout: Duration
+  ) throws(ClientError) -> (TrackedState, UInt64) {
+    try client.subscribe()
+    while true {
+      guard let message = try client.nextMessage(until: deadline) else {
+        throw .timedOut("the daemon did not answer the subscription within \(timeout); nothing was sent")
+      }
+      switch message {
+      case .snapshot(let version, _, let value, _): return (TrackedState(value), version)
+      case .error(_, let code, let message): throw .rejected(code: code, message: message)
+      case .goodbye(let reason): throw .closed(reason: reason)
+      default: continue
+      }
+    }
+  }
+
+  /// Prints each change `settled` lists: as seen, with what it replaced, or
+  /// (skipped by a resync) from its patch, with `?`.
+  private static func show(_ changes: JSONValue, seen: [UInt64: [Change]], full: Bool) throws(ClientError) {
+    guard case .array(let entries) = changes else { return }
+    for entry in entries {
+      guard case .object(let fields) = entry, case .int(let number)? = fields["version"] else { continue }
+      let version = UInt64(clamping: number)
+      let summary = if case .string(let text)? = fields["action"] { text } else { "" }
+      Terminal.line(ChangeText.header(version: version, action: summary, full: full))
+      var lines = seen[version]
+      if lines == nil, let patch = fields["patch"] {
+        var unknown = TrackedState(nil)
+        lines = try Watch.apply(patch, version: version, to: &unknown)
+      }
+      for change in lines ?? [] { Terminal.line(ChangeText.line(change, full: full)) }
+    }
   }
 
   /// The last version among `changes` (`settled`'s list) whose patch is not
