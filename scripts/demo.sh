@@ -1,56 +1,56 @@
 #!/usr/bin/env bash
 # The quick start: builds storedaemon, its workers and tcactl, starts the
-# daemon on a private socket (it starts its three worker processes), watches
-# the state live while a few actions are sent, prints the cart, then stops the
-# daemon. Needs only the Swift toolchain, and no network.
+# daemon on a private socket (it starts its three worker processes), sends a
+# few actions and shows what each changed, lets the timer worker land a dice
+# roll, shows the action log, then stops the daemon. Needs only the Swift
+# toolchain, and no network.
+#
+# DEMO_BIN=DIR runs the programs already built in DIR instead of building
+# (the tests run the demo that way).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-swift build --product storedaemon
-swift build --product tcactl
-swift build --product effectworker
-swift build --product effectworker-network
-bin="$(swift build --show-bin-path)"
+if [[ -n "${DEMO_BIN:-}" ]]; then
+  bin="$DEMO_BIN"
+else
+  echo "== building storedaemon, its workers and tcactl (the first build takes minutes)"
+  for product in storedaemon effectworker effectworker-network tcactl; do
+    swift build --quiet --product "$product"
+  done
+  bin="$(swift build --show-bin-path)"
+fi
 
 work="$(mktemp -d /tmp/storedaemon-demo-XXXXXX)"
 export TCA_SOCKET="$work/storedaemon.sock"
 cleanup() {
-  [[ -n "${watcher:-}" ]] && kill "$watcher" 2>/dev/null || true
   [[ -n "${daemon:-}" ]] && kill -TERM "$daemon" 2>/dev/null && wait "$daemon" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT
 
+# show NOTE ARGS...: prints the command line (with NOTE, if not empty), then runs it.
+show() {
+  local note="$1"
+  shift
+  echo
+  echo "\$ tcactl $*${note:+   # $note}"
+  "$bin/tcactl" "$@"
+}
+
+echo "== storedaemon starts on a private socket; it starts one worker process per effect kind"
 "$bin/storedaemon" --socket "$TCA_SOCKET" --state-dir "$work/state" &
 daemon=$!
-for _ in $(seq 100); do "$bin/tcactl" status >/dev/null 2>&1 && break; sleep 0.1; done
+# Wait until it serves and its three workers run.
+for _ in $(seq 200); do
+  running="$("$bin/tcactl" status --json 2>/dev/null | grep -o '"state":"running"' | wc -l || true)"
+  [[ "$running" == 3 ]] && break
+  sleep 0.1
+done
 
-echo "== tcactl status (the daemon and its effect workers)"
-"$bin/tcactl" status
-
-echo "== tcactl watch (live, in the background)"
-"$bin/tcactl" watch &
-watcher=$!
-sleep 0.5
-
-echo "== tcactl send cart.addItem 3"
-"$bin/tcactl" send cart.addItem 3
-sleep 0.2
-echo "== tcactl send counter.incrementButtonTapped"
-"$bin/tcactl" send counter.incrementButtonTapped
-sleep 0.2
-echo "== tcactl send dice.view.rollButtonTapped --wait (the timer worker lands the roll after 500 ms)"
-"$bin/tcactl" send dice.view.rollButtonTapped --wait
-sleep 0.2
-echo "== a BMI entry, saved durably by the storage worker"
-"$bin/tcactl" send bmi.input.binding.height 180
-"$bin/tcactl" send bmi.input.binding.weight 75
-"$bin/tcactl" send bmi.input.saveButtonTapped --wait
-sleep 0.2
-
-echo "== tcactl get cart.items (product 3 from the bundled catalog, no network needed)"
-"$bin/tcactl" get cart.items
-echo "== tcactl log -n 4 (the journal: when, who, what changed) and get --at 1 (the state back then)"
-"$bin/tcactl" log -n 4
-"$bin/tcactl" get cart.items --at 1 --json
-echo "== done: stopping the daemon"
+show "the daemon and its effect workers" status
+show "--wait: once its effects finish, what changed, old → new" send counter.incrementButtonTapped --wait
+show "product 3 of the bundled catalog: no network needed" send cart.addItem 3 --wait
+show "the die lands 0.5 s later, when the timer worker answers" send dice.view.rollButtonTapped --wait
+show "the journal: when, who (#3's effects), what changed" log -n 3
+echo
+echo "== stopping the daemon"

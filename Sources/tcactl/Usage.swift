@@ -1,7 +1,7 @@
 /// `tcactl`'s help texts.
 enum Usage {
   static let general = """
-    usage: tcactl [--socket PATH] <command> [arguments] [--json]
+    usage: tcactl [--socket PATH] <command> [arguments] [options]
 
     Sends actions to storedaemon and shows its state.
 
@@ -11,26 +11,40 @@ enum Usage {
       watch [PATH]          show every change live (--since N resumes after version N)
       log                   show the history of actions from the journal: when, who, what changed
       actions               list the action paths a client may send, with their arguments (--all: every one)
-      status                show the daemon's status
+      status                show the daemon's status and its effect workers
+      help COMMAND          show a command's usage and options (also `tcactl COMMAND --help`)
 
     options:
       --socket PATH   the daemon's socket (default: $TCA_SOCKET, else storedaemon's default)
       --json          machine-readable output
-      --help          help for a command, e.g. `tcactl send --help`
+      --help, -h      help for a command, e.g. `tcactl send --help`
+
+    changes show as `+ PATH: NEW`, `- PATH: OLD`, `~ PATH: OLD → NEW`; a value longer
+    than 60 characters is cut with `…` (--full shows it whole)
 
     exit status: 0 ok, 1 action or request rejected, 2 usage error, 69 daemon unreachable
     """
+
+  /// The help for `command`: its own, or the general help for `help`
+  /// and `version`.
+  static func help(for command: Command) -> String {
+    Self.command(command.rawValue) ?? general
+  }
 
   static func command(_ name: String) -> String? {
     switch name {
     case "send":
       return """
-        usage: tcactl send PATH [ARGS...] [--wait [--timeout S]] [--json]
+        usage: tcactl send PATH [ARGS...] [--json]
+               tcactl send PATH [ARGS...] --wait [--timeout S] [--full | --json]
 
         Sends the action at PATH with ARGS as its associated values and prints the
         state version it produced. With --wait, also waits (up to --timeout S,
         default 30) until every effect that followed from the action has finished,
-        and prints each change it made. Paths name enum cases from the root down:
+        and prints each change they made, as `~ PATH: OLD → NEW`, `+ PATH: NEW` or
+        `- PATH: OLD`, values cut at 60 characters unless --full.
+
+        Paths name enum cases from the root down:
           tcactl send counter.incrementButtonTapped
           tcactl send cart.addItem 3
           tcactl send products.rows[3].addToCart.plusButtonTapped
@@ -39,7 +53,9 @@ enum Usage {
         `tcactl actions` lists the paths a client may send. An unknown path or a
         wrong argument is rejected (exit 1) with the nearest valid paths, and so
         is an internal action, which only effects and storedaemon send, unless
-        the daemon runs with --allow-internal-actions.
+        the daemon runs with --allow-internal-actions. A word after PATH that
+        starts with `-` is a value (`tcactl send search.textChanged -x`), -h
+        excepted; after `--`, every word is.
         """
     case "get":
       return """
@@ -52,26 +68,30 @@ enum Usage {
         """
     case "log":
       return """
-        usage: tcactl log [-n N] [--since V] [-f|--follow] [--json]
+        usage: tcactl log [-n N] [--since V] [-f|--follow] [--full | --json]
 
         Shows the actions the daemon has reduced, oldest first, from its journal:
         each version with when it happened, who sent it (a client by name, or an
         effect of a client's action, `#N` linking the two) and the action, then
-        what it changed (+ added, - removed, ~ replaced). By default the last 20;
-        -n N shows the last N, --since V those after version V (with -n, the last
-        N of those). --follow then keeps showing each new action once it is
-        durable; stop with ^C. With --json, one JSON object per line:
+        what it changed: `+ PATH: NEW` added, `- PATH: OLD` removed,
+        `~ PATH: OLD → NEW` replaced; values are cut at 60 characters unless
+        --full. By default the last 20; -n N shows the last N, --since V those
+        after version V (with -n, the last N of those). --follow then keeps
+        showing each new action once it is durable; stop with ^C. With --json,
+        one JSON object per line, values whole:
         {"action":…,"origin":…,"patch":[…],"summary":"…","time":ms,"version":N}.
         The journal holds the actions since about the last snapshot; older
         versions are refused, naming the oldest one held.
         """
     case "watch":
       return """
-        usage: tcactl watch [PATH] [--since N [--epoch E]] [--json]
+        usage: tcactl watch [PATH] [--since N [--epoch E]] [--full | --json]
 
         Shows the state at PATH, then every change as it happens: the version, the
-        action that caused it and what changed. --since N resumes after version N
-        if the daemon still holds it; give --epoch E (from `tcactl status`) so that
+        action that caused it and what changed (`~ PATH: OLD → NEW`, `+ PATH: NEW`,
+        `- PATH: OLD`, PATH relative to the watched part; values cut at 60
+        characters unless --full). --since N resumes after version N if the
+        daemon still holds it; give --epoch E (from `tcactl status`) so that
         a version from another line of versions (before a --repair, or another
         state directory) starts afresh instead of being mistaken for this one's.
         With --json, prints one JSON object per line: first {"state":…,"version":N}
@@ -95,7 +115,10 @@ enum Usage {
       return """
         usage: tcactl status [--json]
 
-        Shows the daemon's version, uptime, state version, clients and subscribers.
+        Shows the daemon's version, pid, uptime, epoch, state version, clients,
+        subscribers, effects in flight, socket and state directory, then a table of
+        its effect workers: kind, state, pid, restarts, requests in flight and
+        queued, and how its last process ended.
         """
     default:
       return nil

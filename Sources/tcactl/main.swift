@@ -10,30 +10,33 @@ let invocation: Invocation
 do {
   invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
-  Terminal.error("\(error)\n\n\(Usage.general)")
+  Terminal.usageError(error)
   exit(Invocation.ExitCode.usage.rawValue)
 }
 
-if invocation.version || invocation.command == "version" {
-  print("tcactl 0.2.0")
-  exit(0)
-}
-if invocation.command.isEmpty || invocation.command == "help" {
+guard let command = invocation.command else {
+  // `tcactl` alone, or `tcactl --help`.
   print(Usage.general)
-  exit(invocation.help || invocation.command == "help" ? 0 : Invocation.ExitCode.usage.rawValue)
-}
-guard let help = Usage.command(invocation.command) else {
-  Terminal.error("unknown command '\(invocation.command)'; expected one of: send, get, watch, log, actions, status")
-  exit(Invocation.ExitCode.usage.rawValue)
+  exit(invocation.help ? 0 : Invocation.ExitCode.usage.rawValue)
 }
 if invocation.help {
-  print(help)
+  print(Usage.help(for: command))
   exit(0)
+}
+switch command {
+case .help:
+  print(Usage.help(for: invocation.words.first.flatMap(Command.init(rawValue:)) ?? .help))
+  exit(0)
+case .version:
+  print("tcactl 0.2.0")
+  exit(0)
+default:
+  break
 }
 
 let client: WireClient
 do {
-  client = try WireClient(path: invocation.socketPath, clientName: "tcactl \(invocation.command)")
+  client = try WireClient(path: invocation.socketPath, clientName: "tcactl \(command.rawValue)")
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many
@@ -45,13 +48,13 @@ do {
 
 let code: Invocation.ExitCode
 do {
-  switch invocation.command {
-  case "send": code = try Commands.send(invocation, client: client)
-  case "get": code = try Commands.get(invocation, client: client)
-  case "watch": code = try Watch.run(invocation, client: client)
-  case "log": code = try ActionLog.run(invocation, client: client)
-  case "actions": code = try ActionList.run(invocation, client: client)
-  default: code = try Commands.status(invocation, client: client)
+  switch command {
+  case .send: code = try Commands.send(invocation, client: client)
+  case .get: code = try Commands.get(invocation, client: client)
+  case .watch: code = try Watch.run(invocation, client: client)
+  case .log: code = try ActionLog.run(invocation, client: client)
+  case .actions: code = try ActionList.run(invocation, client: client)
+  case .status, .help, .version: code = try Commands.status(invocation, client: client)
   }
 } catch {
   Terminal.error("\(error)")

@@ -159,6 +159,28 @@ public final class WireClient {
     try readMessage()
   }
 
+  /// The next message from the daemon, waiting for it until `deadline`;
+  /// `nil` once the deadline has passed with none.
+  public func nextMessage(until deadline: ContinuousClock.Instant) throws(ClientError) -> ServerMessage? {
+    do {
+      return try Self.readMessage(from: socket, decoder: &decoder, until: deadline)
+    } catch .io(let error) where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+      return nil
+    }
+  }
+
+  /// Writes the request `make` builds with a fresh id, without reading its
+  /// answer, and returns that id. For a client that also reads a stream on
+  /// this connection (a subscription) and must see every message: it reads
+  /// the answer, `ack`, `settled` or `error` with this id, among them with
+  /// ``nextMessage()``, where the requests above would skip the stream.
+  public func post(_ make: (Int) -> ClientMessage) throws(ClientError) -> Int {
+    let id = nextID
+    nextID += 1
+    try write(make(id))
+    return id
+  }
+
   /// Closes the connection.
   public func close() {
     guard !isClosed else { return }

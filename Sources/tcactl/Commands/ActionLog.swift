@@ -5,50 +5,96 @@ import Wire
 /// `tcactl log`: the history of actions from the daemon's journal — when each
 /// happened, who sent it and what it changed — and, with `--follow`, every new
 /// one as it becomes durable.
+///
+/// To show each replaced value, it fetches the state just before the first
+/// record (`get` at that version; the journal holds it for any record it
+/// returns) and applies every record's patch in order: records are
+/// contiguous, so the copy is exact, also while following.
 enum ActionLog {
   /// Records shown when neither `-n` nor `--since` says how many.
   static let defaultCount = 20
 
   static func run(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
+    var printer = Printer(json: invocation.json, full: invocation.full)
     let last = invocation.last ?? (invocation.since == nil ? defaultCount : nil)
-    var page = try client.log(since: invocation.since, last: last, follow: invocation.follow)
-    // Without --follow, the log ends where the first page says it does.
+    var page = try client.log(since: invocation.since, last: last)
+    // The history ends where the first page says it does; what comes after
+    // is for --follow.
     let end = page.through
-    var shown = 0
+    if !page.records.isEmpty || invocation.follow {
+      try printer.start(before: page.records.first?.version ?? end + 1, client: client)
+    }
+    var shown = end
     while true {
-      for entry in page.records where invocation.follow || entry.version <= end {
-        show(entry, json: invocation.json)
-        shown += 1
-      }
-      guard page.more, let lastShown = page.records.last?.version, invocation.follow || lastShown < end else { break }
-      page = try client.log(since: lastShown, last: nil, follow: invocation.follow)
+      for entry in page.records where entry.version <= end { try printer.show(entry) }
+      guard page.more, let lastShown = page.records.last?.version, lastShown < end else { break }
+      page = try client.log(since: lastShown, last: nil)
     }
     guard invocation.follow else {
-      if shown == 0 && !invocation.json {
+      if printer.count == 0 && !invocation.json {
         Terminal.line(Terminal.dim("no actions after version \(invocation.since ?? 0) (the state is at version \(end))"))
       }
       return .ok
     }
+    // The stream starts once a page comes without `more`.
+    repeat {
+      page = try client.log(since: shown, last: nil, follow: true)
+      for entry in page.records { try printer.show(entry) }
+      shown = page.records.last?.version ?? shown
+    } while page.more
     while true {
       switch try client.nextMessage() {
       case .record(let entry):
-        show(entry, json: invocation.json)
+        try printer.show(entry)
       case let other:
         if let code = Watch.streamEnd(other, stream: "the log") { return code }
       }
     }
   }
 
-  static func show(_ entry: LogEntry, json: Bool) {
-    if json {
-      Terminal.line(CanonicalJSON.text(entry.json))
-      return
+  /// Writes log entries, keeping the state they apply to.
+  struct Printer {
+    let json: Bool
+    let full: Bool
+    private var state = TrackedState(nil)
+    /// The version the state held is at, once known.
+    private var version: UInt64?
+    private(set) var count = 0
+
+    init(json: Bool, full: Bool) {
+      self.json = json
+      self.full = full
     }
-    Terminal.line(
-      Terminal.bold("v\(entry.version)") + "  " + Terminal.dim(timestamp(entry.time)) + "  " + sender(entry.origin) + "  "
-        + entry.summary)
-    guard let operations = try? JSONPatch.operations(from: entry.patch) else { return }
-    for operation in operations { Terminal.line("    " + Watch.describe(operation, before: nil)) }
+
+    /// Fetches the state just before `first`, the first version to show. A
+    /// version the journal no longer holds (compacted since the page was
+    /// read) leaves it unknown: replaced values then show as `?`.
+    mutating func start(before first: UInt64, client: WireClient) throws(ClientError) {
+      guard !json, first > 0 else { return }
+      do {
+        state.document = try client.get(path: "", at: first - 1).value
+        version = first - 1
+      } catch .rejected {
+        state.document = nil
+      }
+    }
+
+    mutating func show(_ entry: LogEntry) throws(ClientError) {
+      count += 1
+      if json {
+        Terminal.line(CanonicalJSON.text(entry.json))
+        return
+      }
+      // A gap (which the journal never leaves) would make the copy wrong: forget it.
+      if version.map({ $0 + 1 != entry.version }) ?? true { state.document = nil }
+      version = entry.version
+      let changes = try Watch.apply(entry.patch, version: entry.version, to: &state)
+      Terminal.line(
+        ChangeText.header(
+          version: entry.version, details: [ActionLog.timestamp(entry.time), ActionLog.sender(entry.origin)],
+          action: entry.summary, full: full))
+      for change in changes { Terminal.line(ChangeText.line(change, full: full)) }
+    }
   }
 
   /// Who sent the action, from the record's origin.

@@ -10,35 +10,13 @@ enum Commands {
     }
     let arguments = Array(invocation.words.dropFirst())
     if invocation.wait {
-      return try sendAndWait(invocation, path: path, arguments: arguments, client: client)
+      return try SendAndWait.run(invocation, path: path, arguments: arguments, client: client)
     }
     let version = try client.send(path: path, arguments: arguments)
     if invocation.json {
       Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(clamping: version))])))
     } else {
       Terminal.line("accepted: version \(version)")
-    }
-    return .ok
-  }
-
-  private static func sendAndWait(
-    _ invocation: Invocation, path: String, arguments: [String], client: WireClient
-  ) throws(ClientError) -> Invocation.ExitCode {
-    let (version, settled, changes) = try client.sendAndWait(path: path, arguments: arguments, timeout: invocation.timeout)
-    if invocation.json {
-      Terminal.line(
-        CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "settled": .int(Int(clamping: settled)), "changes": changes])))
-      return .ok
-    }
-    Terminal.line("accepted: version \(version); settled at version \(settled)")
-    guard case .array(let entries) = changes else { return .ok }
-    for entry in entries {
-      guard case .object(let fields) = entry, case .int(let changeVersion)? = fields["version"] else { continue }
-      let summary = if case .string(let text)? = fields["action"] { text } else { "" }
-      Terminal.line(Terminal.bold("v\(changeVersion)") + "  " + summary)
-      if let patch = fields["patch"], let operations = try? JSONPatch.operations(from: patch) {
-        for operation in operations { Terminal.line("    " + Watch.describe(operation, before: nil)) }
-      }
     }
     return .ok
   }

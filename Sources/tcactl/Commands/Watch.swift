@@ -7,12 +7,18 @@ import Wire
 enum Watch {
   static func run(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
     let path = Invocation.pointer(fromStatePath: invocation.words.first)
+    var state = TrackedState(nil)
+    if let since = invocation.since, !invocation.json, invocation.epoch.map({ $0 == client.epoch }) ?? true {
+      // Resuming: the diffs that follow apply to the state at `since`, which
+      // the journal still holds unless it was compacted since; if not, the
+      // values they replace show as `?`.
+      state.document = try? client.get(path: path, at: since).value
+    }
     try client.subscribe(path: path, since: invocation.since, epoch: invocation.epoch)
-    var document: JSONValue?
     while true {
       switch try client.nextMessage() {
       case .snapshot(let version, _, let value, let notice):
-        document = value
+        state.document = value
         if invocation.json {
           Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "state": value])))
         } else {
@@ -27,38 +33,42 @@ enum Watch {
           Terminal.line(Terminal.dim("resuming after version \(version) (epoch \(client.epoch))"))
         }
       case .diff(let version, _, let summary, let patchJSON):
-        let patch: [PatchOperation]
-        do {
-          patch = try JSONPatch.operations(from: patchJSON)
-        } catch {
-          throw .protocolViolation("diff \(version) carries no valid JSON Patch: \(error)")
-        }
         if invocation.json {
           Terminal.line(
             CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "action": .string(summary), "patch": patchJSON])))
-        } else {
-          Terminal.line(Terminal.bold("v\(version)") + "  " + summary)
+          continue
         }
-        // One operation at a time, so each shows the value it replaced.
-        for operation in patch {
-          if !invocation.json { Terminal.line("    " + describe(operation, before: document)) }
-          guard let current = document else { continue }
-          do {
-            document = try JSONPatch.apply([operation], to: current)
-          } catch {
-            throw .protocolViolation("diff \(version) does not apply to the state held: \(error)")
-          }
-        }
+        let changes = try apply(patchJSON, version: version, to: &state)
+        Terminal.line(ChangeText.header(version: version, action: summary, full: invocation.full))
+        for change in changes { Terminal.line(ChangeText.line(change, full: invocation.full)) }
       case let other:
         if let code = streamEnd(other, stream: "the subscription") { return code }
       }
     }
   }
 
+  /// Applies the patch of `version` to `state`, returning its changes.
+  ///
+  /// - Throws: ``ClientError/protocolViolation(_:)`` when the patch is not a
+  ///   JSON Patch or does not apply to the state held.
+  static func apply(_ patchJSON: JSONValue, version: UInt64, to state: inout TrackedState) throws(ClientError) -> [Change] {
+    let patch: [PatchOperation]
+    do {
+      patch = try JSONPatch.operations(from: patchJSON)
+    } catch {
+      throw .protocolViolation("version \(version) carries no valid JSON Patch: \(error)")
+    }
+    do {
+      return try state.apply(patch)
+    } catch {
+      throw .protocolViolation("the patch of version \(version) does not apply to the state held: \(error)")
+    }
+  }
+
   /// What a message other than the stream's own means to a command that
-  /// follows a stream (`watch`, `log --follow`): a notice is shown; a
-  /// goodbye or an error ends the command with its exit code; anything else
-  /// (a heartbeat) is ignored.
+  /// follows a stream (`watch`, `log --follow`, `send --wait`): a notice is
+  /// shown; a goodbye or an error ends the command with its exit code;
+  /// anything else (a heartbeat) is ignored.
   static func streamEnd(_ message: ServerMessage, stream: String) -> Invocation.ExitCode? {
     switch message {
     case .notice(let notice, let text):
@@ -72,28 +82,6 @@ enum Watch {
       return .rejected
     default:
       return nil
-    }
-  }
-
-  /// One line for a patch operation; with `before`, replaced and removed
-  /// values show what they were.
-  static func describe(_ operation: PatchOperation, before: JSONValue?) -> String {
-    let old: (JSONPointer) -> JSONValue? = { path in before.flatMap { path.value(in: $0) } }
-    switch operation {
-    case .add(let path, let value):
-      return Terminal.green("+ \(path) = \(JSONPrinter.short(value))")
-    case .remove(let path):
-      let was = old(path).map { " (was \(JSONPrinter.short($0, limit: 60)))" } ?? ""
-      return Terminal.red("- \(path)\(was)")
-    case .replace(let path, let value):
-      let was = old(path).map { JSONPrinter.short($0, limit: 60) + " → " } ?? ""
-      return Terminal.yellow("~ \(path.isRoot ? "(all)" : path.description): \(was)\(JSONPrinter.short(value))")
-    case .move(let from, let path):
-      return "→ \(from) moved to \(path)"
-    case .copy(let from, let path):
-      return "⧉ \(from) copied to \(path)"
-    case .test(let path, _):
-      return "? \(path)"
     }
   }
 }

@@ -1,7 +1,8 @@
 import ComposableCore
 import Wire
 
-/// Renders JSON for people: indented with sorted keys, or compact on one line.
+/// Renders JSON for people: indented with sorted keys (`get`, and the state
+/// `watch` starts from). One-line values go through ``ValueText``.
 enum JSONPrinter {
   static func pretty(_ value: JSONValue, indent: String = "") -> String {
     switch value {
@@ -16,11 +17,5 @@ enum JSONPrinter {
     default:
       return CanonicalJSON.text(value)
     }
-  }
-
-  /// Compact JSON, cut to `limit` characters with an ellipsis.
-  static func short(_ value: JSONValue, limit: Int = 100) -> String {
-    let text = CanonicalJSON.text(value)
-    return text.count <= limit ? text : String(text.prefix(limit - 1)) + "…"
   }
 }

@@ -22,8 +22,15 @@ enum Terminal {
     StandardStream.output.write(line + "\n")
   }
 
-  /// Prints to standard error.
+  /// Prints `tcactl: text` to standard error: every error `tcactl` reports
+  /// is one such line.
   static func error(_ text: String) {
     StandardStream.error.write("tcactl: " + text + "\n")
+  }
+
+  /// Prints a usage error: what is wrong, then where help is.
+  static func usageError(_ error: UsageError) {
+    self.error(error.description)
+    StandardStream.error.write(error.hint + "\n")
   }
 }

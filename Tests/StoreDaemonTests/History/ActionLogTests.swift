@@ -198,9 +198,9 @@ struct ActionLogTests {
     let lines = log.output.split(separator: "\n").map(String.init)
     #expect(lines.first?.hasPrefix("v1  ") == true)
     #expect(lines.first?.hasSuffix("  tcactl send (#1)  counter.incrementButtonTapped") == true)
-    #expect(lines.contains("    ~ /counter/count: 1"))
+    #expect(lines.contains("    ~ /counter/count: 0 → 1"))
     #expect(lines.contains { $0.hasPrefix("v2  ") && $0.hasSuffix("  cart.addItem 3") })
-    #expect(lines.contains { $0.hasPrefix("    + /cart/items/0 = ") })
+    #expect(lines.contains { $0.hasPrefix("    + /cart/items/0: ") })
 
     let json = try tcactl(["log", "-n", "1", "--json"], socket: daemon.socketPath)
     let entry = try LogEntry(json: JSONParser.parse(Array(json.output.utf8)))

@@ -1,0 +1,83 @@
+import Glibc
+
+/// A parsed `tcactl` command line: the command, its words, and its options,
+/// each already checked to apply to the command (``InvocationParser``).
+struct Invocation {
+  /// The command; `nil` when the line names none (`tcactl`, `tcactl --help`).
+  var command: Command?
+  var words: [String] = []
+  var socketPath = ""
+  var json = false
+  /// `--full`: values whole instead of cut (``ValueText``).
+  var full = false
+  var since: UInt64?
+  /// `get --at V`: the state as of version V.
+  var at: UInt64?
+  /// `log -n N`: at most the last N records.
+  var last: Int?
+  /// `log --follow`.
+  var follow = false
+  var epoch: String?
+  var wait = false
+  /// `actions --all`: the internal actions too, marked.
+  var all = false
+  var timeout: Duration = .seconds(30)
+  var help = false
+  /// The options the line gave, to check that each applies to the command.
+  var given: Set<Option> = []
+
+  /// Exit statuses, documented in docs/CLI.md.
+  enum ExitCode: Int32 {
+    case ok = 0
+    case rejected = 1
+    case usage = 2
+    case unreachable = 69
+  }
+
+  /// Parses `arguments` (the words after `tcactl`); the socket defaults from
+  /// `environment`.
+  ///
+  /// - Throws: ``UsageError`` for the first word, option or value that does
+  ///   not fit, unless the line asks for help, which wins.
+  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
+    var parser = InvocationParser(arguments)
+    var invocation = try parser.parse()
+    if invocation.socketPath.isEmpty {
+      let fromEnvironment = environment["TCA_SOCKET"] ?? ""
+      invocation.socketPath = fromEnvironment.isEmpty ? defaultSocketPath(environment: environment) : fromEnvironment
+    }
+    return invocation
+  }
+
+  /// The system service's socket (docs/OPERATIONS.md).
+  static let systemSocketPath = "/run/storedaemon/storedaemon.sock"
+
+  /// The daemon's default socket, as `storedaemon` chooses it for this user;
+  /// when no socket is there but the system service's is, that one, so that
+  /// `tcactl` finds a daemon run by systemd without `--socket`.
+  static func defaultSocketPath(
+    environment: [String: String], exists: (String) -> Bool = { access($0, F_OK) == 0 }
+  ) -> String {
+    if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
+      return "\(runtime.split(separator: ":").first.map(String.init) ?? runtime)/storedaemon.sock"
+    }
+    let own: String
+    if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
+      own = "\(xdg)/storedaemon/storedaemon.sock"
+    } else {
+      own = "/tmp/storedaemon-\(getuid())/storedaemon.sock"
+    }
+    return !exists(own) && exists(systemSocketPath) ? systemSocketPath : own
+  }
+
+  /// A state path as a JSON Pointer: `cart.items.0` → `/cart/items/0`; a path
+  /// that starts with `/` is taken as a pointer, and one with a `/` elsewhere
+  /// (`cart/items`) as a pointer missing its leading `/` (state keys are
+  /// Swift property names, which never hold a `/`).
+  static func pointer(fromStatePath path: String?) -> String {
+    guard let path, !path.isEmpty else { return "" }
+    if path.hasPrefix("/") { return path }
+    if path.contains("/") { return "/" + path }
+    return path.split(separator: ".").map { "/" + $0.replacing("~", with: "~0").replacing("/", with: "~1") }.joined()
+  }
+}

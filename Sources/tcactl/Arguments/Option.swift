@@ -1,0 +1,53 @@
+/// An option of `tcactl`'s command line: how it is written, what value it
+/// takes, and which commands it applies to (``Command/options``).
+enum Option: CaseIterable {
+  case socket, json, full, since, at, last, follow, epoch, wait, all, timeout, help, version
+
+  /// How the option is named in messages and help: `--at`, `-n`.
+  var name: String {
+    switch self {
+    case .socket: "--socket"
+    case .json: "--json"
+    case .full: "--full"
+    case .since: "--since"
+    case .at: "--at"
+    case .last: "-n"
+    case .follow: "--follow"
+    case .epoch: "--epoch"
+    case .wait: "--wait"
+    case .all: "--all"
+    case .timeout: "--timeout"
+    case .help: "--help"
+    case .version: "--version"
+    }
+  }
+
+  /// Every way of writing the option.
+  var spellings: [String] {
+    switch self {
+    case .last: ["-n"]
+    case .follow: ["--follow", "-f"]
+    case .help: ["--help", "-h"]
+    default: [name]
+    }
+  }
+
+  /// What the option's value is, for the options that take one; the
+  /// message when the value is missing or does not fit says it.
+  var valueDescription: String? {
+    switch self {
+    case .socket: "a path"
+    case .since, .at: "a version number (0 or more)"
+    case .last: "a count of at least 1"
+    case .epoch: "the epoch that --since belongs to (as `tcactl status` shows it)"
+    case .timeout: "a number of seconds above 0, at most 86400"
+    case .json, .full, .follow, .wait, .all, .help, .version: nil
+    }
+  }
+
+  /// The option written `spelling` (`--at`, `-f`), if any.
+  init?(spelling: String) {
+    guard let option = Self.allCases.first(where: { $0.spellings.contains(spelling) }) else { return nil }
+    self = option
+  }
+}
