@@ -73,7 +73,7 @@ final class DaemonProcess {
 
   /// A connected client.
   func client(_ name: String = "test") throws -> WireClient {
-    try WireClient(path: socketPath, clientName: name)
+    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout)
   }
 
   /// A raw socket, for speaking bytes that no well-behaved client would.
