@@ -153,6 +153,9 @@ import Wire
     try waitUntilNoEffectsInFlight(client)
     let searches = api.requests(to: .gifSearch)
     #expect(searches.count == 1)
+    // Each keystroke restarted the debounce: it elapsed once.
+    let elapsed = try client.log(since: nil, last: nil).records.filter { $0.summary.hasPrefix("search.debounceElapsed") }
+    #expect(elapsed.count == 1, "\(elapsed.map(\.summary))")
     #expect(searches.first?.query("q") == "cat")
     #expect(searches.first?.query("api_key") == api.gifAPIKey)
     #expect("\(try client.get(path: "/search/results").value)".contains(FakeSeedAPI.gifID(query: "cat", index: 1)))
@@ -160,7 +163,9 @@ import Wire
 
   @Test func aSupersededSearchIsAborted() throws {
     let api = try FakeSeedAPI()
-    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--search-debounce", "0.1"])
+    // No request times out here: the first is given up only if it is cancelled.
+    let daemon = try DaemonProcess(
+      arguments: api.daemonArguments + ["--search-debounce", "0.1", "--request-timeout", "3600"])
     let client = try daemon.client()
     // The first search is held by the server until the client gives up.
     api.setFault(.hang, for: .gifSearch, times: 1)
@@ -195,6 +200,7 @@ import Wire
     let arguments = [
       "--store-api", server.baseURL + "/store", "--numbers-api", server.baseURL + "/numbers",
       "--gif-api", server.baseURL + "/gifs", "--gif-api-key", api.gifAPIKey, "--search-debounce", "0.1",
+      "--request-timeout", "3600",
     ]
     let daemon = try DaemonProcess(arguments: arguments)
     let watcher = try daemon.client("watcher")
