@@ -241,9 +241,10 @@ import Wire
 
   @Test func effectsInFlightAtAKill9AreRestartedOrFailedAfterRecovery() throws {
     let api = try FakeSeedAPI()
-    // The order's POST never answers, so it is in flight when the daemon dies.
+    // The order's POST never answers (nor times out), so it is in flight
+    // when the daemon dies.
     api.setFault(.hang, for: .carts)
-    let daemon = try DaemonProcess(arguments: api.daemonArguments)
+    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--request-timeout", "3600"])
     let timer = try #require(try daemon.waitForWorkers()["timer"])
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
