@@ -102,16 +102,29 @@ struct HostileInputTests {
   @Test func aTruncatedFrameThenCloseLeavesTheDaemonServing() throws {
     let daemon = try DaemonProcess()
     let bystander = try daemon.client("bystander")
+    // The probe that saw the daemon start may still be counted a moment.
+    try waitUntil("the bystander is the only client") { try Self.clients(of: bystander) == .int(1) }
     do {
       let raw = try RawConnection(daemon)
       try raw.hello()
       try raw.write([0, 0, 0, 100, 1, 2, 3])
+      #expect(try Self.clients(of: bystander) == .int(2))
+      withExtendedLifetime(raw) {}
     }
+    // The daemon saw the close mid-frame and let the connection go.
+    try waitUntil("the truncated connection is gone") { try Self.clients(of: bystander) == .int(1) }
     try bystanderWorks(bystander)
   }
 
+  /// How many clients the daemon serves, as `client` reads its status.
+  static func clients(of client: WireClient) throws -> JSONValue? {
+    try client.status()[path: "clients"]
+  }
+
   @Test func aClientThatNeverSpeaksIsTimedOut() throws {
-    let daemon = try DaemonProcess(arguments: ["--handshake-timeout", "0.3"])
+    // Long enough that the test's own clients, which say hello as soon as
+    // they connect, are never caught by it on a busy machine.
+    let daemon = try DaemonProcess(arguments: ["--handshake-timeout", "1"])
     let bystander = try daemon.client("bystander")
     let raw = try RawConnection(daemon)
     let messages = try raw.readUntilClosed()

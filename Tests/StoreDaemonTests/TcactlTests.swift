@@ -18,7 +18,8 @@ struct TcactlTests {
   }
 
   @Test func sendWaitPrintsTheChangesOnceTheEffectsSettle() throws {
-    let daemon = try DaemonProcess()
+    // A search waits an hour before it asks: still running when --wait gives up.
+    let daemon = try DaemonProcess(arguments: ["--search-debounce", "3600"])
     let result = try tcactl(["send", "dice.view.rollButtonTapped", "--wait", "--json"], socket: daemon.socketPath)
     #expect(result.status == 0)
     let json = try JSONParser.parse(Array(result.output.utf8))
@@ -150,16 +151,16 @@ struct TcactlTests {
   }
 }
 
-/// The first `count` lines of the file at `path`, waiting up to 20 s for them.
+/// The first `count` lines of the file at `path`, waiting up to ``eventTimeout`` for them.
 func waitForLines(in path: String, count: Int) throws -> [String] {
-  let deadline = ContinuousClock.now + .seconds(20)
+  let deadline = ContinuousClock.now + eventTimeout
   while ContinuousClock.now < deadline {
     let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
     let lines = text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     if lines.count >= count { return Array(lines.prefix(count)) }
     usleep(20_000)
   }
-  throw DaemonTestError("\(path) did not reach \(count) lines within 20 s")
+  throw DaemonTestError("\(path) did not reach \(count) lines within \(eventTimeout)")
 }
 
 /// The peer-credential check on its own: file permissions are opened up by

@@ -138,7 +138,7 @@ public final class FakeSeedAPI: Sendable {
 
   /// Blocks until `count` requests arrived on `route`, and returns them.
   @discardableResult
-  public func waitForRequests(to route: Route, count: Int, timeout: Duration = .seconds(10)) throws
+  public func waitForRequests(to route: Route, count: Int, timeout: Duration = .seconds(60)) throws
     -> [RecordedRequest]
   {
     try server.waitForRequests(count: count, matching: { Route(of: $0) == route }, timeout: timeout)
@@ -147,7 +147,7 @@ public final class FakeSeedAPI: Sendable {
   /// Waits, without blocking the cooperative pool, until `count` requests
   /// arrived on `route`, and returns them.
   @discardableResult
-  public func waitForRequests(to route: Route, count: Int, timeout: Duration = .seconds(10)) async throws
+  public func waitForRequests(to route: Route, count: Int, timeout: Duration = .seconds(60)) async throws
     -> [RecordedRequest]
   {
     try await server.waitForRequests(count: count, matching: { Route(of: $0) == route }, timeout: timeout)

@@ -63,7 +63,7 @@ public final class TestHTTPServer: Sendable {
   /// Throws ``TestHTTPServerError/timedOut(waitingFor:after:received:)``,
   /// which lists what did arrive, if they do not within `timeout`.
   @discardableResult
-  public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) throws -> [RecordedRequest] {
+  public func waitForRequests(count: Int, timeout: Duration = .seconds(60)) throws -> [RecordedRequest] {
     try waitForRequests(count: count, matching: { _ in true }, timeout: timeout)
   }
 
@@ -71,7 +71,7 @@ public final class TestHTTPServer: Sendable {
   /// and returns those requests.
   @discardableResult
   public func waitForRequests(
-    count: Int, matching predicate: (RecordedRequest) -> Bool, timeout: Duration = .seconds(10)
+    count: Int, matching predicate: (RecordedRequest) -> Bool, timeout: Duration = .seconds(60)
   ) throws -> [RecordedRequest] {
     let found = core.log.wait(timeout: timeout) { requests, _ in
       let matching = requests.filter(predicate)
@@ -87,7 +87,7 @@ public final class TestHTTPServer: Sendable {
   /// Blocks until the clients of at least `count` delayed or hanging requests
   /// went away, and returns those requests.
   @discardableResult
-  public func waitForAbandonedRequests(count: Int, timeout: Duration = .seconds(10)) throws -> [RecordedRequest] {
+  public func waitForAbandonedRequests(count: Int, timeout: Duration = .seconds(60)) throws -> [RecordedRequest] {
     let found = core.log.wait(timeout: timeout) { _, abandoned in abandoned.count >= count ? abandoned : nil }
     guard let found else {
       throw TestHTTPServerError.timedOut(
@@ -103,7 +103,7 @@ public final class TestHTTPServer: Sendable {
   /// least `count` requests arrived, and returns them all. Async tests must
   /// use these: a blocked pool thread may be the one the client needs.
   @discardableResult
-  public func waitForRequests(count: Int, timeout: Duration = .seconds(10)) async throws -> [RecordedRequest] {
+  public func waitForRequests(count: Int, timeout: Duration = .seconds(60)) async throws -> [RecordedRequest] {
     try await offThePool { try self.waitForRequests(count: count, timeout: timeout) }
   }
 
@@ -111,7 +111,7 @@ public final class TestHTTPServer: Sendable {
   /// requests satisfying `predicate` arrived, and returns those requests.
   @discardableResult
   public func waitForRequests(
-    count: Int, matching predicate: @escaping @Sendable (RecordedRequest) -> Bool, timeout: Duration = .seconds(10)
+    count: Int, matching predicate: @escaping @Sendable (RecordedRequest) -> Bool, timeout: Duration = .seconds(60)
   ) async throws -> [RecordedRequest] {
     try await offThePool { try self.waitForRequests(count: count, matching: predicate, timeout: timeout) }
   }
@@ -119,7 +119,7 @@ public final class TestHTTPServer: Sendable {
   /// Waits, without blocking the cooperative pool, until the clients of at
   /// least `count` delayed or hanging requests went away, and returns those requests.
   @discardableResult
-  public func waitForAbandonedRequests(count: Int, timeout: Duration = .seconds(10)) async throws
+  public func waitForAbandonedRequests(count: Int, timeout: Duration = .seconds(60)) async throws
     -> [RecordedRequest]
   {
     try await offThePool { try self.waitForAbandonedRequests(count: count, timeout: timeout) }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Glibc
 import Testing
@@ -129,13 +130,21 @@ struct TestHTTPServerTests {
   }
 
   @Test func handlersRunConcurrentlyOnTheirOwnConnections() async throws {
+    let fastHandled = DispatchSemaphore(value: 0)
     let server = try TestHTTPServer { request in
-      .text(request.path).delayed(by: request.path == "/slow" ? .milliseconds(500) : .zero)
+      guard request.path == "/slow" else {
+        fastHandled.signal()
+        return .text(request.path)
+      }
+      // Held until the fast request's handler has run, on its own thread
+      // while this one waits; a generous bound ends a failing test.
+      let together = fastHandled.wait(timeout: .now() + 60) == .success
+      return .text(together ? request.path : "\(request.path) alone")
     }
-    async let slow = URLSessionClient.fetch("\(server.baseURL)/slow")
+    async let slow = URLSessionClient.fetch("\(server.baseURL)/slow", timeout: 120)
     try await server.waitForRequests(count: 1)
     // The fast request is answered while the slow one still waits.
-    let fast = try await URLSessionClient.fetch("\(server.baseURL)/fast")
+    let fast = try await URLSessionClient.fetch("\(server.baseURL)/fast", timeout: 120)
     #expect(fast.text == "/fast")
     #expect(try await slow.text == "/slow")
   }

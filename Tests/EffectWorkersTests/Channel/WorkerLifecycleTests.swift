@@ -29,24 +29,30 @@ import Wire
     let directory = try TemporaryDirectory()
     let silent = try LoopbackPort(.silent)
     let worker = try SpawnedWorker(kind, arguments: Self.arguments(for: kind, in: directory), in: directory)
+    // What is in flight would take an hour: an exit within the wait below
+    // can only be the end of file's doing.
     switch kind {
     case .timer:
       try worker.send([
-        .start(id: 1, request: .timer(.after(.seconds(60)))), .start(id: 2, request: .timer(.every(.milliseconds(10)))),
+        .start(id: 1, request: .timer(.after(.seconds(3600)))), .start(id: 2, request: .timer(.every(.milliseconds(10)))),
       ])
     case .network:
-      try worker.send(.start(id: 1, request: .http(.get(silent.url("/never"), timeout: .seconds(60)))))
+      try worker.send(.start(id: 1, request: .http(.get(silent.url("/never"), timeout: .seconds(3600)))))
     case .storage:
       let document = Data(repeating: 7, count: 4 << 20)
       try worker.send((1...4).map { .start(id: $0, request: .storage(.put(namespace: "n", key: "k\($0)", value: document))) })
     }
     _ = try worker.eventsBeforePong(1)
-    let closed = ContinuousClock.now
     worker.closeSocket()
-    let outcome = worker.waitForExit(timeout: .seconds(10))
+    let outcome = worker.waitForExit(timeout: .seconds(60))
     #expect(outcome == .exited(0), "log:\n\(worker.log)")
-    #expect(ContinuousClock.now - closed < .seconds(5))
-    #expect(worker.log.contains("the daemon closed the socket; exiting"))
+    // Said by the reader that met the end of file or, when a reply to what
+    // was in flight (a tick, a stored document) was being written, by the
+    // write that met the closed socket first: whichever thread ran first.
+    #expect(
+      worker.log.contains("the daemon closed the socket; exiting")
+        || worker.log.contains("the daemon is gone (write failed: Broken pipe); exiting"),
+      "\(worker.log)")
   }
 
   @Test(arguments: [
@@ -59,7 +65,7 @@ import Wire
     let directory = try TemporaryDirectory()
     let worker = try SpawnedWorker(.timer, in: directory)
     try worker.sendRaw(bytes)
-    let outcome = worker.waitForExit(timeout: .seconds(10))
+    let outcome = worker.waitForExit(timeout: .seconds(60))
     #expect(outcome == .exited(65), "\(what): log:\n\(worker.log)")
     #expect(worker.log.contains("cannot read the daemon's message"), "\(what)")
   }

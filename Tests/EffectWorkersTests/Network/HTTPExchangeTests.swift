@@ -1,5 +1,7 @@
 import ComposableCore
+import Dispatch
 import Foundation
+import Synchronization
 import Testing
 import TestSupport
 import Wire
@@ -127,17 +129,25 @@ import Wire
           )))
   }
 
-  /// Transfers run side by side: twenty answers delayed 500 ms each take
-  /// far less than ten seconds.
+  /// Transfers run side by side: the server answers none of twenty
+  /// requests until a second one has arrived while the first waits, which a
+  /// worker doing one at a time would never let happen. (URLSession opens a
+  /// few connections to a host at once, not twenty.)
   @Test func requestsRunConcurrently() throws {
     let directory = try TemporaryDirectory()
-    let server = try TestHTTPServer { request in TestHTTPResponse.text(request.path).delayed(by: .milliseconds(500)) }
+    let arrivals = ArrivalGate(opensAt: 2)
+    let server = try TestHTTPServer { request in
+      // A generous bound, so that a worker that does not run them side by
+      // side fails the test instead of hanging it.
+      let together = arrivals.arriveAndWait(timeout: .seconds(60))
+      return TestHTTPResponse.text(together ? request.path : "\(request.path) alone")
+    }
     let worker = try SpawnedWorker(.network, in: directory)
-    let started = ContinuousClock.now
-    try worker.send((1...20).map { .start(id: EffectID($0), request: .http(.get(server.baseURL + "/\($0)"))) })
+    try worker.send(
+      (1...20).map { .start(id: EffectID($0), request: .http(.get(server.baseURL + "/\($0)", timeout: .seconds(120)))) })
     var bodies: [EffectID: String] = [:]
     for _ in 1...20 {
-      let (id, reply) = try worker.reply(timeout: .seconds(30))
+      let (id, reply) = try worker.reply(timeout: .seconds(120))
       guard case .http(let response) = reply else {
         Issue.record("request \(id): \(reply)")
         continue
@@ -145,6 +155,36 @@ import Wire
       bodies[id] = String(decoding: response.body, as: UTF8.self)
     }
     #expect(bodies == Dictionary(uniqueKeysWithValues: (1...20).map { (EffectID($0), "/\($0)") }))
-    #expect(ContinuousClock.now - started < .seconds(8))
+  }
+}
+
+/// A gate for the server's handlers: each waits until `opensAt` requests
+/// have arrived, and once it opened none waits. If one gives up waiting,
+/// the gate is broken and none waits either.
+private final class ArrivalGate: Sendable {
+  private let opensAt: Int
+  private let state = Mutex((arrived: 0, broken: false))
+  private let opened = DispatchSemaphore(value: 0)
+
+  init(opensAt: Int) {
+    self.opensAt = opensAt
+  }
+
+  /// Whether the gate opened, rather than `timeout` passing or it breaking.
+  func arriveAndWait(timeout: Duration) -> Bool {
+    let (arrived, broken) = state.withLock { state in
+      state.arrived += 1
+      return (state.arrived, state.broken)
+    }
+    if broken { return false }
+    if arrived >= opensAt {
+      if arrived == opensAt { for _ in 1..<opensAt { opened.signal() } }
+      return true
+    }
+    let (seconds, attoseconds) = timeout.components
+    let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+    if opened.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .success { return true }
+    state.withLock { $0.broken = true }
+    return false
   }
 }

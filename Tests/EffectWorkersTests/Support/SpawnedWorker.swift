@@ -72,7 +72,7 @@ final class SpawnedWorker {
   }
 
   /// The next event, waiting at most `timeout`.
-  func next(timeout: Duration = .seconds(15)) throws -> WorkerEvent {
+  func next(timeout: Duration = .seconds(60)) throws -> WorkerEvent {
     let deadline = ContinuousClock.now + timeout
     while true {
       if let payload = try decoder.nextFrame() { return try WorkerEvent(payload: payload) }
@@ -92,14 +92,14 @@ final class SpawnedWorker {
   }
 
   /// The next reply, as (id, reply); fails on any other event.
-  func reply(timeout: Duration = .seconds(15)) throws -> (id: EffectID, reply: EffectReply) {
+  func reply(timeout: Duration = .seconds(60)) throws -> (id: EffectID, reply: EffectReply) {
     let event = try next(timeout: timeout)
     guard case .reply(let id, let reply) = event else { throw WorkerTestError("expected a reply, got \(event)") }
     return (id, reply)
   }
 
   /// Sends `start` and returns the reply to it, which must come next.
-  func perform(_ request: EffectRequest, id: EffectID, timeout: Duration = .seconds(15)) throws -> EffectReply {
+  func perform(_ request: EffectRequest, id: EffectID, timeout: Duration = .seconds(60)) throws -> EffectReply {
     try send(.start(id: id, request: request))
     let (repliedID, reply) = try self.reply(timeout: timeout)
     guard repliedID == id else { throw WorkerTestError("expected the reply to \(id), got one to \(repliedID): \(reply)") }
@@ -108,7 +108,7 @@ final class SpawnedWorker {
 
   /// Sends `ping` `id` and returns every event before its `pong`: once it
   /// arrives, the worker has taken every command sent before it.
-  func eventsBeforePong(_ id: Int, timeout: Duration = .seconds(15)) throws -> [WorkerEvent] {
+  func eventsBeforePong(_ id: Int, timeout: Duration = .seconds(60)) throws -> [WorkerEvent] {
     try send(.ping(id: id))
     var events: [WorkerEvent] = []
     while true {
@@ -128,7 +128,7 @@ final class SpawnedWorker {
 
   /// Waits for the worker to exit and reaps it; nil if it is still running
   /// after `timeout`.
-  func waitForExit(timeout: Duration = .seconds(10)) -> ProcessOutcome? {
+  func waitForExit(timeout: Duration = .seconds(60)) -> ProcessOutcome? {
     if let outcome { return outcome }
     outcome = ProcessOutcome.wait(for: pid, timeout: timeout)
     return outcome

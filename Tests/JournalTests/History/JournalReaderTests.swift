@@ -1,7 +1,9 @@
 import ComposableCore
 import Dispatch
 import Foundation
+import Glibc
 import JournalTestChild
+import Synchronization
 import TestSupport
 import Testing
 
@@ -84,31 +86,58 @@ import Testing
   }
 
   /// Reading while another thread appends and rotates: every read up to the
-  /// durable version succeeds and returns exactly those records.
+  /// last version written succeeds and returns exactly those records.
+  ///
+  /// The two threads are paced by each other, not by the clock: after each
+  /// batch the appender waits until a read has begun at it, then appends the
+  /// next while that read goes on. So every batch is read (however the
+  /// threads are scheduled), and reads run while appends do.
   @Test func readsWhileAppending() throws {
     let directory = try TemporaryDirectory()
     let journal = try JournalDirectory(path: directory.journal)
     let writer = try journal.openWriter(
       after: try journal.recover(), epoch: "e", configuration: .init(sync: .never, segmentSizeLimit: 8192))
     try writer.append(SampleJournal.records(1...10))
-    let done = DispatchSemaphore(value: 0)
+    let batches = Array(stride(from: UInt64(11), through: 2000, by: 10))
+    /// The version the latest read began at.
+    let readBegunAt = Atomic<UInt64>(0)
+    let readerGone = Atomic(false)
+    let appenderDone = Atomic(false)
+    let appendFailure = Mutex<String?>(nil)
     let appender = Thread {
-      for start in stride(from: UInt64(11), through: 2000, by: 10) {
-        // Checked below: lastVersion is 2000 only if every append succeeded.
-        _ = try? writer.append(SampleJournal.records(start...start + 9))
+      defer { appenderDone.store(true, ordering: .releasing) }
+      for start in batches {
+        do {
+          try writer.append(SampleJournal.records(start...start + 9))
+        } catch {
+          appendFailure.withLock { $0 = "\(error)" }
+          return
+        }
+        while readBegunAt.load(ordering: .acquiring) < start + 9 && !readerGone.load(ordering: .acquiring) {
+          sched_yield()
+        }
       }
-      done.signal()
     }
     appender.start()
-    var reads = 0
-    while done.wait(timeout: .now()) == .timedOut || reads == 0 {
-      let through = writer.progress.lastVersion
-      let records = try journal.reader.lastRecords(7, through: through)
-      #expect(records == SampleJournal.records(through - 6...through))
-      reads += 1
+    var readAt = Set<UInt64>()
+    var overlapping = 0
+    do {
+      defer { readerGone.store(true, ordering: .releasing) }
+      while !appenderDone.load(ordering: .acquiring) {
+        let through = writer.progress.lastVersion
+        readBegunAt.store(through, ordering: .releasing)
+        let records = try journal.reader.lastRecords(7, through: through)
+        #expect(records == SampleJournal.records(through - 6...through))
+        if writer.progress.lastVersion != through { overlapping += 1 }
+        readAt.insert(through)
+      }
     }
+    #expect(appendFailure.withLock { $0 } == nil)
     #expect(writer.progress.lastVersion == 2000)
     #expect(try journal.reader.lastRecords(3, through: 2000) == SampleJournal.records(1998...2000))
+    let unread = batches.map { $0 + 9 }.filter { !readAt.contains($0) }
+    #expect(unread == [], "batches never read")
+    #expect(overlapping > 0, "no read ran while a batch was appended")
   }
 
   /// A half-written batch past `through` (an append in progress) is not an

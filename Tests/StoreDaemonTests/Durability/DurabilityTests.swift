@@ -244,17 +244,24 @@ import Wire
 
   @Test func effectsInFlightAtAKill9AreRestartedOrFailedAfterRecovery() throws {
     let api = try FakeSeedAPI()
-    // The order's POST never answers, so it is in flight when the daemon dies.
+    // The order's POST never answers (nor times out), so it is in flight
+    // when the daemon dies.
     api.setFault(.hang, for: .carts)
-    let daemon = try DaemonProcess(arguments: api.daemonArguments)
+    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--request-timeout", "3600"])
+    let timer = try #require(try daemon.waitForWorkers()["timer"])
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
     _ = try client.send(path: "cart.payButtonTapped")
     _ = try client.send(path: "cart.alert.confirmPurchase")
-    _ = try api.waitForRequests(to: .carts, count: 1)
-    _ = try client.send(path: "dice.view.rollButtonTapped")  // lands 0.5 s later
+    _ = try api.waitForRequests(to: .carts, count: 1, timeout: eventTimeout)
+    // Stopped, the timer worker cannot land the roll: it is in flight at the
+    // kill, however long the machine takes to get there.
+    kill(timer, SIGSTOP)
+    _ = try client.send(path: "dice.view.rollButtonTapped")
     kill(daemon.pid, SIGKILL)
     daemon.process.waitUntilExit()
+    // A stopped worker cannot see its daemon go.
+    kill(timer, SIGKILL)
     api.clearFaults()
 
     let restarted = try DaemonProcess(reusing: daemon, arguments: api.daemonArguments)
@@ -282,7 +289,10 @@ import Wire
     #expect(restarted.standardError.contains("effects were in flight when storedaemon stopped"))
 
     // A clean stop fails what is in flight, so nothing waits and the next
-    // start reduces nothing.
+    // start reduces nothing. (The timer worker is stopped again, so the roll
+    // is certainly in flight; the daemon kills a worker that does not exit.)
+    let restartedTimer = try #require(try restarted.waitForWorkers()["timer"])
+    kill(restartedTimer, SIGSTOP)
     _ = try again.send(path: "dice.view.rollButtonTapped")
     again.close()
     #expect(restarted.stop() == 0)

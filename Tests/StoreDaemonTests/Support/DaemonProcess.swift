@@ -73,7 +73,7 @@ final class DaemonProcess {
 
   /// A connected client.
   func client(_ name: String = "test") throws -> WireClient {
-    try WireClient(path: socketPath, clientName: name)
+    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout)
   }
 
   /// A raw socket, for speaking bytes that no well-behaved client would.
@@ -107,7 +107,7 @@ final class DaemonProcess {
 
   /// Waits until every worker is running, and returns their pids by kind.
   @discardableResult
-  func waitForWorkers(timeout: Duration = .seconds(20)) throws -> [String: pid_t] {
+  func waitForWorkers(timeout: Duration = eventTimeout) throws -> [String: pid_t] {
     var last: [String: JSONObject] = [:]
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
@@ -128,7 +128,7 @@ final class DaemonProcess {
   }
 
   private func waitUntilServing() throws {
-    let deadline = ContinuousClock.now + .seconds(20)
+    let deadline = ContinuousClock.now + eventTimeout
     while ContinuousClock.now < deadline {
       if let client = try? WireClient(path: socketPath, clientName: "probe") {
         client.close()
@@ -139,7 +139,7 @@ final class DaemonProcess {
       }
       usleep(20_000)
     }
-    throw DaemonTestError("storedaemon did not start serving \(socketPath) within 20 s")
+    throw DaemonTestError("storedaemon did not start serving \(socketPath) within \(eventTimeout)")
   }
 
   private static func temporaryDirectory() throws -> String {
@@ -183,9 +183,15 @@ func nextMessage(from client: WireClient, limit: Int = 10_000, where predicate: 
   throw DaemonTestError("no matching message within \(limit) messages")
 }
 
+/// How long a test waits for something it is sure to see (a daemon serving,
+/// an effect settling, a worker restarting, a connection going away): long
+/// enough for a machine kept busy by other work, so that reaching it means
+/// the event is not coming, not that the machine was slow.
+let eventTimeout: Duration = .seconds(60)
+
 /// Polls `condition` until it holds, failing with `what` after `timeout`.
 func waitUntil(
-  _ what: @autoclosure () -> String, timeout: Duration = .seconds(20), _ condition: () throws -> Bool
+  _ what: @autoclosure () -> String, timeout: Duration = eventTimeout, _ condition: () throws -> Bool
 ) throws {
   let deadline = ContinuousClock.now + timeout
   while ContinuousClock.now < deadline {
@@ -193,6 +199,14 @@ func waitUntil(
     usleep(10_000)
   }
   throw DaemonTestError("timed out after \(timeout) waiting until \(what())")
+}
+
+/// Waits until the daemon `client` is connected to has no effect in flight:
+/// every effect started so far has answered (or failed) and its action has
+/// been reduced. A barrier after which an effect that should not have run
+/// (a debounce that was not cancelled, a late answer) has certainly shown.
+func waitUntilNoEffectsInFlight(_ client: WireClient) throws {
+  try waitUntil("no effect is in flight") { try client.status()[path: "effectsInFlight"] == .int(0) }
 }
 
 /// Whether `pid` is gone: no such process, or a zombie nobody reaped yet.

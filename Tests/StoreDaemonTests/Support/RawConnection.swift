@@ -29,7 +29,7 @@ final class RawConnection {
       if let payload = try decoder.nextFrame() {
         return try ServerMessage(json: MessageCodec.parse(payload))
       }
-      let bytes = try socket.read(timeout: .seconds(10))
+      let bytes = try socket.read(timeout: eventTimeout)
       if bytes.isEmpty { return nil }
       decoder.append(bytes)
     }

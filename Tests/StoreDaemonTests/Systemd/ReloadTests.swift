@@ -28,7 +28,7 @@ struct ReloadTests {
     _ = try notify.waitFor("RELOADING=1")
     _ = try notify.waitFor("READY=1")
     let client = try daemon.client()
-    _ = try client.sendAndWait(path: "products.fetchProducts", timeout: .seconds(10))
+    _ = try client.sendAndWait(path: "products.fetchProducts", timeout: eventTimeout)
     #expect(second.requests(to: .products).count == 1)
     #expect(first.requests(to: .products).isEmpty)
     #expect(daemon.standardError.contains("reloaded the feature settings from \(settings): store API \(second.storeAPIBaseURL)"))
@@ -39,7 +39,7 @@ struct ReloadTests {
     _ = try notify.waitFor("RELOADING=1")
     _ = try notify.waitFor("READY=1")
     #expect(daemon.standardError.contains("reload: \(settings):1:"))
-    _ = try client.sendAndWait(path: "profile.fetchProfile", timeout: .seconds(10))
+    _ = try client.sendAndWait(path: "profile.fetchProfile", timeout: eventTimeout)
     #expect(second.requests(to: .user).count == 1)
 
     // The watcher was never dropped.

@@ -66,7 +66,7 @@ struct SocketActivationTests {
     var decoder = FrameDecoder()
     var answers: [ServerMessage] = []
     while answers.count < 2 {
-      let bytes = try waiting.read(timeout: .seconds(20))
+      let bytes = try waiting.read(timeout: eventTimeout)
       try #require(!bytes.isEmpty, "the restarted daemon closed the waiting connection")
       decoder.append(bytes)
       while let payload = try decoder.nextFrame() { answers.append(try ServerMessage(json: MessageCodec.parse(payload))) }

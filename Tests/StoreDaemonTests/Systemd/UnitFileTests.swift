@@ -330,7 +330,7 @@ final class ServiceProcess {
       watch.terminate()
       watch.waitUntilExit()
     }
-    let line = try readLine(from: output.fileHandleForReading.fileDescriptor, timeout: .seconds(20))
+    let line = try readLine(from: output.fileHandleForReading.fileDescriptor, timeout: eventTimeout)
     let first = try JSONParser.parse(Array(line.utf8))
     #expect(first[path: "version"] == .int(1), "\(line)")
     #expect(first[path: "state", "count"] == .int(1), "\(line)")

@@ -1,5 +1,7 @@
 import Dispatch
 import Glibc
+import Synchronization
+import TestSupport
 import Testing
 import Wire
 
@@ -7,9 +9,18 @@ import Wire
 
 /// The store loop's mailbox and how the loop waits on it and on the workers'
 /// sockets: real threads, a real pipe, real sockets.
+///
+/// A post or a socket that must wake a sleeping loop is made only once the
+/// loop's thread is seen blocked in `poll` (``ThreadProbe``), so that it
+/// cannot land before the sleep and let the test pass without a wake-up.
+/// Deadlines are far off, and a wait that must end early is checked to have
+/// ended before its deadline: that holds however slow the machine is.
 @Suite struct InboxTests {
   /// A socketpair: the loop reads `near`, the test writes to `far`.
   typealias Pair = OutboxWriteThroughTests.Pair
+
+  /// Far enough that a wait reaching it means nothing woke it.
+  static let farOff: Duration = .seconds(60)
 
   /// Makes `pair.near` readable.
   static func speak(_ pair: Pair) {
@@ -17,16 +28,38 @@ import Wire
     precondition(write(pair.far, &byte, 1) == 1)
   }
 
+  /// Runs `act` on another thread once the calling thread is blocked in
+  /// `poll`; the returned function gives the probe's failure, if any, after.
+  static func onceThisThreadPolls(_ act: @escaping @Sendable () -> Void) -> @Sendable () -> ThreadProbeError? {
+    let loop = ThreadProbe.current()
+    let failure = Mutex<ThreadProbeError?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      do {
+        try loop.waitUntilBlocked(in: [.poll])
+      } catch {
+        failure.withLock { $0 = error as? ThreadProbeError }
+      }
+      act()
+      done.signal()
+    }
+    return {
+      done.wait()
+      return failure.withLock { $0 }
+    }
+  }
+
   @Test func aPostWakesTheSleepingLoopAndIsTakenInOrder() {
     let inbox = Inbox<Int>()
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(20)) {
+    let posted = Self.onceThisThreadPolls {
       inbox.post(1)
       inbox.post(2)
     }
-    let start = ContinuousClock.now
+    let deadline = ContinuousClock.now + Self.farOff
     // Woken by the pipe, which is not reported as a descriptor.
-    #expect(inbox.sleep(until: .now + .seconds(10), alsoReading: []).isEmpty)
-    #expect(ContinuousClock.now - start < .seconds(5))
+    #expect(inbox.sleep(until: deadline, alsoReading: []).isEmpty)
+    #expect(ContinuousClock.now < deadline, "the sleep lasted until its deadline: the post did not wake it")
+    #expect(posted() == nil)
     // The second post may come just after the wake-up.
     var taken = inbox.take()
     while taken.count < 2 { taken += inbox.take() }
@@ -38,16 +71,21 @@ import Wire
     let inbox = Inbox<Int>()
     inbox.post(7)
     #expect(inbox.hasCommands)
-    let start = ContinuousClock.now
-    #expect(inbox.sleep(until: .now + .seconds(10), alsoReading: []).isEmpty)
-    #expect(ContinuousClock.now - start < .seconds(5))
+    // Nothing else posts: a sleep would last until the deadline.
+    let deadline = ContinuousClock.now + Self.farOff
+    #expect(inbox.sleep(until: deadline, alsoReading: []).isEmpty)
+    #expect(ContinuousClock.now < deadline)
     #expect(inbox.take() == [7])
   }
 
   @Test func aWakeUpIsUsedOnce() {
     let inbox = Inbox<Int>()
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(10)) { inbox.post(1) }
-    _ = inbox.sleep(until: .now + .seconds(10), alsoReading: [])
+    // Posted while the loop sleeps: the post writes a byte to the pipe.
+    let posted = Self.onceThisThreadPolls { inbox.post(1) }
+    let deadline = ContinuousClock.now + Self.farOff
+    _ = inbox.sleep(until: deadline, alsoReading: [])
+    #expect(ContinuousClock.now < deadline, "the sleep lasted until its deadline: the post did not wake it")
+    #expect(posted() == nil)
     while inbox.take().isEmpty {}
     // The pipe was emptied: the next sleep lasts until its deadline.
     let start = ContinuousClock.now
@@ -60,7 +98,7 @@ import Wire
     let quiet = Pair()
     let spoken = Pair()
     Self.speak(spoken)
-    #expect(inbox.sleep(until: .now + .seconds(10), alsoReading: [quiet.near, spoken.near]) == [spoken.near])
+    #expect(inbox.sleep(until: .now + Self.farOff, alsoReading: [quiet.near, spoken.near]) == [spoken.near])
     #expect(inbox.take().isEmpty)
   }
 
@@ -73,8 +111,8 @@ import Wire
     let start = ContinuousClock.now
     var ready: [Int32] = []
     // The command is never taken: the loop stays busy, and must still look.
-    while ready.isEmpty && ContinuousClock.now - start < .seconds(5) {
-      ready = waiter.wait(for: inbox, until: .now + .seconds(10), alsoReading: [socket.near])
+    while ready.isEmpty && ContinuousClock.now - start < Self.farOff {
+      ready = waiter.wait(for: inbox, until: .now + Self.farOff, alsoReading: [socket.near])
     }
     #expect(ready == [socket.near])
   }
@@ -88,23 +126,51 @@ import Wire
     #expect(ContinuousClock.now - start >= .milliseconds(25))
   }
 
-  @Test(arguments: [Duration.zero, .milliseconds(5)])
+  /// Without a spin, the post and the socket come while the loop sleeps in
+  /// `poll`; with one, while it spins (the spin is longer than any wait, so
+  /// a return before its end is the spin seeing them).
+  @Test(arguments: [Duration.zero, Self.farOff])
   func aSpinningOrSleepingLoopReturnsForAPostOrASocket(_ spin: Duration) {
     let inbox = Inbox<Int>()
     let socket = Pair()
     var waiter = LoopWaiter(spin: spin)
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { inbox.post(1) }
-    #expect(waiter.wait(for: inbox, until: .now + .seconds(10), alsoReading: [socket.near]).isEmpty)
+    let deadline = ContinuousClock.now + Self.farOff * 2
+    let posted = Self.whileWaiting(spinning: spin > .zero) { inbox.post(1) }
+    let postStart = ContinuousClock.now
+    #expect(waiter.wait(for: inbox, until: deadline, alsoReading: [socket.near]).isEmpty)
+    #expect(ContinuousClock.now - postStart < Self.farOff, "the wait did not end for the post")
+    #expect(posted() == nil)
     while !inbox.hasCommands {}
     #expect(inbox.take() == [1])
 
-    DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(2)) { Self.speak(socket) }
-    var ready: [Int32] = []
+    let spoken = Self.whileWaiting(spinning: spin > .zero) { Self.speak(socket) }
     let start = ContinuousClock.now
-    while ready.isEmpty && ContinuousClock.now - start < .seconds(5) {
-      ready = waiter.wait(for: inbox, until: .now + .seconds(10), alsoReading: [socket.near])
+    #expect(waiter.wait(for: inbox, until: deadline, alsoReading: [socket.near]) == [socket.near])
+    #expect(ContinuousClock.now - start < Self.farOff, "the wait did not end for the socket")
+    #expect(spoken() == nil)
+  }
+
+  /// Runs `act` once the calling thread waits: blocked in `poll` when it
+  /// does not spin; when it does (a spinning thread is never seen blocked),
+  /// once it has run for 20 ms after this call, which it can only have done
+  /// in the spin, the one thing it does for that long.
+  static func whileWaiting(spinning: Bool, _ act: @escaping @Sendable () -> Void) -> @Sendable () -> ThreadProbeError? {
+    guard spinning else { return onceThisThreadPolls(act) }
+    let loop = ThreadProbe.current()
+    let failure = Mutex<ThreadProbeError?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      do {
+        try loop.waitUntilItRuns(for: .milliseconds(20))
+      } catch {
+        failure.withLock { $0 = error as? ThreadProbeError }
+      }
+      act()
+      done.signal()
     }
-    #expect(ready == [socket.near])
-    #expect(ContinuousClock.now - start < .seconds(5))
+    return {
+      done.wait()
+      return failure.withLock { $0 }
+    }
   }
 }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
+import TestSupport
 import Testing
 import Wire
 
@@ -57,16 +58,23 @@ import Wire
 
   @Test func aBlockedReadReturnsWhenTheSocketIsShutDown() throws {
     let pair = Pair()
+    let started = DispatchSemaphore(value: 0)
     let returned = DispatchSemaphore(value: 0)
+    let reader = Mutex<ThreadProbe?>(nil)
     let got = Mutex<[UInt8]?>(nil)
     Thread.detachNewThread { [pair] in
+      reader.withLock { $0 = .current() }
+      started.signal()
       let bytes = try? pair.near.read()
       got.withLock { $0 = bytes }
       returned.signal()
     }
-    usleep(20_000)
+    started.wait()
+    // Shut down only once the read waits: before, it would return at once
+    // without having blocked.
+    try #require(reader.withLock { $0 }).waitUntilBlocked(in: [.poll])
     pair.near.shutdown()
-    #expect(returned.wait(timeout: .now() + 10) == .success)
+    #expect(returned.wait(timeout: .now() + 60) == .success)
     #expect(got.withLock { $0 } == [])
   }
 
@@ -79,40 +87,34 @@ import Wire
     let pair = Pair()
     let started = DispatchSemaphore(value: 0)
     let readByPeer = DispatchSemaphore(value: 0)
-    let status = Mutex<String?>(nil)
+    let reader = Mutex<ThreadProbe?>(nil)
     Thread.detachNewThread { [pair] in
-      status.withLock { $0 = Self.threadStatusPath() }
+      reader.withLock { $0 = .current() }
       started.signal()
-      _ = try? pair.near.read(timeout: .seconds(30))
+      _ = try? pair.near.read(timeout: .seconds(120))
     }
     Thread.detachNewThread { [pair] in
       // Blocking between frames, so the woken thread gets a core at once.
-      while let bytes = try? pair.far.read(upTo: 64, timeout: .seconds(10)), !bytes.isEmpty {
+      while let bytes = try? pair.far.read(upTo: 64, timeout: .seconds(60)), !bytes.isEmpty {
         readByPeer.signal()
       }
     }
     started.wait()
-    let path = try #require(status.withLock { $0 })
-    // Let the reader reach its wait.
-    usleep(50_000)
+    let probe = try #require(reader.withLock { $0 })
+    // The reader must be in its wait before the writes begin, or it would
+    // sleep through none of them.
+    try probe.waitUntilBlocked(in: [.poll])
+    let path = probe.path + "/status"
     let before = try Self.voluntarySwitches(path)
     for _ in 0..<500 {
       try pair.near.write(Array(repeating: 7, count: 64))
-      #expect(readByPeer.wait(timeout: .now() + 10) == .success)
+      #expect(readByPeer.wait(timeout: .now() + 60) == .success)
     }
     let switches = try Self.voluntarySwitches(path) - before
     pair.far.shutdown()
     // Woken 500 times for nothing, it switches hundreds of times; sleeping
     // through, a handful at most (a signal, the scheduler).
     #expect(switches < 50, "the waiting reader was woken \(switches) times")
-  }
-
-  /// `/proc/<pid>/task/<tid>/status` of the calling thread.
-  private static func threadStatusPath() -> String? {
-    guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/thread-self") else {
-      return nil
-    }
-    return "/proc/\(target)/status"
   }
 
   private static func voluntarySwitches(_ statusPath: String) throws -> Int {
