@@ -71,6 +71,9 @@ public struct ThreadProbe: Sendable {
     case poll
     /// `read` or `recvfrom`.
     case read
+    /// `futex`: a semaphore or a lock (nothing else takes the lock while a
+    /// test waits for a thread asleep on its semaphore).
+    case futex
 
     /// Their numbers on this architecture.
     var numbers: [Int] {
@@ -78,11 +81,13 @@ public struct ThreadProbe: Sendable {
         switch self {
         case .poll: [7, 271]
         case .read: [0, 45]
+        case .futex: [202]
         }
       #elseif arch(arm64)
         switch self {
         case .poll: [73]
         case .read: [63, 207]
+        case .futex: [98]
         }
       #else
         #error("ThreadProbe knows the system call numbers of x86_64 and arm64 only")
@@ -93,6 +98,7 @@ public struct ThreadProbe: Sendable {
       switch self {
       case .poll: "poll"
       case .read: "read"
+      case .futex: "futex"
       }
     }
   }

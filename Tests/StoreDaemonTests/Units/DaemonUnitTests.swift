@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Glibc
+import TestSupport
 import Testing
 import Wire
 
@@ -172,19 +173,23 @@ import Wire
     #expect(outbox.next() == nil)
   }
 
-  @Test func aFinishedOutboxStillDeliversItsHeldFramesOnceReleased() {
+  @Test func aFinishedOutboxStillDeliversItsHeldFramesOnceReleased() throws {
     let outbox = Outbox(limit: 100)
     outbox.hold()
     #expect(outbox.offer([7], droppable: false))
     outbox.finish()
     let taken = TakenFrames()
     let done = DispatchSemaphore(value: 0)
+    let writer = Mutex<ThreadProbe?>(nil)
     DispatchQueue.global().async {
+      writer.withLock { $0 = ThreadProbe.current() }
       while let frame = outbox.next() { taken.append(frame) }
       done.signal()
     }
-    // The writer must not end while the frame is held.
-    #expect(done.wait(timeout: .now() + .milliseconds(50)) == .timedOut)
+    // The writer must not end while the frame is held: it waits for it.
+    try waitUntil("the writer has started") { writer.withLock { $0 } != nil }
+    try writer.withLock { $0 }!.waitUntilBlocked(in: [.futex])
+    #expect(done.wait(timeout: .now()) == .timedOut)
     #expect(taken.frames.isEmpty)
     outbox.release()
     done.wait()
