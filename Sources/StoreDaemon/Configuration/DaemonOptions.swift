@@ -16,9 +16,9 @@ struct DaemonOptions: Sendable {
   var handshakeTimeout: Duration = .seconds(5)
   /// How often an idle subscriber hears a heartbeat.
   var heartbeatInterval: Duration = .seconds(10)
-  /// How many bytes may wait for one client: past them a subscriber is
-  /// resynced with a snapshot, and the client's next requests wait until it
-  /// reads.
+  /// How many bytes of answers, and of everything else, may wait for one
+  /// client: past them its next requests wait until it reads, and a
+  /// subscriber is resynced with a snapshot.
   var outboxLimit: Int = 4 << 20
   /// How long a write to a client may wait for it to read before the
   /// connection is closed.
@@ -78,9 +78,9 @@ struct DaemonOptions: Sendable {
       --allow-group GROUP    let members of GROUP use the socket (mode 0660 instead of 0600)
       --handshake-timeout S  seconds a client may stay silent before its hello (default 5)
       --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
-      --client-buffer BYTES  bytes that may wait for one client (default 4194304): past them its
-                             subscription is resynced with a snapshot, and its next requests
-                             wait until it reads
+      --client-buffer BYTES  bytes that may wait for one client, answers and the rest each
+                             (default 4194304): past them its next requests wait until it reads,
+                             and its subscription is resynced with a snapshot
       --lag-timeout S        seconds a subscriber that must be resynced may have read nothing
                              before it is disconnected as lagged instead (default 2)
       --write-timeout S      seconds a write may wait for a client to read before the

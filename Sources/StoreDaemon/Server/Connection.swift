@@ -74,8 +74,8 @@ final class Connection: Sendable {
   func closeWithError(id requestID: Int?, _ code: WireErrorCode, _ message: String) {
     markClosing()
     outbox.dropDroppable()
-    outbox.offer(MessageCodec.frame(ServerMessage.error(id: requestID, code: code, message: message)), droppable: false, force: true)
-    outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: message)), droppable: false, force: true)
+    outbox.offerAnswer(MessageCodec.frame(ServerMessage.error(id: requestID, code: code, message: message)))
+    outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: message)))
     outbox.finish()
   }
 
@@ -83,8 +83,8 @@ final class Connection: Sendable {
   func closeWithNotice(_ notice: ServerMessage.Notice, _ message: String) {
     markClosing()
     outbox.dropDroppable()
-    outbox.offer(MessageCodec.frame(ServerMessage.notice(notice, message: message)), droppable: false, force: true)
-    outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: message)), droppable: false, force: true)
+    outbox.offerAnswer(MessageCodec.frame(ServerMessage.notice(notice, message: message)))
+    outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: message)))
     outbox.finish()
   }
 

@@ -2,16 +2,21 @@ import Dispatch
 import Glibc
 import Synchronization
 
-/// The frames waiting to be written to one connection, with a byte limit, so a
-/// client that reads slowly can never make the daemon wait or grow without
-/// bound.
+/// The frames waiting to be written to one connection, bounded, so a client
+/// that reads slowly can never make the daemon wait or grow without bound.
 ///
 /// The store loop offers frames; the connection's writer thread takes them.
-/// Subscription traffic is *droppable*: when the limit is reached the store
-/// loop drops it and resynchronises the subscriber with a snapshot instead.
-/// Answers to the client's own requests are *forced* in past the limit; the
-/// loop then handles no more of its requests until the outbox has room again
-/// (``whenRoom(_:)``), so what waits stays within the limit and one answer.
+/// Two kinds of traffic wait here, each bounded by ``limit`` on its own:
+///
+/// - *Answers* to the client's own requests (and the last words before a
+///   close) are never refused. While ``answersAreFull``, the loop handles
+///   none of the client's further requests, until the client reads enough
+///   (``whenRoom(_:)``); so unread answers stay within the limit and one
+///   answer.
+/// - *Unsolicited* traffic (diffs, heartbeats, snapshots, log records) is
+///   refused past the limit, answers not counted. Subscription traffic is
+///   *droppable*: the loop drops it and resynchronises the subscriber with
+///   a snapshot instead, which always fits once the diffs are gone.
 ///
 /// While the store loop has reduced actions whose journal records are not yet
 /// durable, it *holds* the outboxes: frames offered meanwhile wait until
@@ -29,23 +34,40 @@ import Synchronization
 /// before the socket may be closed, so the descriptor is never written after
 /// its connection let go of it.
 final class Outbox: Sendable {
+  /// What a waiting frame is, for the limits and for dropping.
+  enum Kind {
+    /// An answer, or the rest of a frame the socket took only part of:
+    /// never refused, never dropped.
+    case answer
+    /// Unsolicited, and dropped for a snapshot when the subscriber lags.
+    case droppable
+    /// Unsolicited, and never dropped (a log record).
+    case kept
+  }
+
   private struct State {
-    var frames: [(bytes: [UInt8], droppable: Bool)] = []
+    var frames: [(bytes: [UInt8], kind: Kind)] = []
     var head = 0
     /// The index in `frames` from which frames are held; nil when none are.
     var heldFrom: Int?
-    var byteCount = 0
+    /// The bytes of the answers waiting, and of everything else.
+    var answerBytes = 0
+    var unsolicitedBytes = 0
     var isFinished = false
     var lastTakenAt = ContinuousClock.now
     /// The writer thread holds frames it took and is writing them.
     var writerIsBusy = false
     /// The writer thread has ended: nothing is written through any more.
     var isRetired = false
-    /// Called once fewer than `limit` bytes wait (``whenRoom(_:)``).
+    /// Called once fewer than `limit` bytes of answers wait (``whenRoom(_:)``).
     var onRoom: (@Sendable () -> Void)?
+
+    mutating func count(_ bytes: Int, of kind: Kind) {
+      if kind == .answer { answerBytes += bytes } else { unsolicitedBytes += bytes }
+    }
   }
 
-  /// The most bytes that may wait.
+  /// The most bytes of answers, and of unsolicited frames, that may wait.
   let limit: Int
   /// The socket written through to; nil to leave every write to the writer thread.
   private let descriptor: Int32?
@@ -57,16 +79,28 @@ final class Outbox: Sendable {
     self.descriptor = descriptor
   }
 
-  /// Queues `frame` unless that would pass the limit (or `force` says it must
-  /// go anyway: the last words before a close); returns whether it was queued.
-  /// Frames offered after ``finish()`` are discarded.
+  /// Queues an answer; it is never refused. Discarded after ``finish()``.
+  func offerAnswer(_ frame: [UInt8]) {
+    queue(frame, .answer)
+  }
+
+  /// Queues an unsolicited frame unless the unsolicited frames waiting would
+  /// pass the limit (an empty queue takes a frame of any size); returns
+  /// whether it was queued. Frames offered after ``finish()`` are discarded.
   @discardableResult
-  func offer(_ frame: [UInt8], droppable: Bool, force: Bool = false) -> Bool {
+  func offer(_ frame: [UInt8], droppable: Bool) -> Bool {
+    queue(frame, droppable ? .droppable : .kept)
+  }
+
+  @discardableResult
+  private func queue(_ frame: [UInt8], _ kind: Kind) -> Bool {
     let (queued, takeable, onRoom) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
       guard !state.isFinished else { return (false, false, nil) }
-      guard force || state.byteCount + frame.count <= limit || state.byteCount == 0 else { return (false, false, nil) }
-      state.frames.append((frame, droppable))
-      state.byteCount += frame.count
+      if kind != .answer && state.unsolicitedBytes > 0 && state.unsolicitedBytes + frame.count > limit {
+        return (false, false, nil)
+      }
+      state.frames.append((frame, kind))
+      state.count(frame.count, of: kind)
       let takeable = state.heldFrom == nil && !writeThrough(&state)
       return (true, takeable, takeRoomCallback(&state))
     }
@@ -77,11 +111,12 @@ final class Outbox: Sendable {
     return queued
   }
 
-  /// Whether `limit` bytes or more wait.
-  var isFull: Bool { state.withLock { $0.byteCount >= limit } }
+  /// Whether `limit` bytes of answers or more wait: the client's next
+  /// requests should wait until it has read them.
+  var answersAreFull: Bool { state.withLock { $0.answerBytes >= limit } }
 
-  /// Calls `action` once fewer than `limit` bytes wait: at once if that is
-  /// so now, else from the thread that takes or drops the bytes that make
+  /// Calls `action` once fewer than `limit` bytes of answers wait: at once
+  /// if that is so now, else from the thread that takes the bytes that make
   /// the room. A later call replaces an earlier one not yet made.
   func whenRoom(_ action: @escaping @Sendable () -> Void) {
     let onRoom = state.withLock { state -> (@Sendable () -> Void)? in
@@ -93,7 +128,7 @@ final class Outbox: Sendable {
 
   /// The room callback, taken out, if there is room now.
   private func takeRoomCallback(_ state: inout State) -> (@Sendable () -> Void)? {
-    guard state.onRoom != nil, state.byteCount < limit else { return nil }
+    guard state.onRoom != nil, state.answerBytes < limit else { return nil }
     defer { state.onRoom = nil }
     return state.onRoom
   }
@@ -101,23 +136,25 @@ final class Outbox: Sendable {
   /// Drops the droppable frames still waiting; returns how many bytes it freed.
   @discardableResult
   func dropDroppable() -> Int {
-    let (freed, onRoom) = state.withLock { state -> (Int, (@Sendable () -> Void)?) in
-      var kept: [(bytes: [UInt8], droppable: Bool)] = []
+    state.withLock { state in
+      var kept: [(bytes: [UInt8], kind: Kind)] = []
       var heldFrom: Int?
+      var freed = 0
       for index in state.frames.indices[state.head...] {
         if let held = state.heldFrom, index >= held, heldFrom == nil { heldFrom = kept.count }
-        if !state.frames[index].droppable { kept.append(state.frames[index]) }
+        if state.frames[index].kind == .droppable {
+          freed += state.frames[index].bytes.count
+        } else {
+          kept.append(state.frames[index])
+        }
       }
       if state.heldFrom != nil && heldFrom == nil { heldFrom = kept.count }
-      let freed = state.byteCount - kept.reduce(0) { $0 + $1.bytes.count }
       state.frames = kept
       state.head = 0
       state.heldFrom = heldFrom
-      state.byteCount -= freed
-      return (freed, takeRoomCallback(&state))
+      state.unsolicitedBytes -= freed
+      return freed
     }
-    onRoom?()
-    return freed
   }
 
   /// Holds the frames offered from now on until ``release()`` or
@@ -148,7 +185,7 @@ final class Outbox: Sendable {
     let (count, onRoom) = state.withLock { state -> (Int, (@Sendable () -> Void)?) in
       guard let held = state.heldFrom else { return (0, nil) }
       let discarded = state.frames[held...]
-      state.byteCount -= discarded.reduce(0) { $0 + $1.bytes.count }
+      for frame in discarded { state.count(-frame.bytes.count, of: frame.kind) }
       state.frames.removeSubrange(held...)
       state.heldFrom = nil
       return (discarded.count, takeRoomCallback(&state))
@@ -203,13 +240,14 @@ final class Outbox: Sendable {
     let end = state.heldFrom ?? state.frames.count
     guard state.head < end else { return nil }
     var bytes = state.frames[state.head].bytes
+    state.count(-bytes.count, of: state.frames[state.head].kind)
     state.head += 1
     while state.head < end && bytes.count + state.frames[state.head].bytes.count <= maximumBytes {
       bytes += state.frames[state.head].bytes
+      state.count(-state.frames[state.head].bytes.count, of: state.frames[state.head].kind)
       state.head += 1
     }
     state.lastTakenAt = .now
-    state.byteCount -= bytes.count
     if state.head == state.frames.count {
       state.frames.removeAll(keepingCapacity: true)
       state.head = 0
@@ -232,10 +270,11 @@ final class Outbox: Sendable {
       if written == bytes.count { continue }
       // EAGAIN (the client is not reading), or a failure the writer thread
       // will meet and end the connection on.
+      // The rest of a frame begun must follow: it is never dropped.
       let rest = Array(bytes[max(written, 0)...])
-      state.frames.insert((rest, droppable: false), at: state.head)
+      state.frames.insert((rest, .answer), at: state.head)
       if let held = state.heldFrom, held >= state.head { state.heldFrom = held + 1 }
-      state.byteCount += rest.count
+      state.answerBytes += rest.count
       return false
     }
     return true

@@ -182,11 +182,6 @@ extension StoreLoop {
   static let rootPieceBytes = 64 * 1024
 
   private func enqueue(_ frame: [UInt8], to client: Client, now: ContinuousClock.Instant) -> Bool {
-    if client.owesSnapshot {
-      // Diffs are not sent before the snapshot that replaces them.
-      disconnectIfLagged(client)
-      return false
-    }
     if client.connection.outbox.offer(frame, droppable: true) {
       client.lastSent = now
       return true
@@ -196,49 +191,31 @@ extension StoreLoop {
   }
 
   /// The subscriber's queue is full: drop the diffs that wait and send a
-  /// snapshot of the current state instead, as soon as the queue has room
-  /// (answers to the client's own requests may fill it). A subscriber whose
-  /// connection has taken nothing for the lag timeout (`--lag-timeout`) is
-  /// disconnected instead; one that is merely slow, or reads in bursts, is
-  /// resynced as often as needed.
+  /// snapshot of the current state instead (it always fits: answers are
+  /// counted apart, and the dropped diffs were all else that waited). A
+  /// subscriber whose connection has taken nothing for the lag timeout
+  /// (`--lag-timeout`) is disconnected instead; one that is merely slow, or
+  /// reads in bursts, is resynced as often as needed.
   func resync(_ client: Client) {
-    guard client.subscription != nil else { return }
-    client.connection.outbox.dropDroppable()
-    client.owesSnapshot = true
-    guard !disconnectIfLagged(client) else { return }
-    sendOwedSnapshot(to: client)
-  }
-
-  /// Sends the snapshot a resynced subscriber is owed, if its queue has room;
-  /// else asks to be told when it has.
-  func sendOwedSnapshot(to client: Client) {
-    guard client.owesSnapshot, let subscription = client.subscription else { return }
+    guard let subscription = client.subscription else { return }
     let connection = client.connection
-    guard !connection.outbox.isFull else { return waitForRoom(client) }
+    connection.outbox.dropDroppable()
+    let idle = ContinuousClock.now - connection.outbox.lastTakenAt
+    guard idle < options.lagTimeout else {
+      let seconds = Double(idle.wholeMilliseconds) / 1000
+      let reason = "the subscriber has read nothing for \(seconds) s while diffs were waiting; disconnecting it"
+      connection.closeWithNotice(.lagged, reason)
+      clients[connection.id] = nil
+      Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
+      return
+    }
     // A part that no longer exists reads as null, as its diffs said.
     let value = subscription.value(in: published) ?? .null
     let snapshot = ServerMessage.snapshot(
       version: store.version, path: subscription.description, value: value, notice: .resynced)
-    connection.outbox.offer(MessageCodec.frame(snapshot), droppable: true, force: true)
-    client.owesSnapshot = false
+    connection.outbox.offer(MessageCodec.frame(snapshot), droppable: true)
     client.lastSent = .now
     if batch != nil { resyncedInBatch.insert(connection.id) }
-  }
-
-  /// Disconnects, with a `lagged` notice, a subscriber that is owed a
-  /// snapshot and whose connection has taken nothing for the lag timeout;
-  /// returns whether it did.
-  @discardableResult
-  func disconnectIfLagged(_ client: Client) -> Bool {
-    let connection = client.connection
-    let idle = ContinuousClock.now - connection.outbox.lastTakenAt
-    guard idle >= options.lagTimeout else { return false }
-    let seconds = Double(idle.wholeMilliseconds) / 1000
-    let reason = "the subscriber has read nothing for \(seconds) s while diffs were waiting; disconnecting it"
-    connection.closeWithNotice(.lagged, reason)
-    clients[connection.id] = nil
-    Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
-    return true
   }
 
   /// Tells each waiting client whose action's effects have all finished.

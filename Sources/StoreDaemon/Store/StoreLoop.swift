@@ -32,8 +32,8 @@ final class StoreLoop: @unchecked Sendable {
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     /// What the history reader found for a client's `log` or `get` with `at`.
     case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
-    /// The client's outbox has room again: its waiting requests, and the
-    /// snapshot it is owed, may go on (``Outbox/whenRoom(_:)``).
+    /// The client has read enough of its answers: its waiting requests may
+    /// go on (``Outbox/whenRoom(_:)``).
     case room(connectionID: Int)
     /// A reload (SIGHUP) is done: the new feature settings, which actions
     /// reduced from now on see, or nil if they could not be read.
@@ -142,9 +142,6 @@ final class StoreLoop: @unchecked Sendable {
     var deferred: [Command] = []
     /// Whether `deferred` is being worked through (its head was just taken).
     var isDraining = false
-    /// The subscriber's queued diffs were dropped: it gets a snapshot as soon
-    /// as its queue has room, and no diff before it.
-    var owesSnapshot = false
     init(connection: Connection, name: String) {
       self.connection = connection
       self.name = name
@@ -262,7 +259,6 @@ final class StoreLoop: @unchecked Sendable {
       client.connection.credits.signal()
     case .room(let id):
       guard let client = clients[id], !client.connection.isClosing else { return }
-      sendOwedSnapshot(to: client)
       handleDeferredRequests(of: client)
     case .history(let connectionID, let requestID, let result):
       finishHistoryRead(connectionID: connectionID, requestID: requestID, result)
@@ -286,7 +282,7 @@ final class StoreLoop: @unchecked Sendable {
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
       for client in clients.values {
-        client.connection.outbox.offer(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")), droppable: false)
+        client.connection.outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")))
         client.connection.outbox.finish()
       }
       isRunning = false
@@ -445,24 +441,27 @@ final class StoreLoop: @unchecked Sendable {
   // MARK: Flow control
 
   /// Whether a request of `client` may be handled now: none of its earlier
-  /// ones waits, no history read is answering one, and its outbox has room.
-  /// A client that does not read its answers is not read either: its
-  /// requests wait (and, once 64 do, its socket is not read) until it
-  /// catches up.
+  /// ones waits, no history read is answering one, and it has read its
+  /// answers but for less than its buffer. A client that does not read its
+  /// answers is not read either: its requests wait (and, once 64 do, its
+  /// socket is not read) until it catches up.
   private func mayHandleRequest(of client: Client) -> Bool {
-    client.isDraining || (client.deferred.isEmpty && !client.historyPending && !client.connection.outbox.isFull)
+    client.isDraining
+      || (client.deferred.isEmpty && !client.historyPending && !client.connection.outbox.answersAreFull)
   }
 
+  /// Keeps a request for later. Whatever made the client's requests wait
+  /// (a history read, or unread answers) resumes them when it ends.
   private func postpone(_ command: Command, of client: Client) {
     client.deferred.append(command)
-    if !client.historyPending { waitForRoom(client) }
+    if !client.historyPending && client.connection.outbox.answersAreFull { waitForRoom(client) }
   }
 
   /// Handles the client's waiting requests, in order, while it may.
   func handleDeferredRequests(of client: Client) {
     let id = client.connection.id
     while !client.deferred.isEmpty, !client.historyPending, clients[id] === client {
-      guard !client.connection.outbox.isFull else { return waitForRoom(client) }
+      guard !client.connection.outbox.answersAreFull else { return waitForRoom(client) }
       client.isDraining = true
       perform(client.deferred.removeFirst())
       client.isDraining = false
@@ -478,8 +477,8 @@ final class StoreLoop: @unchecked Sendable {
   // MARK: Helpers
 
   /// Queues an answer. Answers are never dropped, nor a reason to drop a
-  /// client: they go in past the client's buffer limit, and its next
-  /// requests wait until it has read them (``mayHandleRequest(of:)``).
+  /// client: they are never refused, and the client's next requests wait
+  /// while its unread answers fill its buffer (``mayHandleRequest(of:)``).
   func send(_ message: ServerMessage, to connection: Connection) {
     switch message {
     case .ack, .settled, .diff: break
@@ -493,7 +492,7 @@ final class StoreLoop: @unchecked Sendable {
     if !batchRootFrames.isEmpty, let client = clients[connection.id] {
       offerBatchRootFrames(to: client, now: .now)
     }
-    connection.outbox.offer(frame, droppable: false, force: true)
+    connection.outbox.offerAnswer(frame)
   }
 
   var statusReport: JSONValue {

@@ -151,6 +151,29 @@ import Wire
     #expect(outbox.next() == nil)
   }
 
+  /// Answers are never refused and are counted apart: they neither push
+  /// out nor block unsolicited frames; once they fill the limit the outbox
+  /// says so, and tells when the writer has taken enough of them.
+  @Test func answersAreCountedApartAndSayWhenTheyHaveRoomAgain() {
+    let outbox = Outbox(limit: 4)
+    outbox.offerAnswer([1, 1, 1])
+    #expect(!outbox.answersAreFull)
+    outbox.offerAnswer([2, 2, 2])
+    #expect(outbox.answersAreFull)
+    #expect(outbox.offer([3, 3, 3], droppable: true), "answers do not count against diffs")
+    #expect(!outbox.offer([4, 4], droppable: false))
+    let room = Mutex(0)
+    outbox.whenRoom { room.withLock { $0 += 1 } }
+    #expect(room.withLock { $0 } == 0)
+    #expect(outbox.dropDroppable() == 3)
+    #expect(room.withLock { $0 } == 0, "dropping diffs makes no room for answers")
+    #expect(outbox.next(upTo: 0) == [1, 1, 1])
+    #expect(room.withLock { $0 } == 1)
+    #expect(!outbox.answersAreFull)
+    #expect(outbox.next(upTo: 0) == [2, 2, 2])
+    #expect(room.withLock { $0 } == 1, "the callback is made once")
+  }
+
   @Test func heldFramesWaitForReleaseAndCanBeDiscarded() {
     let outbox = Outbox(limit: 100)
     #expect(outbox.offer([1], droppable: false))
