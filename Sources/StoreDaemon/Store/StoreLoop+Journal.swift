@@ -25,11 +25,16 @@ extension StoreLoop {
     /// away before it ends (their last words wait for the commit too).
     let held: [Connection]
     var records: [JournalRecord] = []
-    /// The client actions in the batch, to be told if it is refused.
-    var sends: [(connection: Connection, requestID: Int, origin: Origin)] = []
-    /// Answers other than acknowledgements offered during the batch (errors
-    /// for invalid actions), offered again if the batch is thrown away.
-    var replies: [(Connection, ServerMessage)] = []
+    /// What the batch answered, in order, acknowledgements and other
+    /// answers alike: the frames are held, so if the batch is refused they
+    /// are thrown away and given again, each client's in the order of its
+    /// requests (an acknowledgement becomes a `journal` error).
+    var answers: [Answer] = []
+
+    enum Answer {
+      case reply(Connection, ServerMessage)
+      case acknowledgement(Connection, requestID: Int, origin: Origin)
+    }
 
     init(
       stateBefore: AppFeature.State, versionBefore: UInt64, publishedBefore: JSONValue, waitsBefore: [Origin: Wait],
@@ -136,12 +141,16 @@ extension StoreLoop {
     for id in resynced.sorted() {
       if let client = clients[id] { resync(client) }
     }
-    for (connection, message) in batch.replies { send(message, to: connection) }
-    for send in batch.sends {
-      waits[send.origin] = nil
-      self.send(
-        .error(id: send.requestID, code: .journal, message: "the action was not applied, and the state is unchanged at version \(batch.versionBefore): \(reason)"),
-        to: send.connection)
+    for answer in batch.answers {
+      switch answer {
+      case .reply(let connection, let message):
+        send(message, to: connection)
+      case .acknowledgement(let connection, let requestID, let origin):
+        waits[origin] = nil
+        let message =
+          "the action was not applied, and the state is unchanged at version \(batch.versionBefore): \(reason)"
+        send(.error(id: requestID, code: .journal, message: message), to: connection)
+      }
     }
   }
 

@@ -330,7 +330,7 @@ final class StoreLoop: @unchecked Sendable {
         return
       }
       nextOrigin += 1
-      batch?.sends.append((connection, id, origin))
+      batch?.answers.append(.acknowledgement(connection, requestID: id, origin: origin))
       send(.ack(id: id, version: version), to: connection)
 
     case .get(let id, let path, let version?):
@@ -482,7 +482,7 @@ final class StoreLoop: @unchecked Sendable {
   func send(_ message: ServerMessage, to connection: Connection) {
     switch message {
     case .ack, .settled, .diff: break
-    default: batch?.replies.append((connection, message))
+    default: batch?.answers.append(.reply(connection, message))
     }
     offerAnswer(MessageCodec.frame(message), to: connection)
   }

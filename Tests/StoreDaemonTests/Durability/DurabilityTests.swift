@@ -195,6 +195,36 @@ import Wire
     #expect(try restarted.client().get(path: "/counter/count").value == .int(2))
   }
 
+  /// A refused batch answers each client in the order of its requests: its
+  /// actions' acknowledgements become errors where they stood, between the
+  /// other answers the batch gave.
+  @Test func aRefusedBatchKeepsEachClientsAnswersInOrder() throws {
+    let daemon = try DaemonProcess()
+    let client = try daemon.client()
+    _ = try client.send(path: "counter.incrementButtonTapped")
+    let segment = try Self.lastSegment(in: daemon)
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+    try Self.prlimit(daemon.pid, fileSize: "\(size)")
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    var frames: [UInt8] = []
+    for request in [
+      #"{"type":"send","id":1,"path":"counter.incrementButtonTapped"}"#,
+      #"{"type":"send","id":2,"path":"counter.nothing"}"#,
+      #"{"type":"send","id":3,"path":"counter.incrementButtonTapped"}"#,
+    ] {
+      frames += try FrameEncoder.frame(Array(request.utf8))
+    }
+    try raw.write(frames)
+    var answered: [String] = []
+    while answered.count < 3, let message = try raw.read() {
+      if case .error(let id?, let code, _) = message { answered.append("\(id) \(code.rawValue)") }
+      if case .ack(let id, _) = message { answered.append("\(id) ack") }
+    }
+    #expect(answered == ["1 journal", "2 invalid_action", "3 journal"])
+    try Self.prlimit(daemon.pid, fileSize: "unlimited")
+  }
+
   /// A subscriber with a full queue, and an action the journal refuses whose
   /// diff does not fit that queue: the subscriber's versions still follow one
   /// another without a gap. (If it was resynced during the refused batch,
