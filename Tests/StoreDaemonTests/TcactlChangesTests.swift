@@ -78,7 +78,11 @@ struct TcactlChangesTests {
     #expect(sent.status == 0, "\(sent.error)")
     #expect(sent.output.hasPrefix("accepted: version 1; settled at version 2\n"))
     let log = try tcactl(["log"], socket: daemon.socketPath)
-    try watcher.waitForLine("the products' arrival") { $0.hasPrefix("v2  products.productsResponse ") }
+    let sentChanges = changeLines(sent.output)
+    // Each line is its own write: wait for the last of the watcher's.
+    try waitUntil("the watcher prints every change of the products' arrival") {
+      changeLines(watcher.lines.joined(separator: "\n")).count >= sentChanges.count
+    }
 
     let response = try #require(sent.output.split(separator: "\n").first { $0.hasPrefix("v2  ") })
     #expect(response.hasPrefix(#"v2  products.productsResponse '[{"category":"#) && response.hasSuffix("…"))
@@ -88,7 +92,6 @@ struct TcactlChangesTests {
         #expect(values(of: line).allSatisfy { $0.count <= cutWidth }, "a value is not cut: \(line)")
       }
     }
-    let sentChanges = changeLines(sent.output)
     #expect(!sentChanges.isEmpty)
     #expect(changeLines(log.output) == sentChanges)
     #expect(changeLines(watcher.lines.joined(separator: "\n")) == sentChanges)

@@ -67,20 +67,6 @@ public struct ActionPathEntry: Hashable, Sendable, Codable, CustomStringConverti
     self.sentBy = sentBy?.description
   }
 
-  /// Writes every member, `sentBy` as `null` for an action clients may
-  /// send, so that each entry has the same members whatever an encoder does
-  /// with a missing optional.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(path, forKey: .path)
-    try container.encode(arguments, forKey: .arguments)
-    try container.encode(ids, forKey: .ids)
-    try container.encode(json, forKey: .json)
-    try container.encode(summary, forKey: .summary)
-    try container.encode(isInternal, forKey: .isInternal)
-    if let sentBy { try container.encode(sentBy, forKey: .sentBy) } else { try container.encodeNil(forKey: .sentBy) }
-  }
-
   /// The path followed by its arguments: `cart.addItem <productID: Int>`.
   public var usage: String {
     ([path] + arguments.map { "<\($0.name): \($0.type)>" }).joined(separator: " ")

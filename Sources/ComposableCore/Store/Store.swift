@@ -55,10 +55,7 @@ public final class Store<R: Reducer> {
     // Reduced at once: the queue is only for what its effects send.
     isProcessing = true
     apply(action, origin: origin)
-    isProcessing = false
-    let produced = version
-    drain()
-    return produced
+    return finishSend()
   }
 
   /// Reduces `action` as ``send(_:origin:)`` does, unless a reducer drops it
@@ -72,15 +69,22 @@ public final class Store<R: Reducer> {
   @discardableResult
   public func sendRefusingDropped(_ action: R.Action, origin: Origin = 0) throws(DroppedAction) -> UInt64 {
     guard !isProcessing else { return send(action, origin: origin) }
+    isProcessing = true
     let before = state
     let recorder = DroppedActionRecorder()
     let effect = DroppedActionRecorder.$current.withValue(recorder) { reduced(action) }
     if let dropped = recorder.first {
       state = before
+      isProcessing = false
       throw dropped
     }
-    isProcessing = true
     publish(action, effect: effect, origin: origin)
+    return finishSend()
+  }
+
+  /// Ends a send whose action was published: reduces what its effects sent
+  /// meanwhile; returns the version the action itself produced.
+  private func finishSend() -> UInt64 {
     isProcessing = false
     let produced = version
     drain()

@@ -20,19 +20,3 @@ extension AppFeature {
     return actions
   }
 }
-
-extension AppFeature.Action {
-  /// Whether this is ``recovered`` or one of the features' recovery actions.
-  /// Only storedaemon sends them, after a crash: sent while an effect is
-  /// really in flight, one would start it twice or fail an order that is
-  /// still being placed, so the daemon refuses them from clients.
-  public var isRecovery: Bool {
-    switch self {
-    case .recovered, .counter(.recovered), .dice(.internal(.recovered)), .products(.recovered), .cart(.recovered),
-      .profile(.recovered), .bmi(.recovered), .bmi(.input(.recovered)), .bmi(.history(.recovered)), .search(.recovered):
-      true
-    default:
-      false
-    }
-  }
-}

@@ -30,11 +30,10 @@ struct ActionAccess {
   }
 
   private static func listings(of schema: ActionSchema) -> (clients: JSONValue, all: JSONValue) {
-    let entries = schema.allPaths
     // Unreachable failures: the entries hold strings, booleans and JSON values.
-    return (
-      (try? CanonicalJSON.value(of: entries.filter { !$0.isInternal })) ?? .array([]),
-      (try? CanonicalJSON.value(of: entries)) ?? .array([])
+    (
+      (try? CanonicalJSON.value(of: schema.clientPaths)) ?? .array([]),
+      (try? CanonicalJSON.value(of: schema.allPaths)) ?? .array([])
     )
   }
 

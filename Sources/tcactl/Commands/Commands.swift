@@ -4,10 +4,8 @@ import Wire
 /// The commands of `tcactl`; each returns its exit code.
 enum Commands {
   static func send(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
-    guard let path = invocation.words.first else {
-      Terminal.error("send needs an action path, e.g. `tcactl send cart.addItem 3`; `tcactl actions` lists them")
-      return .usage
-    }
+    // The parser refuses a send without a path.
+    let path = invocation.words[0]
     let arguments = Array(invocation.words.dropFirst())
     if invocation.wait {
       return try SendAndWait.run(invocation, path: path, arguments: arguments, client: client)

@@ -32,7 +32,7 @@ final class BackgroundTcactl {
     return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
   }
 
-  /// Waits (up to 20 s) until a line satisfies `predicate`; returns every
+  /// Waits (up to `waitUntil`'s timeout) until a line satisfies `predicate`; returns every
   /// line written by then.
   @discardableResult
   func waitForLine(_ what: String, where predicate: (String) -> Bool) throws -> [String] {
