@@ -41,11 +41,16 @@ echo "== storedaemon starts on a private socket; it starts one worker process pe
 "$bin/storedaemon" --socket "$TCA_SOCKET" --state-dir "$work/state" &
 daemon=$!
 # Wait until it serves and its three workers run.
-for _ in $(seq 200); do
+running=0
+for _ in $(seq 600); do
   running="$("$bin/tcactl" status --json 2>/dev/null | grep -o '"state":"running"' | wc -l || true)"
   [[ "$running" == 3 ]] && break
   sleep 0.1
 done
+if [[ "$running" != 3 ]]; then
+  echo "demo: storedaemon did not start its three workers within 60 s; its messages are above" >&2
+  exit 1
+fi
 
 show "the daemon and its effect workers" status
 show "--wait: once its effects finish, what changed, old → new" send counter.incrementButtonTapped --wait

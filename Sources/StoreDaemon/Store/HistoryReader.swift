@@ -60,7 +60,7 @@ struct HistoryReader: Sendable {
   ) {
     queue.async {
       #if DEBUG
-        Self.delayIfAsked()
+        Self.waitAtGateIfAsked()
       #endif
       deliver(answer(request).map { answer in Reply(answer: answer, frame: Self.frame(answer, id: id)) })
     }

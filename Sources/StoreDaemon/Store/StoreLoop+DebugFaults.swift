@@ -24,13 +24,16 @@
   }
 
   extension HistoryReader {
-    /// `STOREDAEMON_DEBUG_HISTORY_DELAY=SECONDS`: every read of the journal
-    /// for `log` or `get` with `at` waits this long first, so that a test can
-    /// act while one is under way.
-    static let debugDelay: Double? = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_HISTORY_DELAY"].flatMap(Double.init)
+    /// `STOREDAEMON_DEBUG_HISTORY_GATE=PATH`: every read of the journal for
+    /// `log` or `get` with `at` first creates `PATH.waiting`, then waits
+    /// until a file exists at PATH, so that a test can act while a read is
+    /// under way and then let it go on.
+    static let debugGate: String? = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_HISTORY_GATE"]
 
-    static func delayIfAsked() {
-      if let debugDelay { usleep(useconds_t(clamping: Int(debugDelay * 1_000_000))) }
+    static func waitAtGateIfAsked() {
+      guard let gate = debugGate else { return }
+      _ = FileManager.default.createFile(atPath: gate + ".waiting", contents: nil)
+      while access(gate, F_OK) != 0 { usleep(10_000) }
     }
   }
 #endif

@@ -9,13 +9,14 @@ import Wire
 /// the daemon reports them as `interrupted`, not as never sent, and the cart
 /// tells the customer the order may have been placed. Through a real daemon,
 /// its real workers and a local store server.
-@Suite struct LostAnswerTests {
+@Suite(.serialized, .timeLimit(.minutes(3)))
+struct LostAnswerTests {
   /// The store takes the POST and holds its answer; the network worker is
   /// then killed. A plain "purchase failed" would have the customer pay twice.
   @Test func anOrderWhosePOSTReachedTheStoreBeforeTheNetworkWorkerDiedMayHaveBeenPlaced() throws {
     let api = try FakeSeedAPI()
     api.setFault(.hang, for: .carts)
-    let daemon = try DaemonProcess(arguments: api.daemonArguments)
+    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--request-timeout", "3600"])
     let network = try #require(try daemon.waitForWorkers()["network"])
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])

@@ -87,67 +87,43 @@ struct ActionLogTests {
   /// Records made durable while the follower's history is still being read
   /// wait for it: the page and the records that follow are contiguous.
   ///
-  /// Each read of the journal first waits 4 s (a fault of debug builds), and
-  /// the ten actions go in one write, so that one sync makes them durable. A
-  /// try shows the case only if the daemon took the log request before the
-  /// actions (the page ends before them) and had not answered it when the
-  /// last of them was acknowledged (nothing had come for the follower): a
-  /// busy machine may spoil a try, never make one pass without the case.
-  @Test(.enabled(if: isDebugBuild, "the slow read is a fault only debug builds of storedaemon can inject"))
+  /// The read of the journal waits at a gate (a fault of debug builds) while
+  /// ten actions are made durable, and goes on only then.
+  @Test(.enabled(if: isDebugBuild, "the gated read is a fault only debug builds of storedaemon can inject"))
   func recordsWrittenWhileTheHistoryIsReadFollowIt() throws {
-    let daemon = try DaemonProcess(environment: ["STOREDAEMON_DEBUG_HISTORY_DELAY": "4"])
-    let sender = try RawConnection(daemon)
-    try sender.hello()
+    let gate = FileManager.default.temporaryDirectory.appendingPathComponent("history-gate-\(UUID())").path
+    defer {
+      unlink(gate)
+      unlink(gate + ".waiting")
+    }
+    let daemon = try DaemonProcess(environment: ["STOREDAEMON_DEBUG_HISTORY_GATE": gate])
+    let sender = try daemon.client("sender")
     var base: UInt64 = 0
-    var nextID = 1
-    /// Sends ten increments in one write; the version of the last.
-    func sendTen() throws -> UInt64 {
-      var frames: [UInt8] = []
-      for id in nextID..<(nextID + 10) {
-        frames += try FrameEncoder.frame(Array(#"{"type":"send","id":\#(id),"path":"counter.incrementButtonTapped"}"#.utf8))
-      }
-      nextID += 10
-      try sender.write(frames)
-      var last: UInt64 = 0
-      for _ in 1...10 {
-        guard case .ack(_, let version)? = try sender.read() else { throw DaemonTestError("expected an ack") }
-        last = version
-      }
-      return last
+    for _ in 1...10 { base = try sender.send(path: "counter.incrementButtonTapped") }
+    let follower = try RawConnection(daemon)
+    try follower.hello()
+    try follower.send(#"{"type":"log","id":1,"last":3,"follow":true}"#)
+    try waitUntil("the log request's read waits at the gate") { access(gate + ".waiting", F_OK) == 0 }
+    var last: UInt64 = 0
+    for _ in 1...10 { last = try sender.send(path: "counter.incrementButtonTapped") }
+    #expect(Readiness.readable([follower.socket.descriptor], milliseconds: 0).isEmpty, "answered before the read")
+    _ = FileManager.default.createFile(atPath: gate, contents: nil)
+    guard case .log(1, let records, let through, let more)? = try follower.read() else {
+      Issue.record("expected the log page")
+      return
     }
-    base = try sendTen()
-    var tries: [String] = []
-    for _ in 1...10 where !tries.contains("exercised") {
-      let follower = try RawConnection(daemon)
-      try follower.hello()
-      try follower.send(#"{"type":"log","id":1,"last":3,"follow":true}"#)
-      // Nothing says when the daemon has taken the request; a pause makes it
-      // likely that it has (the try is judged by what follows, not by it).
-      usleep(1_000_000)
-      let last = try sendTen()
-      let answeredAlready = !Readiness.readable([follower.socket.descriptor], milliseconds: 0).isEmpty
-      guard case .log(1, let records, let through, let more)? = try follower.read() else {
-        Issue.record("expected the log page")
+    #expect(!more && through == base && records.map(\.version) == Array(base - 2...base))
+    var versions = records.map(\.version)
+    while (versions.last ?? through) < last {
+      switch try follower.read() {
+      case .record(let entry)?: versions.append(entry.version)
+      case nil:
+        Issue.record("the daemon closed the follower")
         return
+      default: continue
       }
-      #expect(!more && records.map(\.version) == Array(through - 2...through))
-      var versions = records.map(\.version)
-      while (versions.last ?? through) < last {
-        switch try follower.read() {
-        case .record(let entry)?: versions.append(entry.version)
-        case nil:
-          Issue.record("the daemon closed the follower")
-          return
-        default: continue
-        }
-      }
-      #expect(versions == Array(through - 2...last))
-      tries.append(
-        through == base && !answeredAlready
-          ? "exercised" : "the page ended at \(through) (before the actions: \(base)); answered before the last ack: \(answeredAlready)")
-      base = last
     }
-    #expect(tries.contains("exercised"), "in no try were the actions made durable while the history was read: \(tries)")
+    #expect(versions == Array(base - 2...last))
   }
 
   @Test func onlyTheDaemonSendsRecoveryActions() throws {
@@ -207,10 +183,17 @@ struct ActionLogTests {
   }
 
   @Test func answersKeepTheOrderOfRequestsWhileTheJournalIsRead() throws {
-    // Debug builds make each read of the journal slow, so that the answers
-    // read in the store's thread are certainly ready first.
-    let daemon = try DaemonProcess(environment: ["STOREDAEMON_DEBUG_HISTORY_DELAY": "0.5"])
-    _ = try daemon.client().send(path: "counter.incrementButtonTapped")
+    // In debug builds the reads of the journal wait at a gate, opened only
+    // once the loop has had every later request, so that their answers
+    // would certainly be ready first.
+    let gate = FileManager.default.temporaryDirectory.appendingPathComponent("history-gate-\(UUID())").path
+    defer {
+      unlink(gate)
+      unlink(gate + ".waiting")
+    }
+    let daemon = try DaemonProcess(environment: ["STOREDAEMON_DEBUG_HISTORY_GATE": gate])
+    let bystander = try daemon.client()
+    _ = try bystander.send(path: "counter.incrementButtonTapped")
     let raw = try RawConnection(daemon)
     try raw.hello()
     // Pipelined: the history requests are read from the journal off the
@@ -221,6 +204,11 @@ struct ActionLogTests {
     try raw.send(#"{"type":"send","id":4,"path":"counter.incrementButtonTapped","arguments":[]}"#)
     try raw.send(#"{"type":"nonsense","id":5}"#)
     try raw.send(#"{"type":"status","id":6}"#)
+    if isDebugBuild {
+      try waitUntil("the log request's read waits at the gate") { access(gate + ".waiting", F_OK) == 0 }
+      _ = try bystander.status()
+      _ = FileManager.default.createFile(atPath: gate, contents: nil)
+    }
     var ids: [Int?] = []
     while ids.count < 6, let message = try raw.read() {
       switch message {
