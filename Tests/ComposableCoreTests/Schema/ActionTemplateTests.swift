@@ -78,16 +78,4 @@ import Testing
           .object(["$argument": .int(0), "other": .int(1)]),
         ]))
   }
-
-  /// Every member is written, `sentBy` as `null` for a public action, so an
-  /// entry has the same members whatever the encoder does with `nil`.
-  @Test func anEntryWritesEveryMember() throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    let text = String(decoding: try encoder.encode(try entry("lookup")), as: UTF8.self)
-    #expect(
-      text
-        == #"{"arguments":[{"example":"00000000-0000-0000-0000-000000000001","name":"id","type":"UUID"}],"ids":[],"internal":false,"json":{"lookup":{"_0":{"$argument":0}}},"path":"lookup","sentBy":null,"summary":"Looks a book up"}"#
-    )
-  }
 }
