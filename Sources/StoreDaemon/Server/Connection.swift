@@ -155,10 +155,17 @@ final class Connection: Sendable {
           closeWithError(id: nil, .frame, "\(error); closing the connection")
           return
         }
+        MemoryRelease.noteFrame(bytes: payload.count)
         let parsed = Self.parse(payload)
         if !greeted {
           switch parsed {
           case .success(.hello(let version, let client)):
+            do throws(MessageError) {
+              try ClientLimits.check(clientName: client)
+            } catch {
+              closeWithError(id: nil, error.code, error.message)
+              return
+            }
             guard version == ProtocolVersion.current else {
               closeWithError(
                 id: nil, .unsupportedVersion,
@@ -201,7 +208,7 @@ final class Connection: Sendable {
   private static func parse(_ payload: [UInt8]) -> Result<ClientMessage, ParseFailure> {
     let json: JSONValue
     do {
-      json = try MessageCodec.parse(payload)
+      json = try MessageCodec.parse(payload, maximumDepth: ClientLimits.depth)
     } catch {
       return .failure(ParseFailure(requestID: nil, error: error))
     }

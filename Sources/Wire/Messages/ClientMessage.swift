@@ -108,7 +108,9 @@ public enum ClientMessage: Equatable, Sendable {
       if let action = object["action"] {
         self = .send(id: id, action: .json(action), wait: wait)
       } else if let path = try object.optionalString("path", in: type) {
-        self = .send(id: id, action: .path(path, arguments: try object.strings("arguments", in: type)), wait: wait)
+        let arguments = try object.strings("arguments", in: type)
+        try ClientLimits.check(path: path, arguments: arguments)
+        self = .send(id: id, action: .path(path, arguments: arguments), wait: wait)
       } else {
         throw MessageError(.invalidMessage, "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
       }
