@@ -213,7 +213,9 @@ final class Connection: Sendable {
       return .failure(ParseFailure(requestID: nil, error: error))
     }
     do {
-      return .success(try ClientMessage(json: json))
+      let message = try ClientMessage(json: json)
+      if case .send = message { try ClientLimits.check(sendBytes: payload.count) }
+      return .success(message)
     } catch {
       var requestID: Int?
       if case .object(let object) = json, case .int(let id)? = object["id"] { requestID = id }

@@ -16,10 +16,15 @@ enum MemoryRelease {
   /// The size from which malloc maps a block on its own: glibc's initial
   /// threshold, kept from growing.
   static let mappedBlockBytes: Int32 = 128 * 1024
-  /// A frame from this size on is large: once the loop is idle after one,
-  /// the daemon trims the heap.
+  /// A frame from this size on is large: for a while after one, the daemon
+  /// trims the heap each second the loop is idle, as the frame's values are
+  /// freed once they are read or handled, which may take a while.
   static let largeFrameBytes = 64 * 1024
-  private static let largeFramesSinceTrim = Atomic<Int>(0)
+  static let trimWindow: Duration = .seconds(10)
+  /// When the last large frame was read and when the heap was last trimmed,
+  /// in nanoseconds of the monotonic clock (0: never).
+  private static let lastLargeFrame = Atomic<UInt64>(0)
+  private static let lastTrim = Atomic<UInt64>(0)
 
   /// Fixes the mapping threshold; call once, before serving.
   static func configure() {
@@ -32,15 +37,26 @@ enum MemoryRelease {
 
   /// Notes that a connection read a frame of `bytes`.
   static func noteFrame(bytes: Int) {
-    if bytes >= largeFrameBytes { largeFramesSinceTrim.add(1, ordering: .relaxed) }
+    if bytes >= largeFrameBytes { lastLargeFrame.store(now(), ordering: .relaxed) }
   }
 
-  /// Returns free memory to the system if a large frame came since the last
-  /// time; the loop calls it when it is idle.
+  /// Returns free memory to the system, at most once a second, while a large
+  /// frame came in the last ``trimWindow``; the loop calls it when idle.
   static func trimIfNeeded() {
-    guard largeFramesSinceTrim.exchange(0, ordering: .relaxed) > 0 else { return }
+    let (now, large) = (now(), lastLargeFrame.load(ordering: .relaxed))
+    // Sums, not differences: a reader may note a frame after `now` was read.
+    guard large != 0, now < large + UInt64(trimWindow / .nanoseconds(1)),
+      now >= lastTrim.load(ordering: .relaxed) + 1_000_000_000
+    else { return }
+    lastTrim.store(now, ordering: .relaxed)
     typealias MallocTrim = @convention(c) (Int) -> Int32
     _ = symbol("malloc_trim", as: MallocTrim.self)?(0)
+  }
+
+  private static func now() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
   }
 
   /// glibc's function `name`: Swift does not import <malloc.h>.

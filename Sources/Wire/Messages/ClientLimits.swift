@@ -9,26 +9,29 @@ public enum ClientLimits {
   /// How deep arrays and objects may nest, in a frame and in each argument
   /// written as JSON. The deepest action an app has nests about a dozen levels.
   public static let depth = 64
-  /// The longest action path of a `send`, in bytes; an app's paths are a
-  /// few dozen.
+  /// The longest path, in bytes: a `send`'s action path, or the state path
+  /// (JSON Pointer) of a `get` or `subscribe`; an app's are a few dozen.
   public static let pathBytes = 1024
-  /// The most bytes a `send`'s arguments have together.
-  public static let argumentBytes = 65_536
+  /// The largest `send`, in bytes of its frame's payload: its path and
+  /// arguments, or its action as JSON. An action a person or a program sends
+  /// is well under a kilobyte; reading one costs the loop about a
+  /// microsecond per byte (decoding it, and a binding's value again).
+  public static let sendBytes = 8_192
   /// The longest client name a `hello` gives, in bytes: the journal records
   /// it with every action the client sends.
   public static let clientNameBytes = 256
 
+  /// Checks the `path` of a message of `type`.
+  static func check(path: String, in type: String) throws(MessageError) {
+    let bytes = path.utf8.count
+    guard bytes <= pathBytes else {
+      throw MessageError(.invalidMessage, "'\(type)': 'path' is \(bytes) bytes; at most \(pathBytes) are accepted")
+    }
+  }
+
   /// Checks the path and arguments of a `send`.
   static func check(path: String, arguments: [String]) throws(MessageError) {
-    let pathBytes = path.utf8.count
-    guard pathBytes <= Self.pathBytes else {
-      throw MessageError(.invalidMessage, "'send': 'path' is \(pathBytes) bytes; at most \(Self.pathBytes) are accepted")
-    }
-    let argumentBytes = arguments.reduce(0) { $0 + $1.utf8.count }
-    guard argumentBytes <= Self.argumentBytes else {
-      throw MessageError(
-        .invalidMessage, "'send': the arguments are \(argumentBytes) bytes; at most \(Self.argumentBytes) are accepted")
-    }
+    try check(path: path, in: "send")
     for (index, argument) in arguments.enumerated() {
       let depth = nestingDepth(of: argument)
       guard depth <= Self.depth else {
@@ -36,6 +39,13 @@ public enum ClientLimits {
           .invalidMessage,
           "'send': argument \(index + 1) nests arrays and objects \(depth) levels deep; at most \(Self.depth) are accepted")
       }
+    }
+  }
+
+  /// Checks the size of a `send` whose payload is `bytes` long.
+  public static func check(sendBytes bytes: Int) throws(MessageError) {
+    guard bytes <= sendBytes else {
+      throw MessageError(.invalidMessage, "'send' is \(bytes) bytes; at most \(sendBytes) are accepted")
     }
   }
 
