@@ -4,7 +4,7 @@
 ///
 /// The connection's own thread checks them as it reads the message, before
 /// the loop sees it; a message past one is refused with an error naming the
-/// limit. The frame itself is bounded by `--max-frame` (1 MiB).
+/// limit. The frame itself is at most 1 MiB (``FrameDecoder``, from its header).
 public enum ClientLimits {
   /// How deep arrays and objects may nest, in a frame and in each argument
   /// written as JSON. The deepest action an app has nests about a dozen levels.
@@ -14,8 +14,8 @@ public enum ClientLimits {
   public static let pathBytes = 1024
   /// The largest `send`, in bytes of its frame's payload: its path and
   /// arguments, or its action as JSON. An action a person or a program sends
-  /// is well under a kilobyte; reading one costs the loop about a
-  /// microsecond per byte (decoding it, and a binding's value again).
+  /// is well under a kilobyte; reading one costs the loop up to a few
+  /// microseconds per byte (a JSON argument of many small values).
   public static let sendBytes = 8_192
   /// The longest client name a `hello` gives, in bytes: the journal records
   /// it with every action the client sends.
