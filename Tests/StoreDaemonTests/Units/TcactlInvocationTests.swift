@@ -10,6 +10,7 @@ import Testing
   static func words(for option: Option) -> [String] {
     switch option {
     case .socket: ["--socket", "/s"]
+    case .daemonUser: ["--daemon-user", "0"]
     case .since: ["--since", "1"]
     case .at: ["--at", "1"]
     case .last: ["-n", "1"]
