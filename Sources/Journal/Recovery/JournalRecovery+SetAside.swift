@@ -19,7 +19,8 @@ extension JournalRecovery {
     }
     let (bytes, _) = try read(path)
     guard offset < bytes.count else {
-      throw .changedSinceRecovery(path: path, reason: "it is \(bytes.count) bytes long, shorter than the record at byte \(offset)")
+      throw .changedSinceRecovery(
+        path: path, reason: "it is \(bytes.count) bytes long, shorter than the record at byte \(offset)")
     }
     let readable = bytes.withUnsafeBytes { RecordReader.readableVersions(in: $0, from: offset) }
     var actions: [Action] = [

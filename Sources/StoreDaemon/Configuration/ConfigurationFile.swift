@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Wire
 
 /// The configuration file's format: one `name = value` per line; blank lines
 /// and lines starting with `#` are ignored; the value runs to the end of the
@@ -38,8 +39,8 @@ enum ConfigurationFile {
     let mode = "mode 0" + String(info.st_mode & 0o777, radix: 8)
     guard info.st_uid == geteuid() || info.st_uid == 0 else {
       throw UsageError(
-        "the settings file '\(path)' belongs to \(DirectorySetup.userName(info.st_uid)), not to this user "
-          + "(\(DirectorySetup.userName(geteuid()))) or root, so it was not read; \(fix)")
+        "the settings file '\(path)' belongs to \(DaemonUser.name(info.st_uid)), not to this user "
+          + "(\(DaemonUser.name(geteuid()))) or root, so it was not read; \(fix)")
     }
     guard info.st_mode & (S_IWGRP | S_IWOTH) == 0 else {
       throw UsageError(

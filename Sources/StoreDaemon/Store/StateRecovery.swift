@@ -150,7 +150,8 @@ struct StateRecovery {
       guard decodes(base), let entry = try recovered.firstRecord(refusedBy: decodes, initialState: initial) else {
         // The snapshot's own state does not decode: another build's shape.
         let file = recovered.snapshot?.path ?? recovered.directory
-        throw Failure(description: "\(StateDecodingFailure(error, path: file, version: recovered.snapshot?.version ?? 0))")
+        let version = recovered.snapshot?.version ?? 0
+        throw Failure(description: "\(StateDecodingFailure(error, path: file, version: version))")
       }
       let failure = StateDecodingFailure(error, path: entry.path, version: entry.version)
       throw UnusableRecord(

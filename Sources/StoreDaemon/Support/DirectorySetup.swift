@@ -107,22 +107,17 @@ enum DirectorySetup {
     let mode = "mode " + String(info.st_mode & 0o7777, radix: 8).leftPadded(to: 4)
     let me = geteuid()
     guard info.st_uid == me || info.st_uid == 0 else {
-      return "it belongs to \(userName(info.st_uid)), \(mode); only this user (\(userName(me))) or root may own it, "
-        + "or its owner could replace what it holds"
+      return "it belongs to \(DaemonUser.name(info.st_uid)), \(mode); only this user "
+        + "(\(DaemonUser.name(me))) or root may own it, or its owner could replace what it holds"
     }
     if info.st_mode & (S_IWGRP | S_IWOTH) != 0 && info.st_mode & S_ISVTX == 0 {
       let who = info.st_mode & S_IWOTH != 0 ? "others" : "its group"
-      return "\(who) may write to it (\(mode), owner \(userName(info.st_uid))) and it is not sticky, so \(who) "
-        + "could replace what it holds"
+      return "\(who) may write to it (\(mode), owner \(DaemonUser.name(info.st_uid))) and it is not sticky, "
+        + "so \(who) could replace what it holds"
     }
     return nil
   }
 
-  /// `ada (uid 1000)`, or `uid 1000` for a uid with no name.
-  static func userName(_ uid: uid_t) -> String {
-    guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-    return "\(String(cString: name)) (uid \(uid))"
-  }
 }
 
 extension String {

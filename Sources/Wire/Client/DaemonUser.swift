@@ -17,7 +17,7 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
   /// daemon this client should talk to runs as, unless told otherwise.
   public static var standard: DaemonUser {
     var uids: [uid_t] = [getuid(), 0]
-    if let service = getpwnam(serviceUser) { uids.append(service.pointee.pw_uid) }
+    if let service = uid(named: serviceUser) { uids.append(service) }
     var unique: [uid_t] = []
     for uid in uids where !unique.contains(uid) { unique.append(uid) }
     return DaemonUser(uids: Set(unique), description: unique.map(Self.name).joined(separator: ", ", last: " or "))
@@ -29,13 +29,8 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
   /// Exactly the user `user`: a user name, or a uid (which needs no name).
   /// Nil when `user` is neither.
   public init?(user: String) {
-    if let uid = uid_t(user) {
-      self.init(uids: [uid], description: Self.name(uid))
-    } else if let entry = getpwnam(user) {
-      self.init(uids: [entry.pointee.pw_uid], description: Self.name(entry.pointee.pw_uid))
-    } else {
-      return nil
-    }
+    guard let uid = uid_t(user) ?? Self.uid(named: user) else { return nil }
+    self.init(uids: [uid], description: Self.name(uid))
   }
 
   private init(uids: Set<uid_t>, description: String) {
@@ -45,8 +40,29 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
 
   /// `ada (uid 1000)`, or `uid 1000` for a uid with no name.
   public static func name(_ uid: uid_t) -> String {
-    guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return "uid \(uid)" }
-    return "\(String(cString: name)) (uid \(uid))"
+    let name = withPasswordEntry({ getpwuid_r(uid, &$0, $1, $2, &$3) }) { String(cString: $0.pw_name) }
+    return name.map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
+  }
+
+  /// The uid of the user called `name`, if there is one.
+  static func uid(named name: String) -> uid_t? {
+    withPasswordEntry({ getpwnam_r(name, &$0, $1, $2, &$3) }) { $0.pw_uid }
+  }
+
+  /// Looks an entry up with one of the reentrant calls (`getpwnam_r`,
+  /// `getpwuid_r`: clients connect from several threads at once) and reads
+  /// it with `read`; nil when there is none.
+  private static func withPasswordEntry<T>(
+    _ lookUp: (inout passwd, UnsafeMutablePointer<CChar>, Int, inout UnsafeMutablePointer<passwd>?) -> Int32,
+    _ read: (passwd) -> T
+  ) -> T? {
+    var entry = passwd()
+    var found: UnsafeMutablePointer<passwd>?
+    var buffer = [CChar](repeating: 0, count: 16 * 1024)
+    return buffer.withUnsafeMutableBufferPointer { buffer in
+      guard lookUp(&entry, buffer.baseAddress!, buffer.count, &found) == 0, found != nil else { return nil }
+      return read(entry)
+    }
   }
 }
 
