@@ -50,9 +50,13 @@ struct Invocation {
       let fromEnvironment = environment["TCA_SOCKET"] ?? ""
       invocation.socketPath = fromEnvironment.isEmpty ? defaultSocketPath(environment: environment) : fromEnvironment
     }
-    if invocation.daemonUser == nil, let user = environment["TCA_DAEMON_USER"], !user.isEmpty {
+    // Only a line that will connect needs it: help and version work anyway.
+    let connects = !invocation.help && invocation.command.map(Command.daemonCommands.contains) == true
+    if connects, invocation.daemonUser == nil, let user = environment["TCA_DAEMON_USER"], !user.isEmpty {
       guard let daemonUser = DaemonUser(user: user) else {
-        throw UsageError("TCA_DAEMON_USER needs a user name or uid (the user storedaemon runs as); got '\(user)'")
+        throw UsageError(
+          "TCA_DAEMON_USER needs a user name or uid (the user storedaemon runs as); got '\(user)'",
+          command: invocation.command)
       }
       invocation.daemonUser = daemonUser
     }
