@@ -52,4 +52,25 @@ struct StrayFileTests {
     let restarted = try DaemonProcess(reusing: daemon)
     #expect(try restarted.client().get(path: "/counter/count").value == .int(1))
   }
+
+  /// A FIFO among the storage worker's documents: the history's load fails
+  /// at once naming it, rather than when the worker, blocked opening it,
+  /// misses its pings or the request's deadline.
+  @Test func aFIFOAmongTheStoredDocumentsFailsTheLoadAtOnceNamingIt() throws {
+    // No ping can end the load; the storage request's own deadline (30 s)
+    // is far beyond an answer that does not wait.
+    let daemon = try DaemonProcess(arguments: ["--worker-timeout", "3600"])
+    try daemon.waitForWorkers()
+    let namespace = daemon.stateDirectory + "/storage/bmi-history"
+    #expect(mkdir(namespace, 0o700) == 0 || errno == EEXIST)
+    let fifo = namespace + "/fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    let client = try daemon.client()
+    _ = try client.sendAndWait(path: "bmi.history.onAppear", timeout: eventTimeout)
+    guard case .string(let message) = try client.get(path: "/bmi/history/errorMessage").value else {
+      Issue.record("the load did not fail: \(try client.get(path: "/bmi/history").value)")
+      return
+    }
+    #expect(message.contains("\(fifo): it is not a regular file"), "\(message)")
+  }
 }
