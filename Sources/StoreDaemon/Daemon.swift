@@ -38,6 +38,7 @@ final class Daemon: Sendable {
     }
     policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
+    try DirectorySetup.checkSafeForState(options.stateDirectory)
     for kind in [WorkerKind.timer, .network] {
       let executable = WorkerProtocol.executable(for: kind, effectworker: options.workerExecutable)
       guard access(executable, X_OK) == 0 else {

@@ -154,13 +154,16 @@ struct DaemonTestError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Runs `tcactl` with `arguments` against `socketPath`; returns its exit
-/// status, standard output and standard error.
-func tcactl(_ arguments: [String], socket: String) throws -> (status: Int32, output: String, error: String) {
+/// Runs `tcactl` with `arguments` against `socketPath`, `environment` added
+/// to the test's own; returns its exit status, standard output and standard
+/// error.
+func tcactl(
+  _ arguments: [String], socket: String, environment added: [String: String] = [:]
+) throws -> (status: Int32, output: String, error: String) {
   let process = Process()
   process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcactl")
   process.arguments = ["--socket", socket] + arguments
-  var environment = ProcessInfo.processInfo.environment
+  var environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
   environment["NO_COLOR"] = "1"
   process.environment = environment
   let output = Pipe()
