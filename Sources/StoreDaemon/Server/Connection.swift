@@ -79,6 +79,14 @@ final class Connection: Sendable {
     outbox.finish()
   }
 
+  /// Says goodbye after what is queued, and closes once it is written — or
+  /// once the client has failed to read for the write timeout. For a clean
+  /// stop; nothing is said to a connection already closing.
+  func sayGoodbye(_ reason: String) {
+    outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
+    outbox.finish()
+  }
+
   /// Closes with a notice and a goodbye, for a subscriber that fell behind.
   func closeWithNotice(_ notice: ServerMessage.Notice, _ message: String) {
     markClosing()

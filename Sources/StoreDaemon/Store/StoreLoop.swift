@@ -270,7 +270,8 @@ final class StoreLoop: @unchecked Sendable {
       supervisor.handle(report, kind: kind, generation: generation)
     case .shutdown(let done):
       // Pending effects fail (their features hear why), and the workers are
-      // told to stop by the end of file on their sockets.
+      // told to stop by the end of file on their sockets. The daemon says
+      // goodbye to the clients once this is done.
       let links = supervisor.stopAll()
       deliverWorkerReplies()
       commitBatch()
@@ -281,10 +282,6 @@ final class StoreLoop: @unchecked Sendable {
       }
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
-      for client in clients.values {
-        client.connection.outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")))
-        client.connection.outbox.finish()
-      }
       isRunning = false
       done()
     }
