@@ -77,8 +77,13 @@ final class Daemon: Sendable {
       sources.append(source)
     }
     // The signals are handled before anything is served.
-    DetachedThread.start(name: "store-loop") { [loop] in loop.run() }
-    DetachedThread.start(name: "accept") { [self] in acceptLoop() }
+    do {
+      try DetachedThread.start(name: "store-loop") { [loop] in loop.run() }
+      try DetachedThread.start(name: "accept") { [self] in acceptLoop() }
+    } catch {
+      Log.error("\(error); cannot serve")
+      exit(70)
+    }
     Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
     let features = options.features
     Log.info(
@@ -203,7 +208,11 @@ final class Daemon: Sendable {
         socket.close()
         return
       }
-      connection.start(loop: loop, options: options)
+      do {
+        try connection.start(loop: loop, options: options)
+      } catch {
+        Log.warning("refused connection from pid \(credentials.pid): \(error)")
+      }
     }
   }
 }

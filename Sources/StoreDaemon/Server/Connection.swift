@@ -41,31 +41,59 @@ final class Connection: Sendable {
     for _ in 0..<Self.creditLimit { credits.signal() }
   }
 
-  /// Starts the reader and writer threads.
-  func start(loop: StoreLoop, options: DaemonOptions) {
+  /// Starts the writer and reader threads.
+  ///
+  /// - Throws: ``ThreadStartError`` when the system refuses either thread;
+  ///   the client has then been told why (`too_many_clients`), and the
+  ///   connection closes by itself, calling `onEnd`.
+  func start(loop: StoreLoop, options: DaemonOptions) throws(ThreadStartError) {
     try? socket.setWriteTimeout(options.writeTimeout)
-    DetachedThread.start(name: "client-read") { [self] in
-      readLoop(loop: loop, options: options)
-      loop.post(.disconnected(connectionID: id))
-      outbox.finish()
-      threadEnded()
+    do {
+      try DetachedThread.start(name: "client-write") { [self] in writeLoop() }
+    } catch {
+      // Nothing will write: the two small frames fit in the socket's buffer,
+      // and stay readable after the close.
+      let reason = Self.refusal(error)
+      try? socket.write(
+        MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
+          + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
+      socket.close()
+      onEnd()
+      throw error
     }
-    DetachedThread.start(name: "client-write") { [self] in
-      while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
-        do {
-          try socket.write(frame)
-        } catch {
-          break
-        }
+    do {
+      try DetachedThread.start(name: "client-read") { [self] in
+        readLoop(loop: loop, options: options)
+        loop.post(.disconnected(connectionID: id))
+        outbox.finish()
+        threadEnded()
       }
-      markClosing()
-      outbox.finish()
-      // Nothing is written through once this thread may close the socket.
-      outbox.retire()
-      // Wakes the reader, whether the peer is gone or the daemon said goodbye.
-      shutdownNow()
-      threadEnded()
+    } catch {
+      closeWithError(id: nil, .tooManyClients, Self.refusal(error))
+      threadEnded()  // The reader's part: the writer closes once it has said why.
+      throw error
     }
+  }
+
+  private static func refusal(_ error: ThreadStartError) -> String {
+    "storedaemon cannot serve another client now: \(error); try again later"
+  }
+
+  private func writeLoop() {
+    while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
+      do {
+        try socket.write(frame)
+      } catch {
+        break
+      }
+    }
+    markClosing()
+    outbox.finish()
+    // Nothing is written through once this thread may close the socket.
+    outbox.retire()
+    // Wakes the reader, whether the peer is gone or the daemon said goodbye.
+    shutdownNow()
+    threadEnded()
   }
 
   /// Sends an error and a goodbye (even past the outbox's limit, after

@@ -62,7 +62,16 @@ final class WorkerLink: Sendable {
   ) throws(SocketError) -> WorkerLink {
     let child = try WorkerSpawn.spawn(executable: executable, arguments: arguments, environment: environment)
     let link = WorkerLink(kind: kind, generation: generation, child: child, reportExit: reportExit)
-    DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
+    do {
+      try DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
+    } catch {
+      // A worker that cannot be written to is of no use: it fails to start.
+      _ = Glibc.kill(child.pid, SIGKILL)
+      var status: Int32 = 0
+      while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+      child.socket.close()
+      throw SocketError("pthread_create", errno: error.errno, detail: "\(error)")
+    }
     return link
   }
 
@@ -84,10 +93,19 @@ final class WorkerLink: Sendable {
       return !released
     }
     guard first else { return }
-    DetachedThread.start(name: "\(kind.rawValue)-reap") { [self] in
+    let reapAndReport: @Sendable () -> Void = { [self] in
       let reason = reap()
       exited.signal()
       reportExit(reason)
+    }
+    do {
+      try DetachedThread.start(name: "\(kind.rawValue)-reap", reapAndReport)
+    } catch {
+      // With no thread to wait for it, the worker is killed, so that reaping
+      // it here takes no time.
+      Log.warning("\(error); killing the \(kind.rawValue) worker (pid \(pid)) to reap it at once")
+      kill()
+      reapAndReport()
     }
   }
 
