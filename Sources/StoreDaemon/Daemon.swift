@@ -189,20 +189,26 @@ final class Daemon: Sendable {
         socket.close()
         continue
       }
-      guard connections.count < options.maximumClients else {
+      let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+      // The daemon outlives every connection, so capturing it is safe.
+      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [self] in
+        connections.remove(id)
+      }
+      switch connections.admit(connection, maximum: options.maximumClients) {
+      case .admitted(let evicted):
+        evicted?.closeWithError(
+          id: nil, .timeout,
+          "no hello yet, and a newer connection needed the room: at most "
+            + "\(ConnectionRegistry.handshakeShare(of: options.maximumClients)) connections may wait for their hello "
+            + "(half of --max-clients), so the one waiting longest is closed")
+      case .full:
         let reason = "storedaemon already serves \(options.maximumClients) clients (--max-clients); try again later"
         try? socket.write(
           MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
             + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
         socket.close()
         continue
-      }
-      let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-      // The daemon outlives every connection, so capturing it is safe.
-      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [self] in
-        connections.remove(id)
-      }
-      guard connections.add(connection) else {
+      case .closed:
         // Accepted as the daemon began to stop.
         try? socket.write(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")))
         socket.close()

@@ -31,6 +31,7 @@ final class Connection: Sendable {
   let credits = DispatchSemaphore(value: 0)
   private let lifecycle = Mutex<(threadsRunning: Int, isClosed: Bool)>((2, false))
   private let closing = Atomic<Bool>(false)
+  private let saidHello = Atomic<Bool>(false)
   private let onEnd: @Sendable () -> Void
 
   init(id: Int, socket: UnixSocket, outboxLimit: Int, onEnd: @escaping @Sendable () -> Void = {}) {
@@ -127,6 +128,9 @@ final class Connection: Sendable {
   /// Whether the connection is on its way out; the loop ignores its messages.
   var isClosing: Bool { closing.load(ordering: .acquiring) }
 
+  /// Whether the client has said a valid `hello`.
+  var isGreeted: Bool { saidHello.load(ordering: .acquiring) }
+
   private func markClosing() {
     closing.store(true, ordering: .releasing)
     credits.signal()  // Wakes a reader waiting for credit, so it can leave.
@@ -202,6 +206,7 @@ final class Connection: Sendable {
               return
             }
             greeted = true
+            saidHello.store(true, ordering: .releasing)
             loop.post(.connected(self, client: client))
           case .success(let other):
             closeWithError(id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
@@ -222,11 +227,25 @@ final class Connection: Sendable {
     }
   }
 
+  /// Waits until the loop has room for another message. A client that has
+  /// closed its end meanwhile is let go, so that it does not hold its slot
+  /// for as long as the loop is busy.
   private func waitForCredit() -> Bool {
     while credits.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
       if isClosing { return false }
+      if peerHasHungUp {
+        markClosing()
+        return false
+      }
     }
     return !isClosing
+  }
+
+  /// Whether the client has closed its end entirely, not only its writing
+  /// half: nothing written to it can be read any more.
+  private var peerHasHungUp: Bool {
+    var entry = pollfd(fd: socket.descriptor, events: 0, revents: 0)
+    return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLHUP) != 0
   }
 
   private struct ParseFailure: Error {
