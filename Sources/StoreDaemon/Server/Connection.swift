@@ -66,7 +66,9 @@ final class Connection: Sendable {
       try DetachedThread.start(name: "client-read") { [self] in
         readLoop(loop: loop, options: options)
         loop.post(.disconnected(connectionID: id))
-        outbox.finish()
+        // The loop lets a client it welcomed go once it has answered what
+        // was read: the client may have closed only its writing half.
+        if !isGreeted { outbox.finish() }
         threadEnded()
       }
     } catch {
