@@ -67,8 +67,9 @@ final class Connection: Sendable {
         readLoop(loop: loop, options: options)
         loop.post(.disconnected(connectionID: id))
         // The loop lets a client it welcomed go once it has answered what
-        // was read: the client may have closed only its writing half.
-        if !isGreeted { outbox.finish() }
+        // was read, if the client closed only its writing half and can
+        // still read them.
+        if !isGreeted || isClosing || peerHasHungUp { outbox.finish() }
         threadEnded()
       }
     } catch {
