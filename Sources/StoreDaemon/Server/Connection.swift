@@ -13,7 +13,8 @@ import Wire
 /// ``creditLimit`` messages the loop has not handled yet (it stops reading
 /// until the loop catches up); a write that waits longer than the write
 /// timeout (`--write-timeout`) for the client to read ends the connection; a connection
-/// must say `hello` within the handshake timeout, counted from `accept`.
+/// must say `hello` within the handshake timeout, counted from `accept` (or
+/// sooner when newer connections need the room: ``ConnectionRegistry``).
 ///
 /// The socket is closed by whichever thread ends last, under a lock that
 /// ``shutdownNow()`` also takes, so no thread ever touches a descriptor number
