@@ -44,7 +44,7 @@ struct ThreadLimitTests {
     }
     #expect(message.contains("could not start the client-") && message.contains("try again later"), "\(message)")
     #expect(daemon.process.isRunning, "the daemon must serve on: \(daemon.standardError)")
-    #expect(daemon.standardError.contains("refused connection from pid"))
+    try waitUntil("the daemon logs the refusal") { daemon.standardError.contains("refused connection from pid") }
     // The clients served before go on.
     let first = try #require(served.first)
     try first.send(#"{"type":"status","id":1}"#)
