@@ -71,8 +71,25 @@ final class WorkerLink: Sendable {
   ) throws(SocketError) -> WorkerLink {
     let child = try WorkerSpawn.spawn(executable: executable, arguments: arguments, environment: environment)
     let link = WorkerLink(kind: kind, generation: generation, child: child, report: report)
-    DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
-    DetachedThread.start(name: "\(kind.rawValue)-wait") { link.waitForEnd() }
+    var writerStarted = false
+    do {
+      try DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
+      writerStarted = true
+      try DetachedThread.start(name: "\(kind.rawValue)-wait") { link.waitForEnd() }
+    } catch {
+      // A worker that cannot be written to, or whose end would go unseen, is
+      // of no use: it fails to start. A writer already started is ended
+      // before the socket it writes to is closed.
+      if writerStarted {
+        link.outbox.finish()
+        link.writerDone.wait()
+      }
+      _ = Glibc.kill(child.pid, SIGKILL)
+      var status: Int32 = 0
+      while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+      child.socket.close()
+      throw SocketError("pthread_create", errno: error.errno, detail: "\(error)")
+    }
     return link
   }
 
@@ -94,10 +111,19 @@ final class WorkerLink: Sendable {
       return !released
     }
     guard first else { return }
-    DetachedThread.start(name: "\(kind.rawValue)-reap") { [self] in
+    let reapAndReport: @Sendable () -> Void = { [self] in
       let reason = reap()
       exited.signal()
       report(.exited(reason: reason))
+    }
+    do {
+      try DetachedThread.start(name: "\(kind.rawValue)-reap", reapAndReport)
+    } catch {
+      // With no thread to wait for it, the worker is killed, so that reaping
+      // it here takes no time.
+      Log.warning("\(error); killing the \(kind.rawValue) worker (pid \(pid)) to reap it at once")
+      kill()
+      reapAndReport()
     }
   }
 

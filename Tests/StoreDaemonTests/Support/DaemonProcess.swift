@@ -20,11 +20,17 @@ final class DaemonProcess {
 
   /// A new daemon with `arguments`; `environment` is added to the test's
   /// own, and `journalStream` sets `JOURNAL_STREAM` to its standard error
-  /// file, as systemd does when standard error is the journal.
-  convenience init(arguments: [String] = [], environment: [String: String] = [:], journalStream: Bool = false) throws {
+  /// file, as systemd does when standard error is the journal. With `user`,
+  /// the daemon runs as that uid (and gid), given its directory, by
+  /// `setpriv`: the test must run as root. With `processLimit`, it starts
+  /// with that `RLIMIT_NPROC` (set by `prlimit`).
+  convenience init(
+    arguments: [String] = [], environment: [String: String] = [:], journalStream: Bool = false, user: uid_t? = nil,
+    processLimit: Int? = nil
+  ) throws {
     try self.init(
       directory: Self.temporaryDirectory(), arguments: arguments, ownsDirectory: true, environment: environment,
-      journalStream: journalStream)
+      journalStream: journalStream, user: user, processLimit: processLimit)
   }
 
   /// A new daemon on the socket and state directory of `previous`, which must
@@ -41,14 +47,24 @@ final class DaemonProcess {
 
   private init(
     directory: String, arguments: [String], ownsDirectory: Bool = true, environment: [String: String] = [:],
-    journalStream: Bool = false
+    journalStream: Bool = false, user: uid_t? = nil, processLimit: Int? = nil
   ) throws {
     self.directory = directory
     self.ownsDirectory = ownsDirectory
     socketPath = directory + "/run/storedaemon.sock"
     stateDirectory = directory + "/state"
-    process.executableURL = Self.productsDirectory.appendingPathComponent("storedaemon")
+    let daemon = Self.productsDirectory.appendingPathComponent("storedaemon")
+    process.executableURL = daemon
     process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
+    if let user {
+      chown(directory, user, user)
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", daemon.path] + process.arguments!
+    }
+    if let processLimit {
+      process.arguments = ["--nproc=\(processLimit):\(processLimit)", process.executableURL!.path] + process.arguments!
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+    }
     // A file, not a pipe: a pipe nobody drains would stall a chatty daemon.
     _ = FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
     process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.log")

@@ -78,4 +78,25 @@ struct ReloadTests {
     #expect(second.requests(to: .products).isEmpty)
     #expect(daemon.stop() == 0)
   }
+
+  /// A SIGHUP sent before the daemon has set up its handling (here kept
+  /// pending by a parent that spawned it with SIGHUP blocked) does not end
+  /// it: SIGHUP is ignored before any signal is let in.
+  @Test func aSighupBeforeTheDaemonIsReadyDoesNotEndIt() throws {
+    let directory = try TemporaryDirectory()
+    let socket = directory.appending("s.sock")
+    let daemon = try SpawnedProcess(
+      [
+        DaemonProcess.productsDirectory.appendingPathComponent("storedaemon").path, "--socket", socket, "--state-dir",
+        directory.appending("state"),
+      ], output: directory.appending("output"), blockedSignals: [SIGHUP])
+    kill(daemon.pid, SIGHUP)
+    try waitUntil("the daemon serves, or has ended") {
+      guard daemon.isRunning else { return true }
+      return (try? WireClient(path: socket, clientName: "probe").close()) != nil
+    }
+    let output = (try? String(contentsOfFile: directory.appending("output"), encoding: .utf8)) ?? ""
+    #expect(daemon.isRunning, "the early SIGHUP ended the daemon: \(output)")
+    #expect(daemon.stop() == 0)
+  }
 }
