@@ -12,6 +12,9 @@ final class DaemonProcess {
   let socketPath: String
   let stateDirectory: String
   let process = Process()
+  /// Whom the test's clients accept as the daemon: the test's own user, or
+  /// the `user` the daemon was started as.
+  let daemonUser: DaemonUser
 
   /// The directory holding the built products (`storedaemon`, `tcactl`).
   static var productsDirectory: URL {
@@ -53,6 +56,7 @@ final class DaemonProcess {
     self.ownsDirectory = ownsDirectory
     socketPath = directory + "/run/storedaemon.sock"
     stateDirectory = directory + "/state"
+    daemonUser = user.flatMap { DaemonUser(user: "\($0)") } ?? .standard
     let daemon = Self.productsDirectory.appendingPathComponent("storedaemon")
     process.executableURL = daemon
     process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
@@ -89,7 +93,7 @@ final class DaemonProcess {
 
   /// A connected client.
   func client(_ name: String = "test") throws -> WireClient {
-    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout)
+    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout, daemonUser: daemonUser)
   }
 
   /// A raw socket, for speaking bytes that no well-behaved client would.
@@ -146,7 +150,7 @@ final class DaemonProcess {
   private func waitUntilServing() throws {
     let deadline = ContinuousClock.now + eventTimeout
     while ContinuousClock.now < deadline {
-      if let client = try? WireClient(path: socketPath, clientName: "probe") {
+      if let client = try? WireClient(path: socketPath, clientName: "probe", daemonUser: daemonUser) {
         client.close()
         return
       }
