@@ -280,7 +280,8 @@ struct RobustnessTests {
     _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     defer {
       unlink(errorPath)
-      rmdir(directory + "-state")
+      // The daemon may have filled its state directory before it refused.
+      try? FileManager.default.removeItem(atPath: directory + "-state")
     }
     process.standardError = FileHandle(forWritingAtPath: errorPath)
     try process.run()
