@@ -63,6 +63,25 @@ public final class JournalDirectory: Sendable {
     return try JournalRecovery(directory: path, repair: repair).run()
   }
 
+  /// Sets aside `entry`, a record recovery read whole but the daemon cannot
+  /// use (its patch does not apply, or the state it gives does not decode),
+  /// and every record after it: the bytes from the record on are copied to a
+  /// side file (`….damaged-<offset>`) and cut off, and later segments are
+  /// moved aside, exactly as ``recover(repair:)`` does with damage. Recover
+  /// again afterwards; versions from `entry`'s on are gone, so the daemon
+  /// starts a new epoch.
+  ///
+  /// - Returns: what was dropped, for the log.
+  /// - Throws: ``JournalError/changedSinceRecovery(path:reason:)`` if the
+  ///   segment is gone or shorter, or a system failure.
+  public func setAside(from entry: JournalEntry, problem: String) throws(JournalError) -> [RecoveryEvent] {
+    if snapshots.withLock({ $0?.isOpen ?? false }) {
+      throw .invalidArgument("cannot set records of \(path) aside while its writer is open: close the writer first")
+    }
+    return try JournalRecovery(directory: path, repair: true).setAside(
+      segment: entry.path, offset: entry.offset, problem: problem)
+  }
+
   /// Opens the writer (one at a time), continuing the journal exactly where `recovered` ends:
   /// in its newest segment if that is of the same epoch and not full, else in
   /// a new segment starting at `recovered.lastVersion + 1`.

@@ -17,7 +17,7 @@ final class Daemon: Sendable {
   private let policy: PeerPolicy
   private let notifier: ServiceNotifier
   private let nextConnectionID = Atomic<Int>(1)
-  private let openConnections = Atomic<Int>(0)
+  private let connections = ConnectionRegistry()
   private let stopping = Atomic<Bool>(false)
 
   init(options: DaemonOptions, arguments: [String]) throws {
@@ -38,6 +38,7 @@ final class Daemon: Sendable {
     }
     policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
+    try DirectorySetup.checkSafeForState(options.stateDirectory)
     for kind in [WorkerKind.timer, .network] {
       let executable = WorkerProtocol.executable(for: kind, effectworker: options.workerExecutable)
       guard access(executable, X_OK) == 0 else {
@@ -77,8 +78,13 @@ final class Daemon: Sendable {
       sources.append(source)
     }
     // The signals are handled before anything is served.
-    DetachedThread.start(name: "store-loop") { [loop] in loop.run() }
-    DetachedThread.start(name: "accept") { [self] in acceptLoop() }
+    do {
+      try DetachedThread.start(name: "store-loop") { [loop] in loop.run() }
+      try DetachedThread.start(name: "accept") { [self] in acceptLoop() }
+    } catch {
+      Log.error("\(error); cannot serve")
+      exit(70)
+    }
     Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
     let features = options.features
     Log.info(
@@ -90,11 +96,24 @@ final class Daemon: Sendable {
     Log.info("stopping: no new connections; answering what is in flight")
     stopping.store(true, ordering: .sequentiallyConsistent)
     listener.close()
+    // The loop commits what it reduced and closes the journal; every action
+    // it journaled is then acknowledged in its sender's outbox. It is waited
+    // for however long it takes, so that none goes unanswered.
     let drained = DispatchSemaphore(value: 0)
     loop.post(.shutdown(done: { drained.signal() }))
-    _ = drained.wait(timeout: .now() + .seconds(5))
-    // Give the writers a moment to flush the goodbyes.
-    usleep(100_000)
+    while drained.wait(timeout: .now() + .seconds(5)) == .timedOut {
+      Log.warning("stopping: the store loop is still busy; waiting for it, so that every action it journals is answered")
+    }
+    // Each client reads its answers, then goodbye; one that does not read is
+    // given up on after the write timeout.
+    let reason = "storedaemon is shutting down"
+    for connection in connections.close() { connection.sayGoodbye(reason) }
+    let deadline = DispatchTime.now() + .milliseconds((options.writeTimeout + .seconds(1)).wholeMilliseconds)
+    if !connections.waitUntilEmpty(deadline: deadline) {
+      Log.warning(
+        "stopping: \(connections.count) client(s) did not read their last answers within the write timeout "
+          + "(--write-timeout); closing them")
+    }
     Log.info("stopped")
     exit(0)
   }
@@ -171,21 +190,36 @@ final class Daemon: Sendable {
         socket.close()
         continue
       }
-      guard openConnections.load(ordering: .relaxed) < options.maximumClients else {
+      let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
+      // The daemon outlives every connection, so capturing it is safe.
+      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [self] in
+        connections.remove(id)
+      }
+      switch connections.admit(connection, maximum: options.maximumClients) {
+      case .admitted(let evicted):
+        evicted?.closeWithError(
+          id: nil, .timeout,
+          "no hello yet, and a newer connection needed the room: at most "
+            + "\(ConnectionRegistry.handshakeShare(of: options.maximumClients)) connections may wait for their hello "
+            + "(half of --max-clients), so the one waiting longest is closed")
+      case .full:
         let reason = "storedaemon already serves \(options.maximumClients) clients (--max-clients); try again later"
         try? socket.write(
           MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
             + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
         socket.close()
         continue
+      case .closed:
+        // Accepted as the daemon began to stop.
+        try? socket.write(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")))
+        socket.close()
+        return
       }
-      let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-      openConnections.add(1, ordering: .relaxed)
-      // The daemon outlives every connection, so capturing it is safe.
-      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [self] in
-        openConnections.subtract(1, ordering: .relaxed)
+      do {
+        try connection.start(loop: loop, options: options)
+      } catch {
+        Log.warning("refused connection from pid \(credentials.pid): \(error)")
       }
-      connection.start(loop: loop, options: options)
     }
   }
 }

@@ -6,16 +6,18 @@ import FoundationEssentials
 import Glibc
 import Wire
 
-SignalMask.unblockAll()
+// SIGHUP reloads the settings once serving (Daemon.run); before that the
+// settings are being read anyway. Ignored first thing, before the signals a
+// parent blocked are let in: a SIGHUP that came early, pending until then,
+// must not end the daemon (its default action).
+signal(SIGHUP, SIG_IGN)
 // Writes to closed sockets fail with EPIPE (MSG_NOSIGNAL); this also covers a
 // closed standard error, which must not kill the daemon.
 signal(SIGPIPE, SIG_IGN)
 // A file size limit (RLIMIT_FSIZE) must fail the journal's write with EFBIG,
 // which rejects one batch, rather than kill the daemon.
 signal(SIGXFSZ, SIG_IGN)
-// SIGHUP reloads the settings once serving (Daemon.run); before that the
-// settings are being read anyway.
-signal(SIGHUP, SIG_IGN)
+SignalMask.unblockAll()
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.contains("--help") || arguments.contains("-h") {

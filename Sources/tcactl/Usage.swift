@@ -16,6 +16,9 @@ enum Usage {
 
     options:
       --socket PATH   the daemon's socket (default: $TCA_SOCKET, else storedaemon's default)
+      --daemon-user USER
+                      the user the daemon must run as, a name or uid (default: $TCA_DAEMON_USER,
+                      else you, root or storedaemon); a socket served by anyone else is refused
       --json          machine-readable output
       --help, -h      help for a command, e.g. `tcactl send --help`
 

@@ -36,12 +36,14 @@ default:
 
 let client: WireClient
 do {
-  client = try WireClient(path: invocation.socketPath, clientName: "tcactl \(command.rawValue)")
+  client = try WireClient(
+    path: invocation.socketPath, clientName: "tcactl \(command.rawValue)", daemonUser: invocation.daemonUser ?? .standard)
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many
   // clients, another protocol version): the daemon answered, so 1. Anything
-  // else, a daemon that accepted but never answered included, is 69.
+  // else, a daemon that accepted but never answered and a process of another
+  // user listening in its place included, is 69.
   if case .rejected = error { exit(Invocation.ExitCode.rejected.rawValue) }
   exit(Invocation.ExitCode.unreachable.rawValue)
 }
@@ -60,7 +62,7 @@ do {
   Terminal.error("\(error)")
   switch error {
   case .rejected, .timedOut: code = .rejected
-  case .unreachable, .closed, .io, .protocolViolation: code = .unreachable
+  case .unreachable, .closed, .io, .protocolViolation, .impostor: code = .unreachable
   }
 }
 exit(code.rawValue)

@@ -35,6 +35,29 @@ struct RobustnessTests {
     #expect(try sender.get(path: "/counter/count").value == .int(0))
   }
 
+  /// The snapshot that would resync it is larger than its buffer, so each
+  /// change needs another: the lagged subscriber is told that this is why.
+  @Test func aLaggedSubscriberWhoseSnapshotDoesNotFitItsBufferIsToldSo() throws {
+    let daemon = try DaemonProcess(arguments: ["--client-buffer", "4096", "--lag-timeout", "0.2", "--write-timeout", "3600"])
+    let stuck = try RawConnection(daemon)
+    try stuck.hello()
+    try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
+    let sender = try daemon.client("sender")
+    let text = String(repeating: "z", count: 5000)
+    var index = 0
+    try waitUntil("the subscriber is disconnected") {
+      index += 1
+      _ = try sender.send(path: "search.textChanged", arguments: ["\(index)\(text)"])
+      return try sender.status()[path: "subscribers"] == .int(0)
+    }
+    let messages = try stuck.readUntilClosed()
+    let notice = messages.compactMap { message -> String? in
+      if case .notice(.lagged, let text) = message { text } else { nil }
+    }
+    #expect(notice.count == 1)
+    #expect(notice.first?.contains("does not fit its buffer (--client-buffer 4096 bytes)") == true, "\(notice)")
+  }
+
   /// A subscriber resuming from far back whose queue fills while the missed
   /// diffs are replayed is resynced: after the snapshot, only newer diffs.
   @Test func aResumeThatOverflowsIsResyncedAndNoOlderDiffFollowsTheSnapshot() throws {
@@ -257,7 +280,8 @@ struct RobustnessTests {
     _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
     defer {
       unlink(errorPath)
-      rmdir(directory + "-state")
+      // The daemon may have filled its state directory before it refused.
+      try? FileManager.default.removeItem(atPath: directory + "-state")
     }
     process.standardError = FileHandle(forWritingAtPath: errorPath)
     try process.run()

@@ -4,9 +4,11 @@ import Glibc
 /// failing with a ``StorageError`` that names the file and `errno`.
 enum DurableFile {
   /// Reads the whole regular file at `path`, or nil if there is none.
-  /// A file over `limit` bytes is refused without reading it.
+  /// A file over `limit` bytes is refused without reading it, and anything
+  /// but a regular file without waiting (`O_NONBLOCK`: opening a FIFO would
+  /// wait for a writer for ever; it changes nothing for a regular file).
   static func read(_ path: String, limit: Int) throws(StorageError) -> [UInt8]? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK)
     if descriptor < 0 {
       if errno == ENOENT || errno == ENOTDIR { return nil }
       throw .system("open", path: path)

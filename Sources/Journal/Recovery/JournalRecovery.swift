@@ -182,7 +182,7 @@ struct JournalRecovery {
   }
 
   /// The bytes and identity of the file at `path`.
-  private func read(_ path: String) throws(JournalError) -> ([UInt8], FileIdentity) {
+  func read(_ path: String) throws(JournalError) -> ([UInt8], FileIdentity) {
     do {
       let fd = try FileIO.open(path, O_RDONLY)
       defer { FileIO.close(fd) }

@@ -15,12 +15,68 @@ enum FileIO {
   /// asks the kernel for more than it will hand over at once.
   static let readChunk = 16 << 20
 
+  /// Opens `path`. Unless `flags` ask for a directory, it must be a regular
+  /// file: anything else named like a journal file (a FIFO, a socket, a
+  /// device, a directory, a symbolic link) cannot be the daemon's, and is
+  /// refused, naming it, without waiting (`O_NONBLOCK`: opening a FIFO
+  /// would otherwise wait for a writer for ever; it changes nothing for a
+  /// regular file).
   static func open(_ path: String, _ flags: Int32, mode: mode_t = fileMode) throws(SystemFailure) -> Int32 {
+    let wantsFile = flags & O_DIRECTORY == 0
+    let fd: Int32
     while true {
-      let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
-      if fd >= 0 { return fd }
-      if errno != EINTR { throw .last("open", path: path) }
+      let opened = Glibc.open(path, flags | O_CLOEXEC | (wantsFile ? O_NOFOLLOW | O_NONBLOCK : 0), mode)
+      if opened >= 0 {
+        fd = opened
+        break
+      }
+      if errno == EINTR { continue }
+      let failure = SystemFailure.last("open", path: path)
+      // ELOOP: a symbolic link (O_NOFOLLOW); ENXIO: a FIFO without a reader
+      // or a socket, opened for writing.
+      if wantsFile && (failure.code == ELOOP || failure.code == ENXIO), let kind = kind(atPath: path) {
+        throw notARegularFile(path, kind)
+      }
+      throw failure
     }
+    guard wantsFile else { return fd }
+    var info = stat()
+    guard fstat(fd, &info) == 0 else {
+      let failure = SystemFailure.last("fstat", path: path)
+      close(fd)
+      throw failure
+    }
+    guard info.st_mode & S_IFMT == S_IFREG else {
+      close(fd)
+      throw notARegularFile(path, describe(info.st_mode))
+    }
+    return fd
+  }
+
+  /// What the entry at `path` is, if it is not a regular file.
+  private static func kind(atPath path: String) -> String? {
+    var info = stat()
+    guard lstat(path, &info) == 0, info.st_mode & S_IFMT != S_IFREG else { return nil }
+    return describe(info.st_mode)
+  }
+
+  private static func describe(_ mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFIFO: "a FIFO"
+    case S_IFSOCK: "a socket"
+    case S_IFDIR: "a directory"
+    case S_IFLNK: "a symbolic link"
+    case S_IFCHR: "a character device"
+    case S_IFBLK: "a block device"
+    default: "a special file"
+    }
+  }
+
+  private static func notARegularFile(_ path: String, _ kind: String) -> SystemFailure {
+    SystemFailure(
+      "open", path: path, code: EINVAL,
+      detail: "it is \(kind), not a regular file, so it cannot be the daemon's; it was left as it is: move it out of "
+        + "the directory (or rename it) and start again")
   }
 
   /// Closes `fd`. A failing `close` is ignored: by then the journal has

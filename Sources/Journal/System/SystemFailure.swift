@@ -10,11 +10,14 @@ public struct SystemFailure: Error, Sendable, Hashable, CustomStringConvertible 
   public let path: String
   /// The `errno` value.
   public let code: Int32
+  /// What a person needs beyond the system's message, when more is known.
+  public let detail: String?
 
-  public init(_ operation: String, path: String, code: Int32) {
+  public init(_ operation: String, path: String, code: Int32, detail: String? = nil) {
     self.operation = operation
     self.path = path
     self.code = code
+    self.detail = detail
   }
 
   /// The failure of `operation` with the current `errno`.
@@ -23,7 +26,7 @@ public struct SystemFailure: Error, Sendable, Hashable, CustomStringConvertible 
   }
 
   public var description: String {
-    "\(operation) of \(path) failed: \(Self.describe(code))"
+    "\(operation) of \(path) failed: \(detail ?? Self.describe(code))"
   }
 
   /// Whether the failure means there is no room to write: the file system is

@@ -15,10 +15,10 @@ final class BackgroundSync: Sendable {
   private let finished = DispatchSemaphore(value: 0)
 
   /// Starts the thread. `tick` returns `false` to end it (its writer is gone).
-  init(interval: Duration, tick: @escaping @Sendable () -> Bool) {
+  init(interval: Duration, tick: @escaping @Sendable () -> Bool) throws(ThreadStartError) {
     let (seconds, attoseconds) = interval.components
     let nanoseconds = max(1_000_000, Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-    DetachedThread.start(name: "journal-sync") { [self] in
+    try DetachedThread.start(name: "journal-sync") { [self] in
       while !stopped.load(ordering: .acquiring) {
         _ = wake.wait(timeout: .now() + .nanoseconds(nanoseconds))
         if stopped.load(ordering: .acquiring) || !tick() { break }

@@ -115,13 +115,18 @@ public final class JournalWriter: Sendable {
         fd: segment.fd, path: segment.path, segmentFirstVersion: segment.firstVersion, size: segment.size,
         headerLength: segment.headerLength, progress: recovered.progress))
     let box = WeakWriter()
-    syncer =
-      configuration.sync == .everySecond
-      ? BackgroundSync(interval: configuration.syncInterval) {
-        guard let writer = box.writer else { return false }
-        writer.backgroundSync()
-        return true
-      } : nil
+    do {
+      syncer =
+        configuration.sync == .everySecond
+        ? try BackgroundSync(interval: configuration.syncInterval) {
+          guard let writer = box.writer else { return false }
+          writer.backgroundSync()
+          return true
+        } : nil
+    } catch {
+      FileIO.close(segment.fd)
+      throw .system(SystemFailure("start the journal-sync thread", path: directory, code: error.errno))
+    }
     box.writer = self
   }
 

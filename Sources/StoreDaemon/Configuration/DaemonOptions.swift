@@ -88,8 +88,9 @@ struct DaemonOptions: Sendable {
       --max-clients N        clients connected at once, at most (default 512)
       --fsync POLICY         when the journal is made durable: always (default; an action is
                              acknowledged only once on disk), every-second, or never
-      --repair               start even if the journal is damaged in the middle: keep what precedes
-                             the damage and move the rest aside (never deleted)
+      --repair               start even if the journal is damaged in the middle or holds a record the
+                             state cannot be rebuilt with: keep what precedes it and move the rest
+                             aside (never deleted)
       --effectworker PATH    the timer and storage worker executable (default: effectworker beside
                              storedaemon); the network worker is PATH-network
       --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
@@ -196,13 +197,10 @@ struct DaemonOptions: Sendable {
     options.stateDirectory = stateDirectory ?? RuntimePaths.defaultStateDirectory(environment: environment)
     var file: (path: String, text: String)?
     if let path = options.configurationFile {
-      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        throw UsageError("--config: cannot read '\(path)': \(String(cString: strerror(errno)))")
-      }
-      file = (path, text)
+      file = try ConfigurationFile.read(path, required: true).map { (path, $0) }
     } else {
       let path = options.stateDirectory + "/storedaemon.conf"
-      if let text = try? String(contentsOfFile: path, encoding: .utf8) {
+      if let text = try ConfigurationFile.read(path, required: false) {
         file = (path, text)
         options.configurationFile = path
       }

@@ -13,7 +13,8 @@ import Wire
 /// ``creditLimit`` messages the loop has not handled yet (it stops reading
 /// until the loop catches up); a write that waits longer than the write
 /// timeout (`--write-timeout`) for the client to read ends the connection; a connection
-/// must say `hello` within the handshake timeout, counted from `accept`.
+/// must say `hello` within the handshake timeout, counted from `accept` (or
+/// sooner when newer connections need the room: ``ConnectionRegistry``).
 ///
 /// The socket is closed by whichever thread ends last, under a lock that
 /// ``shutdownNow()`` also takes, so no thread ever touches a descriptor number
@@ -31,6 +32,7 @@ final class Connection: Sendable {
   let credits = DispatchSemaphore(value: 0)
   private let lifecycle = Mutex<(threadsRunning: Int, isClosed: Bool)>((2, false))
   private let closing = Atomic<Bool>(false)
+  private let saidHello = Atomic<Bool>(false)
   private let onEnd: @Sendable () -> Void
 
   init(id: Int, socket: UnixSocket, outboxLimit: Int, onEnd: @escaping @Sendable () -> Void = {}) {
@@ -41,31 +43,62 @@ final class Connection: Sendable {
     for _ in 0..<Self.creditLimit { credits.signal() }
   }
 
-  /// Starts the reader and writer threads.
-  func start(loop: StoreLoop, options: DaemonOptions) {
+  /// Starts the writer and reader threads.
+  ///
+  /// - Throws: ``ThreadStartError`` when the system refuses either thread;
+  ///   the client has then been told why (`too_many_clients`), and the
+  ///   connection closes by itself, calling `onEnd`.
+  func start(loop: StoreLoop, options: DaemonOptions) throws(ThreadStartError) {
     try? socket.setWriteTimeout(options.writeTimeout)
-    DetachedThread.start(name: "client-read") { [self] in
-      readLoop(loop: loop, options: options)
-      loop.post(.disconnected(connectionID: id))
-      outbox.finish()
-      threadEnded()
+    do {
+      try DetachedThread.start(name: "client-write") { [self] in writeLoop() }
+    } catch {
+      // Nothing will write: the two small frames fit in the socket's buffer,
+      // and stay readable after the close.
+      let reason = Self.refusal(error)
+      try? socket.write(
+        MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
+          + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
+      socket.close()
+      onEnd()
+      throw error
     }
-    DetachedThread.start(name: "client-write") { [self] in
-      while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
-        do {
-          try socket.write(frame)
-        } catch {
-          break
-        }
+    do {
+      try DetachedThread.start(name: "client-read") { [self] in
+        readLoop(loop: loop, options: options)
+        loop.post(.disconnected(connectionID: id))
+        // The loop lets a client it welcomed go once it has answered what
+        // was read, if the client closed only its writing half and can
+        // still read them.
+        if !isGreeted || isClosing || peerHasHungUp { outbox.finish() }
+        threadEnded()
       }
-      markClosing()
-      outbox.finish()
-      // Nothing is written through once this thread may close the socket.
-      outbox.retire()
-      // Wakes the reader, whether the peer is gone or the daemon said goodbye.
-      shutdownNow()
-      threadEnded()
+    } catch {
+      closeWithError(id: nil, .tooManyClients, Self.refusal(error))
+      threadEnded()  // The reader's part: the writer closes once it has said why.
+      throw error
     }
+  }
+
+  private static func refusal(_ error: ThreadStartError) -> String {
+    "storedaemon cannot serve another client now: \(error); try again later"
+  }
+
+  private func writeLoop() {
+    while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
+      do {
+        try socket.write(frame)
+      } catch {
+        break
+      }
+    }
+    markClosing()
+    outbox.finish()
+    // Nothing is written through once this thread may close the socket.
+    outbox.retire()
+    // Wakes the reader, whether the peer is gone or the daemon said goodbye.
+    shutdownNow()
+    threadEnded()
   }
 
   /// Sends an error and a goodbye (even past the outbox's limit, after
@@ -76,6 +109,14 @@ final class Connection: Sendable {
     outbox.dropDroppable()
     outbox.offerAnswer(MessageCodec.frame(ServerMessage.error(id: requestID, code: code, message: message)))
     outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: message)))
+    outbox.finish()
+  }
+
+  /// Says goodbye after what is queued, and closes once it is written — or
+  /// once the client has failed to read for the write timeout. For a clean
+  /// stop; nothing is said to a connection already closing.
+  func sayGoodbye(_ reason: String) {
+    outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
     outbox.finish()
   }
 
@@ -90,6 +131,9 @@ final class Connection: Sendable {
 
   /// Whether the connection is on its way out; the loop ignores its messages.
   var isClosing: Bool { closing.load(ordering: .acquiring) }
+
+  /// Whether the client has said a valid `hello`.
+  var isGreeted: Bool { saidHello.load(ordering: .acquiring) }
 
   private func markClosing() {
     closing.store(true, ordering: .releasing)
@@ -173,6 +217,7 @@ final class Connection: Sendable {
               return
             }
             greeted = true
+            saidHello.store(true, ordering: .releasing)
             loop.post(.connected(self, client: client))
           case .success(let other):
             closeWithError(id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
@@ -193,11 +238,25 @@ final class Connection: Sendable {
     }
   }
 
+  /// Waits until the loop has room for another message. A client that has
+  /// closed its end meanwhile is let go, so that it does not hold its slot
+  /// for as long as the loop is busy.
   private func waitForCredit() -> Bool {
     while credits.wait(timeout: .now() + .milliseconds(200)) == .timedOut {
       if isClosing { return false }
+      if peerHasHungUp {
+        markClosing()
+        return false
+      }
     }
     return !isClosing
+  }
+
+  /// Whether the client has closed its end entirely, not only its writing
+  /// half: nothing written to it can be read any more.
+  private var peerHasHungUp: Bool {
+    var entry = pollfd(fd: socket.descriptor, events: 0, revents: 0)
+    return poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLHUP) != 0
   }
 
   private struct ParseFailure: Error {

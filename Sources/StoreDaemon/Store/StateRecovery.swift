@@ -25,31 +25,38 @@ struct StateRecovery {
 
   static func run(options: DaemonOptions, retained: Int) throws -> StateRecovery {
     let journal = try JournalDirectory(path: options.stateDirectory + "/journal")
-    let recovered: RecoveredJournal
-    do {
-      recovered = try journal.recover(repair: options.repair)
-    } catch {
-      throw Failure(description: "cannot recover the state: \(error)")
-    }
-    for event in recovered.report.events {
-      if event.isWarning { Log.warning("recovery: \(event)") } else { Log.info("recovery: \(event)") }
-    }
     let initial = try CanonicalJSON.value(of: AppFeature.State())
-    let replayed: JSONValue
-    do {
-      replayed = try recovered.replay(initialState: initial)
-    } catch {
-      throw Failure(description: "cannot replay the journal in \(journal.path): \(error); run with --repair to keep what precedes the damage")
-    }
-    let state: AppFeature.State
-    do {
-      state = try CanonicalJSON.decode(AppFeature.State.self, from: replayed)
-    } catch let error as DecodingError {
-      let file = recovered.snapshot?.path ?? journal.path
-      throw Failure(description: "\(StateDecodingFailure(error, path: file, version: recovered.lastVersion))")
-    }
+    var recovered = try recover(journal, repair: options.repair)
+    // With --repair, each record that cannot be used is set aside with
+    // the ones after it, and the journal recovered again, until the state
+    // rebuilds.
+    var setAside = false
+    let (replayed, state) = try { () throws -> (JSONValue, AppFeature.State) in
+      while true {
+        do {
+          return try rebuild(recovered, initial: initial)
+        } catch let unusable as UnusableRecord {
+          guard options.repair else {
+            throw Failure(
+              description: "cannot recover the state: \(unusable). The records are intact up to version "
+                + "\(unusable.entry.version - 1). Start storedaemon with --repair to keep them and set this record "
+                + "and the ones after it aside (nothing is deleted; the log lists what was set aside), or restore "
+                + "the journal from a backup.")
+          }
+          let events: [RecoveryEvent]
+          do {
+            events = try journal.setAside(from: unusable.entry, problem: unusable.problem)
+          } catch {
+            throw Failure(description: "cannot set aside the record that cannot be used (\(unusable)): \(error)")
+          }
+          for event in events { Log.warning("recovery: \(event)") }
+          setAside = true
+          recovered = try recover(journal, repair: true)
+        }
+      }
+    }()
     var epoch = recovered.epoch ?? Self.newEpoch()
-    if recovered.report.droppedData {
+    if recovered.report.droppedData || setAside {
       // Versions after the damage are gone: a subscriber holding one must not resume.
       epoch = Self.newEpoch()
     }
@@ -92,6 +99,77 @@ struct StateRecovery {
     return StateRecovery(
       state: state, document: document, version: recovered.lastVersion, epoch: epoch, recentChanges: recent,
       journal: journal, writer: writer)
+  }
+
+  /// Recovers `journal`, logging what recovery found and did.
+  private static func recover(_ journal: JournalDirectory, repair: Bool) throws -> RecoveredJournal {
+    let recovered: RecoveredJournal
+    do {
+      recovered = try journal.recover(repair: repair)
+    } catch {
+      throw Failure(description: "cannot recover the state: \(error)")
+    }
+    for event in recovered.report.events {
+      if event.isWarning { Log.warning("recovery: \(event)") } else { Log.info("recovery: \(event)") }
+    }
+    return recovered
+  }
+
+  /// The state at the journal's last version, as JSON and decoded.
+  ///
+  /// - Throws: ``UnusableRecord`` naming the record whose patch does not
+  ///   apply, or after which the state no longer decodes; a ``Failure``
+  ///   when the snapshot's own state does not decode (another build's
+  ///   shape: the file is left for that build).
+  private static func rebuild(
+    _ recovered: RecoveredJournal, initial: JSONValue
+  ) throws -> (replayed: JSONValue, state: AppFeature.State) {
+    let replayed: JSONValue
+    do {
+      replayed = try recovered.replay(initialState: initial)
+    } catch {
+      switch error {
+      case .patchDoesNotApply(let version, _, _, let reason):
+        if let entry = recovered.records.entry(version: version) {
+          throw UnusableRecord(entry: entry, problem: "its patch does not apply to the state before it: \(reason)")
+        }
+      case .undecodableRecord(let path, let offset, let reason):
+        if let entry = recovered.record(at: path, offset: offset) {
+          throw UnusableRecord(entry: entry, problem: "it does not decode: \(reason)")
+        }
+      default:
+        break
+      }
+      throw Failure(description: "cannot replay the journal in \(recovered.directory): \(error)")
+    }
+    do {
+      return (replayed, try CanonicalJSON.decode(AppFeature.State.self, from: replayed))
+    } catch let error as DecodingError {
+      let decodes = { (state: JSONValue) in (try? CanonicalJSON.decode(AppFeature.State.self, from: state)) != nil }
+      let base = recovered.snapshot?.state ?? initial
+      guard decodes(base), let entry = try recovered.firstRecord(refusedBy: decodes, initialState: initial) else {
+        // The snapshot's own state does not decode: another build's shape.
+        let file = recovered.snapshot?.path ?? recovered.directory
+        let version = recovered.snapshot?.version ?? 0
+        throw Failure(description: "\(StateDecodingFailure(error, path: file, version: version))")
+      }
+      let failure = StateDecodingFailure(error, path: entry.path, version: entry.version)
+      throw UnusableRecord(
+        entry: entry,
+        problem: "the state after it does not decode at \(failure.field) (the state before it does): \(failure.detail)")
+    }
+  }
+
+  /// A record recovery read whole (its checksum is valid) that the state
+  /// cannot be rebuilt with.
+  struct UnusableRecord: Error, CustomStringConvertible {
+    let entry: JournalEntry
+    /// What is wrong with it.
+    let problem: String
+
+    var description: String {
+      "the record of version \(entry.version) at byte \(entry.offset) of \(entry.path) cannot be used: \(problem)"
+    }
   }
 
   static func newEpoch() -> String {

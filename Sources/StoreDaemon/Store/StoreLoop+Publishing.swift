@@ -191,29 +191,39 @@ extension StoreLoop {
   }
 
   /// The subscriber's queue is full: drop the diffs that wait and send a
-  /// snapshot of the current state instead (it always fits: answers are
-  /// counted apart, and the dropped diffs were all else that waited). A
-  /// subscriber whose connection has taken nothing for the lag timeout
-  /// (`--lag-timeout`) is disconnected instead; one that is merely slow, or
-  /// reads in bursts, is resynced as often as needed.
+  /// snapshot of the current state instead (it fits: answers are counted
+  /// apart, and the dropped diffs were all else that waited). A subscriber
+  /// whose connection has taken nothing for the lag timeout (`--lag-timeout`)
+  /// is disconnected instead; one that is merely slow, or reads in bursts,
+  /// is resynced as often as needed. A snapshot larger than the buffer
+  /// leaves no room for the next change, so such a subscriber is resynced
+  /// with almost every change; if it then lags, it is told that this is why.
   func resync(_ client: Client) {
     guard let subscription = client.subscription else { return }
     let connection = client.connection
     connection.outbox.dropDroppable()
+    // A part that no longer exists reads as null, as its diffs said.
+    let value = subscription.value(in: published) ?? .null
+    let snapshot = MessageCodec.frame(
+      ServerMessage.snapshot(version: store.version, path: subscription.description, value: value, notice: .resynced))
     let idle = ContinuousClock.now - connection.outbox.lastTakenAt
     guard idle < options.lagTimeout else {
       let seconds = Double(idle.wholeMilliseconds) / 1000
-      let reason = "the subscriber has read nothing for \(seconds) s while diffs were waiting; disconnecting it"
+      var reason = "the subscriber has read nothing for \(seconds) s while diffs were waiting"
+      if snapshot.count > connection.outbox.limit {
+        let part = subscription.isRoot ? "the state" : "'\(subscription)'"
+        reason +=
+          ", and the snapshot of \(part) that would resync it (\(snapshot.count) bytes) does not fit its buffer "
+          + "(--client-buffer \(connection.outbox.limit) bytes), so each change needs another; subscribe to a "
+          + "smaller part of the state, or raise --client-buffer"
+      }
+      reason += "; disconnecting it"
       connection.closeWithNotice(.lagged, reason)
       clients[connection.id] = nil
       Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
       return
     }
-    // A part that no longer exists reads as null, as its diffs said.
-    let value = subscription.value(in: published) ?? .null
-    let snapshot = ServerMessage.snapshot(
-      version: store.version, path: subscription.description, value: value, notice: .resynced)
-    connection.outbox.offer(MessageCodec.frame(snapshot), droppable: true)
+    connection.outbox.offer(snapshot, droppable: true)
     client.lastSent = .now
     if batch != nil { resyncedInBatch.insert(connection.id) }
   }

@@ -98,6 +98,9 @@ final class StoreLoop: @unchecked Sendable {
   var sentActions = SentActionMemo()
   /// Sends with `wait` whose effects are still running, by origin.
   var waits: [Origin: Wait] = [:]
+  /// The clients whose connections have stopped reading (they closed, or
+  /// closed their writing half), let go once they are answered.
+  var leaving: Set<Int> = []
 
   /// The most changes a `settled` answer lists; an action whose effects keep
   /// changing the state (a repeating timer) would otherwise grow it forever.
@@ -210,6 +213,7 @@ final class StoreLoop: @unchecked Sendable {
       supervisor.tick()
       deliverWorkerReplies()
       reportSettledWaits()
+      if !leaving.isEmpty { letLeavingClientsGo() }
       commitBatch()
       sendHeartbeats()
       reportToServiceManager()
@@ -223,7 +227,27 @@ final class StoreLoop: @unchecked Sendable {
     handle(command)
     deliverWorkerReplies()
     reportSettledWaits()
+    if !leaving.isEmpty { letLeavingClientsGo() }
     pingWatchdogIfDue()
+  }
+
+  /// Forgets the clients that stopped sending once nothing they asked for is
+  /// still to be answered (a waiting request, a history read, a `settled`),
+  /// and closes their connections after those answers.
+  func letLeavingClientsGo() {
+    for id in leaving {
+      guard let client = clients[id] else {
+        leaving.remove(id)
+        continue
+      }
+      let owesAnswers =
+        !client.deferred.isEmpty || client.historyPending || waits.values.contains { $0.connectionID == id }
+      guard client.connection.isClosing || !owesAnswers else { continue }
+      clients[id] = nil
+      waits = waits.filter { $0.value.connectionID != id }
+      leaving.remove(id)
+      client.connection.outbox.finish()
+    }
   }
 
   /// Reduces the actions the workers' replies map to, including the failures
@@ -248,8 +272,9 @@ final class StoreLoop: @unchecked Sendable {
           protocol: ProtocolVersion.current, server: "storedaemon \(DaemonOptions.version)", version: store.version,
           epoch: epoch), to: connection)
     case .disconnected(let id):
-      clients[id] = nil
-      waits = waits.filter { $0.value.connectionID != id }
+      guard clients[id] != nil else { return }
+      leaving.insert(id)
+      letLeavingClientsGo()
     case .message(let id, let message):
       guard let client = clients[id], !client.connection.isClosing else { return }
       guard mayHandleRequest(of: client) else { return postpone(command, of: client) }
@@ -273,7 +298,8 @@ final class StoreLoop: @unchecked Sendable {
       supervisor.handle(report, kind: kind, generation: generation)
     case .shutdown(let done):
       // Pending effects fail (their features hear why), and the workers are
-      // told to stop by the end of file on their sockets.
+      // told to stop by the end of file on their sockets. The daemon says
+      // goodbye to the clients once this is done.
       let links = supervisor.stopAll()
       deliverWorkerReplies()
       commitBatch()
@@ -284,10 +310,6 @@ final class StoreLoop: @unchecked Sendable {
       }
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
-      for client in clients.values {
-        client.connection.outbox.offerAnswer(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")))
-        client.connection.outbox.finish()
-      }
       isRunning = false
       done()
     }

@@ -20,6 +20,13 @@ struct WorkerInput {
       return ([], false)
     }
     if bytes.isEmpty { return ([], false) }
+    let events = read(bytes, from: link)
+    return (events.events, events.isValid)
+  }
+
+  /// The worker's events in `bytes`, read from `link`, in order; `isValid`
+  /// is false once the worker broke the protocol (it is killed then).
+  mutating func read(_ bytes: [UInt8], from link: WorkerLink) -> (events: [WorkerEvent], isValid: Bool) {
     decoder.append(bytes)
     var events: [WorkerEvent] = []
     do {

@@ -16,10 +16,18 @@ import Wire
 /// makes sure the process is gone (SIGKILL after a short grace), reaps it,
 /// closes the socket and reports the exit once. A pid is only ever signalled
 /// while it is known to be unreaped, so a recycled pid is never hit.
+///
+/// The socket may outlive the process: a process the worker started keeps
+/// a copy of it, and then its end of file never comes. So a thread also
+/// waits for the process itself to end and reports ``Report/ended``, on
+/// which the loop stops reading and releases the link.
 final class WorkerLink: Sendable {
   /// What the store loop learns of a worker: its messages, then its exit.
   enum Report: Sendable {
     case event(WorkerEvent)
+    /// The process has ended (it is not reaped yet); its socket may still be
+    /// open in a process it started.
+    case ended
     /// The process is gone and reaped; `reason` says how, for logs and status.
     case exited(reason: String)
   }
@@ -40,29 +48,48 @@ final class WorkerLink: Sendable {
   private let isReleased = Mutex(false)
   private let writerDone = DispatchSemaphore(value: 0)
   private let exited = DispatchSemaphore(value: 0)
-  private let reportExit: @Sendable (_ reason: String) -> Void
+  private let report: @Sendable (Report) -> Void
 
   private init(
-    kind: WorkerKind, generation: Int, child: WorkerSpawn.Child, reportExit: @escaping @Sendable (String) -> Void
+    kind: WorkerKind, generation: Int, child: WorkerSpawn.Child, report: @escaping @Sendable (Report) -> Void
   ) {
     self.kind = kind
     self.generation = generation
     self.pid = child.pid
     self.socket = child.socket
-    self.reportExit = reportExit
+    self.report = report
     outbox = Outbox(limit: Self.outboxLimit, writingThroughTo: child.socket.descriptor)
   }
 
-  /// Spawns a worker and starts its writer thread; `reportExit` is called
-  /// once, from another thread, after ``release()``, when the process is
-  /// reaped.
+  /// Spawns a worker and starts its writer thread and the thread that waits
+  /// for it to end. `report` is called from other threads: with
+  /// ``Report/ended`` once the process has ended, and with
+  /// ``Report/exited(reason:)`` once, after ``release()``, when it is reaped.
   static func start(
     kind: WorkerKind, generation: Int, executable: String, arguments: [String], environment: [String],
-    reportExit: @escaping @Sendable (_ reason: String) -> Void
+    report: @escaping @Sendable (Report) -> Void
   ) throws(SocketError) -> WorkerLink {
     let child = try WorkerSpawn.spawn(executable: executable, arguments: arguments, environment: environment)
-    let link = WorkerLink(kind: kind, generation: generation, child: child, reportExit: reportExit)
-    DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
+    let link = WorkerLink(kind: kind, generation: generation, child: child, report: report)
+    var writerStarted = false
+    do {
+      try DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
+      writerStarted = true
+      try DetachedThread.start(name: "\(kind.rawValue)-wait") { link.waitForEnd() }
+    } catch {
+      // A worker that cannot be written to, or whose end would go unseen, is
+      // of no use: it fails to start. A writer already started is ended
+      // before the socket it writes to is closed.
+      if writerStarted {
+        link.outbox.finish()
+        link.writerDone.wait()
+      }
+      _ = Glibc.kill(child.pid, SIGKILL)
+      var status: Int32 = 0
+      while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
+      child.socket.close()
+      throw SocketError("pthread_create", errno: error.errno, detail: "\(error)")
+    }
     return link
   }
 
@@ -84,10 +111,19 @@ final class WorkerLink: Sendable {
       return !released
     }
     guard first else { return }
-    DetachedThread.start(name: "\(kind.rawValue)-reap") { [self] in
+    let reapAndReport: @Sendable () -> Void = { [self] in
       let reason = reap()
       exited.signal()
-      reportExit(reason)
+      report(.exited(reason: reason))
+    }
+    do {
+      try DetachedThread.start(name: "\(kind.rawValue)-reap", reapAndReport)
+    } catch {
+      // With no thread to wait for it, the worker is killed, so that reaping
+      // it here takes no time.
+      Log.warning("\(error); killing the \(kind.rawValue) worker (pid \(pid)) to reap it at once")
+      kill()
+      reapAndReport()
     }
   }
 
@@ -116,6 +152,37 @@ final class WorkerLink: Sendable {
     guard exited.wait(timeout: deadline) == .success else { return false }
     exited.signal()
     return true
+  }
+
+  /// Waits, without reaping (`WNOWAIT`, so ``kill()`` never signals a
+  /// recycled pid), until the process has ended, and reports it. Returns
+  /// early if ``reap()`` reaped it first (`ECHILD`).
+  private func waitForEnd() {
+    var info = siginfo_t()
+    while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) != 0 {
+      if errno != EINTR { return }
+    }
+    report(.ended)
+  }
+
+  /// Reads what the worker wrote and the loop has not read yet, without
+  /// waiting: once the process has ended, its socket may never reach end of
+  /// file. Only before ``release()``.
+  func readRemaining() -> [UInt8] {
+    var bytes: [UInt8] = []
+    withUnsafeTemporaryAllocation(byteCount: 64 * 1024, alignment: 1) { buffer in
+      while true {
+        let count = recv(socket.descriptor, buffer.baseAddress, buffer.count, Int32(MSG_DONTWAIT))
+        if count > 0 {
+          bytes += UnsafeRawBufferPointer(rebasing: buffer[..<count])
+        } else if count < 0 && errno == EINTR {
+          continue
+        } else {
+          return
+        }
+      }
+    }
+    return bytes
   }
 
   private func writeLoop() {

@@ -257,6 +257,16 @@ final class WorkerSupervisor: EffectExecutor {
     case .event(.pong(let id)):
       if slot.outstandingPing?.id == id { slot.outstandingPing = nil }
 
+    case .ended:
+      // The process is gone, though its socket may live on in a process it
+      // started: what it wrote before it ended is read, then the link is
+      // released, which reaps it, closes the socket and reports the exit.
+      guard let link = slot.link, var input = slot.input.take() else { return }
+      for event in input.read(link.readRemaining(), from: link).events {
+        handle(.event(event), kind: kind, generation: generation)
+      }
+      link.release()
+
     case .exited(let reason):
       exited(slot, reason: reason)
     }
@@ -366,7 +376,7 @@ final class WorkerSupervisor: EffectExecutor {
         kind: kind, generation: generation,
         executable: WorkerProtocol.executable(for: kind, effectworker: configuration.executable), arguments: arguments,
         environment: configuration.environment
-      ) { [post] reason in post(kind, generation, .exited(reason: reason)) }
+      ) { [post] report in post(kind, generation, report) }
       slot.input = WorkerInput()
       slot.phase = .starting(since: .now)
     } catch {

@@ -14,6 +14,9 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
   case io(SocketError)
   /// The answer did not come in time; the message says what was waited for.
   case timedOut(String)
+  /// The process listening at `path` runs as a user the client does not
+  /// accept as the daemon (``DaemonUser``); nothing was sent to it.
+  case impostor(path: String, peer: PeerCredentials, expected: DaemonUser)
 
   public var description: String {
     switch self {
@@ -33,6 +36,11 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
     case .closed(let reason): "the daemon closed the connection: \(reason)"
     case .io(let error): "\(error)"
     case .timedOut(let message): message
+    case .impostor(let path, let peer, let expected):
+      "refusing the process listening at \(path) (pid \(peer.pid)): it runs as \(DaemonUser.name(peer.uid)), not as "
+        + "\(expected), so it may be an impostor (a user who can rename a directory above the socket can serve one "
+        + "of their own there); nothing was sent to it. If \(DaemonUser.name(peer.uid)) does run storedaemon, "
+        + "say so with --daemon-user \(peer.uid) (or TCA_DAEMON_USER)."
     }
   }
 }

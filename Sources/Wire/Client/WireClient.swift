@@ -20,14 +20,31 @@ public final class WireClient {
   private var isClosed = false
 
   /// Connects to the daemon at `path` and completes the handshake.
+  ///
+  /// - Parameter daemonUser: the users the process listening at `path` may
+  ///   run as; checked (`SO_PEERCRED`) before anything is sent.
+  /// - Throws: ``ClientError/impostor(path:peer:expected:)`` when another
+  ///   user listens there, and the other cases for a daemon that cannot be
+  ///   reached, refuses, or does not answer in time.
   public init(
     path: String, clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
-    handshakeTimeout: Duration = .seconds(10)
+    handshakeTimeout: Duration = .seconds(10), daemonUser: DaemonUser = .standard
   ) throws(ClientError) {
     do {
       socket = try UnixSocket.connect(to: path)
     } catch {
       throw .unreachable(path: path, error)
+    }
+    let peer: PeerCredentials
+    do {
+      peer = try socket.peerCredentials()
+    } catch {
+      socket.close()
+      throw .io(error)
+    }
+    guard daemonUser.uids.contains(peer.uid) else {
+      socket.close()
+      throw .impostor(path: path, peer: peer, expected: daemonUser)
     }
     var decoder = FrameDecoder(maximum: maximumFrame)
     // A daemon that accepts but never answers (wedged, or out of descriptors)

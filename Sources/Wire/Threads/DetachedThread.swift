@@ -12,10 +12,11 @@ public enum DetachedThread {
   /// Runs `body` on a new detached thread; `name` says what it is for in
   /// the error if it cannot start.
   ///
-  /// A thread that cannot be created (the process or the system is out of
-  /// threads or memory) stops the program with the reason: none of the
-  /// daemon's threads can be done without.
-  public static func start(name: String, _ body: @escaping @Sendable () -> Void) {
+  /// - Throws: ``ThreadStartError`` when the process or the system is out of
+  ///   threads or memory; `body` is then not run. What to do without the
+  ///   thread is the caller's to decide: a connection is refused, the daemon
+  ///   cannot start without its store loop.
+  public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
     let context = Unmanaged.passRetained(Context(body: body)).toOpaque()
     var thread = pthread_t()
     let result = pthread_create(&thread, nil, { raw in
@@ -26,7 +27,7 @@ public enum DetachedThread {
     }, context)
     guard result == 0 else {
       Unmanaged<Context>.fromOpaque(context).release()
-      fatalError("could not start the \(name) thread: \(String(cString: strerror(result)))")
+      throw ThreadStartError(name: name, errno: result)
     }
     pthread_detach(thread)
   }

@@ -1,4 +1,5 @@
 import Glibc
+import Wire
 
 /// A parsed `tcactl` command line: the command, its words, and its options,
 /// each already checked to apply to the command (``InvocationParser``).
@@ -7,6 +8,9 @@ struct Invocation {
   var command: Command?
   var words: [String] = []
   var socketPath = ""
+  /// `--daemon-user`, else `$TCA_DAEMON_USER`: who the daemon must run as;
+  /// nil for ``DaemonUser/standard``.
+  var daemonUser: DaemonUser?
   var json = false
   /// `--full`: values whole instead of cut (``ValueText``).
   var full = false
@@ -45,6 +49,16 @@ struct Invocation {
     if invocation.socketPath.isEmpty {
       let fromEnvironment = environment["TCA_SOCKET"] ?? ""
       invocation.socketPath = fromEnvironment.isEmpty ? defaultSocketPath(environment: environment) : fromEnvironment
+    }
+    // Only a line that will connect needs it: help and version work anyway.
+    let connects = !invocation.help && invocation.command.map(Command.daemonCommands.contains) == true
+    if connects, invocation.daemonUser == nil, let user = environment["TCA_DAEMON_USER"], !user.isEmpty {
+      guard let daemonUser = DaemonUser(user: user) else {
+        throw UsageError(
+          "TCA_DAEMON_USER needs a user name or uid (the user storedaemon runs as); got '\(user)'",
+          command: invocation.command)
+      }
+      invocation.daemonUser = daemonUser
     }
     return invocation
   }

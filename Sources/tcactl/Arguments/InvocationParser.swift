@@ -1,3 +1,5 @@
+import Wire
+
 /// Reads `tcactl`'s words into an ``Invocation``, left to right: the first
 /// word that is not an option names the command, the others are its words.
 ///
@@ -36,7 +38,7 @@ struct InvocationParser {
       }
     }
     if invocation.command == nil && invocation.given.contains(.version) { invocation.command = .version }
-    if invocation.command == nil && !unknownCommand && !invocation.given.subtracting([.socket, .help]).isEmpty {
+    if invocation.command == nil && !unknownCommand && !invocation.given.subtracting([.socket, .daemonUser, .help]).isEmpty {
       let names = Command.daemonCommands.map(\.rawValue).joined(separator: ", ")
       fail("no command given; expected one of: \(names)")
     }
@@ -130,6 +132,9 @@ struct InvocationParser {
     case .socket:
       invocation.socketPath = value
       return !value.isEmpty
+    case .daemonUser:
+      invocation.daemonUser = DaemonUser(user: value)
+      return invocation.daemonUser != nil
     case .json: invocation.json = true
     case .full: invocation.full = true
     case .follow: invocation.follow = true

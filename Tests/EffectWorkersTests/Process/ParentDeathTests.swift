@@ -54,7 +54,7 @@ import Wire
     let directory = try TemporaryDirectory()
     let spawned = Mutex<Result<WorkerSpawn.Child, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
-    DetachedThread.start(name: "spawner") {
+    try DetachedThread.start(name: "spawner") {
       let result = Result<WorkerSpawn.Child, any Error>(catching: {
         let child = try WorkerSpawn.spawn(
           executable: SpawnedWorker.executable(for: .timer), arguments: ["--kind", "timer"],

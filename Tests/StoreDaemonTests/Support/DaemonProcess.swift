@@ -12,6 +12,9 @@ final class DaemonProcess {
   let socketPath: String
   let stateDirectory: String
   let process = Process()
+  /// Whom the test's clients accept as the daemon: the test's own user, or
+  /// the `user` the daemon was started as.
+  let daemonUser: DaemonUser
 
   /// The directory holding the built products (`storedaemon`, `tcactl`).
   static var productsDirectory: URL {
@@ -20,11 +23,17 @@ final class DaemonProcess {
 
   /// A new daemon with `arguments`; `environment` is added to the test's
   /// own, and `journalStream` sets `JOURNAL_STREAM` to its standard error
-  /// file, as systemd does when standard error is the journal.
-  convenience init(arguments: [String] = [], environment: [String: String] = [:], journalStream: Bool = false) throws {
+  /// file, as systemd does when standard error is the journal. With `user`,
+  /// the daemon runs as that uid (and gid), given its directory, by
+  /// `setpriv`: the test must run as root. With `processLimit`, it starts
+  /// with that `RLIMIT_NPROC` (set by `prlimit`).
+  convenience init(
+    arguments: [String] = [], environment: [String: String] = [:], journalStream: Bool = false, user: uid_t? = nil,
+    processLimit: Int? = nil
+  ) throws {
     try self.init(
       directory: Self.temporaryDirectory(), arguments: arguments, ownsDirectory: true, environment: environment,
-      journalStream: journalStream)
+      journalStream: journalStream, user: user, processLimit: processLimit)
   }
 
   /// A new daemon on the socket and state directory of `previous`, which must
@@ -41,14 +50,25 @@ final class DaemonProcess {
 
   private init(
     directory: String, arguments: [String], ownsDirectory: Bool = true, environment: [String: String] = [:],
-    journalStream: Bool = false
+    journalStream: Bool = false, user: uid_t? = nil, processLimit: Int? = nil
   ) throws {
     self.directory = directory
     self.ownsDirectory = ownsDirectory
     socketPath = directory + "/run/storedaemon.sock"
     stateDirectory = directory + "/state"
-    process.executableURL = Self.productsDirectory.appendingPathComponent("storedaemon")
+    daemonUser = user.flatMap { DaemonUser(user: "\($0)") } ?? .standard
+    let daemon = Self.productsDirectory.appendingPathComponent("storedaemon")
+    process.executableURL = daemon
     process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
+    if let user {
+      chown(directory, user, user)
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
+      process.arguments = ["--reuid=\(user)", "--regid=\(user)", "--clear-groups", daemon.path] + process.arguments!
+    }
+    if let processLimit {
+      process.arguments = ["--nproc=\(processLimit):\(processLimit)", process.executableURL!.path] + process.arguments!
+      process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+    }
     // A file, not a pipe: a pipe nobody drains would stall a chatty daemon.
     _ = FileManager.default.createFile(atPath: directory + "/stderr.log", contents: nil)
     process.standardError = FileHandle(forWritingAtPath: directory + "/stderr.log")
@@ -73,7 +93,7 @@ final class DaemonProcess {
 
   /// A connected client.
   func client(_ name: String = "test") throws -> WireClient {
-    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout)
+    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout, daemonUser: daemonUser)
   }
 
   /// A raw socket, for speaking bytes that no well-behaved client would.
@@ -130,7 +150,7 @@ final class DaemonProcess {
   private func waitUntilServing() throws {
     let deadline = ContinuousClock.now + eventTimeout
     while ContinuousClock.now < deadline {
-      if let client = try? WireClient(path: socketPath, clientName: "probe") {
+      if let client = try? WireClient(path: socketPath, clientName: "probe", daemonUser: daemonUser) {
         client.close()
         return
       }
@@ -154,13 +174,16 @@ struct DaemonTestError: Error, CustomStringConvertible {
   init(_ description: String) { self.description = description }
 }
 
-/// Runs `tcactl` with `arguments` against `socketPath`; returns its exit
-/// status, standard output and standard error.
-func tcactl(_ arguments: [String], socket: String) throws -> (status: Int32, output: String, error: String) {
+/// Runs `tcactl` with `arguments` against `socketPath`, `environment` added
+/// to the test's own; returns its exit status, standard output and standard
+/// error.
+func tcactl(
+  _ arguments: [String], socket: String, environment added: [String: String] = [:]
+) throws -> (status: Int32, output: String, error: String) {
   let process = Process()
   process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcactl")
   process.arguments = ["--socket", socket] + arguments
-  var environment = ProcessInfo.processInfo.environment
+  var environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
   environment["NO_COLOR"] = "1"
   process.environment = environment
   let output = Pipe()

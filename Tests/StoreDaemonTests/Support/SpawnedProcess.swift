@@ -11,8 +11,20 @@ final class SpawnedProcess: Sendable {
 
   /// Starts `arguments[0]` with `environment` (the test's own when nil),
   /// standard input from /dev/null, standard output and error appended to
-  /// `output`, and `descriptor3`, if given, as file descriptor 3.
-  init(_ arguments: [String], environment: [String: String]? = nil, output: String, descriptor3: Int32? = nil) throws {
+  /// `output`, and `descriptor3`, if given, as file descriptor 3; with
+  /// `blockedSignals` blocked, as a parent may leave them.
+  init(
+    _ arguments: [String], environment: [String: String]? = nil, output: String, descriptor3: Int32? = nil,
+    blockedSignals: [Int32] = []
+  ) throws {
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var mask = sigset_t()
+    sigemptyset(&mask)
+    for signal in blockedSignals { sigaddset(&mask, signal) }
+    posix_spawnattr_setsigmask(&attributes, &mask)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -29,9 +41,9 @@ final class SpawnedProcess: Sendable {
     var pid: pid_t = 0
     let result: Int32
     if var envp {
-      result = posix_spawn(&pid, arguments[0], &actions, nil, argv, &envp)
+      result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, &envp)
     } else {
-      result = posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
+      result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
     }
     guard result == 0 else { throw DaemonTestError("posix_spawn \(arguments[0]): \(String(cString: strerror(result)))") }
     self.pid = pid

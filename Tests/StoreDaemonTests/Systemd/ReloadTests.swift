@@ -49,4 +49,54 @@ struct ReloadTests {
     #expect(summary == "counter.incrementButtonTapped")
     #expect(daemon.stop() == 0)
   }
+
+  /// A settings file others may write to could have been written by anyone:
+  /// it is not read, and the settings in use stay.
+  @Test func sighupKeepsTheSettingsWhenOthersMayWriteTheFile() throws {
+    let first = try FakeSeedAPI()
+    let second = try FakeSeedAPI()
+    let directory = try TemporaryDirectory()
+    let notify = try FakeNotifySocket(path: directory.appending("notify"))
+    let settings = directory.appending("storedaemon.conf")
+    try "store-api = \(first.storeAPIBaseURL)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    let daemon = try DaemonProcess(arguments: ["--config", settings], environment: ["NOTIFY_SOCKET": notify.name])
+    _ = try notify.waitFor("READY=1")
+
+    try "store-api = \(second.storeAPIBaseURL)\n".write(toFile: settings, atomically: true, encoding: .utf8)
+    #expect(chmod(settings, 0o646) == 0)
+    kill(daemon.pid, SIGHUP)
+    _ = try notify.waitFor("RELOADING=1")
+    _ = try notify.waitFor("READY=1")
+    #expect(
+      daemon.standardError.contains(
+        "reload: the settings file '\(settings)' may be written by others (mode 0646), so it was not read"),
+      "\(daemon.standardError)")
+    #expect(daemon.standardError.contains("the settings in use are kept"))
+    let client = try daemon.client()
+    _ = try client.sendAndWait(path: "products.fetchProducts", timeout: eventTimeout)
+    #expect(first.requests(to: .products).count == 1)
+    #expect(second.requests(to: .products).isEmpty)
+    #expect(daemon.stop() == 0)
+  }
+
+  /// A SIGHUP sent before the daemon has set up its handling (here kept
+  /// pending by a parent that spawned it with SIGHUP blocked) does not end
+  /// it: SIGHUP is ignored before any signal is let in.
+  @Test func aSighupBeforeTheDaemonIsReadyDoesNotEndIt() throws {
+    let directory = try TemporaryDirectory()
+    let socket = directory.appending("s.sock")
+    let daemon = try SpawnedProcess(
+      [
+        DaemonProcess.productsDirectory.appendingPathComponent("storedaemon").path, "--socket", socket, "--state-dir",
+        directory.appending("state"),
+      ], output: directory.appending("output"), blockedSignals: [SIGHUP])
+    kill(daemon.pid, SIGHUP)
+    try waitUntil("the daemon serves, or has ended") {
+      guard daemon.isRunning else { return true }
+      return (try? WireClient(path: socket, clientName: "probe").close()) != nil
+    }
+    let output = (try? String(contentsOfFile: directory.appending("output"), encoding: .utf8)) ?? ""
+    #expect(daemon.isRunning, "the early SIGHUP ended the daemon: \(output)")
+    #expect(daemon.stop() == 0)
+  }
 }

@@ -112,7 +112,7 @@ struct UnitFileTests {
 
     let units = scratch.appending("config/systemd/user")
     let service = try UnitFile(path: units + "/storedaemon.service")
-    #expect(service.execStart == [home + "/.local/bin/storedaemon"])
+    #expect(service.execStart?.first == home + "/.local/bin/storedaemon")
     #expect(access(home + "/.local/bin/effectworker", X_OK) == 0)
     #expect(access(home + "/.local/bin/effectworker-network", X_OK) == 0)
     // A user install brings no system units and no system user.

@@ -46,6 +46,37 @@ import Wire
     }
   }
 
+  /// Whoever may write to a directory above could rename the one below.
+  @Test func aDirectoryBelowOneOthersMayWriteToIsRefusedNamingIt() {
+    withScratch("above", mode: 0o777) { path in
+      mkdir(path + "/below", 0o700)
+      defer { rmdir(path + "/below") }
+      #expect {
+        try DirectorySetup.checkSafeForSocket(path + "/below")
+      } throws: { error in
+        "\(error)".contains("\(path), above it: others may write to it (mode 0777")
+      }
+      return []
+    }
+  }
+
+  /// A symbolic link above is followed, and the directories it leads to are
+  /// checked too.
+  @Test func theDirectoriesASymbolicLinkAboveLeadsToAreChecked() {
+    withScratch("open-target", mode: 0o777) { path in
+      mkdir(path + "/below", 0o700)
+      let link = path + "-link"
+      symlink(path, link)
+      defer { rmdir(path + "/below") }
+      #expect {
+        try DirectorySetup.checkSafeForSocket(link + "/below")
+      } throws: { error in
+        "\(error)".contains("\(path), above it: others may write to it")
+      }
+      return [link]
+    }
+  }
+
   @Test func aSymbolicLinkIsRefusedEvenToASafeDirectory() {
     withScratch("target", mode: 0o700) { path in
       let link = path + "-link"
@@ -67,7 +98,7 @@ import Wire
       #expect {
         try DirectorySetup.checkSafeForSocket(path)
       } throws: { error in
-        "\(error)".contains("it belongs to uid 65534, not to this user (uid 0)")
+        "\(error)".contains("it belongs to nobody (uid 65534), mode 0700; only this user (root (uid 0)) or root")
       }
       return []
     }

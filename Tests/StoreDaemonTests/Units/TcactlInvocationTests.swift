@@ -1,4 +1,5 @@
 import Testing
+import Wire
 
 @testable import tcactl
 
@@ -10,6 +11,7 @@ import Testing
   static func words(for option: Option) -> [String] {
     switch option {
     case .socket: ["--socket", "/s"]
+    case .daemonUser: ["--daemon-user", "0"]
     case .since: ["--since", "1"]
     case .at: ["--at", "1"]
     case .last: ["-n", "1"]
@@ -51,6 +53,23 @@ import Testing
     #expect(invocation.last == 3 && invocation.since == 7 && invocation.follow)
     let send = try Invocation.parse(["send", "--wait", "search.textChanged", "-x", "--", "--y"], environment: ["TCA_SOCKET": "/t"])
     #expect(send.words == ["search.textChanged", "-x", "--y"] && send.wait && send.socketPath == "/t")
+  }
+
+  /// The daemon's user comes from `--daemon-user`, else `TCA_DAEMON_USER`;
+  /// a value naming no user is refused only by a line that would connect.
+  @Test func theDaemonUserComesFromTheOptionElseTheEnvironment() throws {
+    let root = DaemonUser(user: "0")
+    #expect(try Invocation.parse(["status", "--daemon-user", "root"], environment: [:]).daemonUser == root)
+    #expect(try Invocation.parse(["status"], environment: ["TCA_DAEMON_USER": "0"]).daemonUser == root)
+    #expect(try Invocation.parse(["status"], environment: [:]).daemonUser == nil)
+    let unknown = ["TCA_DAEMON_USER": "no-such-user-here"]
+    #expect {
+      try Invocation.parse(["status"], environment: unknown)
+    } throws: { error in
+      (error as? UsageError)?.hint == "run 'tcactl help status' for usage"
+    }
+    _ = try Invocation.parse(["status", "--help"], environment: unknown)
+    _ = try Invocation.parse(["version"], environment: unknown)
   }
 
   @Test func theFirstMistakeIsReportedAndNamesTheCommandItCameWith() {

@@ -83,6 +83,46 @@ import Wire
     #expect(try client.get(path: "/bmi/input/saveStatus").value[path: "saved"] != nil)
   }
 
+  /// A worker whose socket lives on in a process it started: its end of file
+  /// never comes, yet once its pid is gone the slot restarts it and the
+  /// requests it owed fail at once with `interrupted`, not by timeout.
+  @Test func aWorkerWhoseSocketSurvivesInAGrandchildIsTakenForDeadWhenItsPidEnds() throws {
+    let fakes = try TemporaryDirectory()
+    let built = DaemonProcess.productsDirectory.appendingPathComponent("effectworker").path
+    let script = fakes.appending("effectworker")
+    let grandchild = fakes.appending("grandchild.pid")
+    // The grandchild holds fd 3, the worker's socket, and reads nothing.
+    try "#!/bin/sh\nsleep 100000 &\necho $! >> \(grandchild)\nexec \(built) \"$@\"\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
+    #expect(chmod(script, 0o755) == 0)
+    #expect(symlink(built + "-network", fakes.appending("effectworker-network")) == 0)
+    // No ping may end the worker: only its death can.
+    let daemon = try DaemonProcess(arguments: ["--effectworker", script, "--worker-timeout", "3600"])
+    defer {
+      // Before the daemon goes: the grandchildren also hold the descriptor
+      // by which Foundation's `Process` learns that the daemon has exited.
+      let pids = (try? String(contentsOfFile: grandchild, encoding: .utf8)) ?? ""
+      for pid in pids.split(separator: "\n").compactMap({ pid_t($0) }) { kill(pid, SIGKILL) }
+      withExtendedLifetime(daemon) {}
+    }
+    let old = try #require(try daemon.waitForWorkers()["timer"])
+    let client = try daemon.client()
+    kill(old, SIGSTOP)
+    _ = try client.send(path: "dice.view.rollButtonTapped")
+    try waitUntil("the roll's timer is in flight") { try daemon.workers()["timer"]?["inFlight"] == .int(1) }
+    kill(old, SIGKILL)
+
+    try waitUntil("the roll ends") { try client.get(path: "/dice/isRolling").value == .bool(false) }
+    guard case .string(let message) = try client.get(path: "/dice/errorMessage").value else {
+      Issue.record("the failed roll shows no error")
+      return
+    }
+    #expect(message.contains("timer worker (pid \(old)) was killed by signal 9"), "\(message)")
+    let new = try #require(try daemon.waitForWorkers()["timer"])
+    #expect(new != old)
+    #expect(try daemon.workers()["timer"]?["lastExit"] == .string("was killed by signal 9 (Killed)"))
+  }
+
   @Test func killingTheDaemonLeavesNoWorkerBehind() throws {
     let daemon = try DaemonProcess()
     let pids = try daemon.waitForWorkers()
