@@ -19,10 +19,17 @@ struct BenchOptions {
   var collectionSizes = [10, 1_000, 100_000]
   /// Samples of the measures that each need a fresh daemon (start, restart).
   var samples = 5
+  /// Run the fuzzer instead of the benchmark (`--fuzz`), for this long,
+  /// from this many connections, from this seed.
+  var fuzz = false
+  var fuzzMinutes = 10.0
+  var fuzzConnections = 4
+  var fuzzSeed: UInt64 = 1
 
   static let usage = """
     usage: storedaemon-bench [--smoke] [--seconds S] [--only a,b,…] [--markdown FILE]
                              [--redis-server PATH | --no-redis] [--binaries DIR] [--directory DIR]
+           storedaemon-bench --fuzz [--minutes M] [--connections N] [--seed S] [--binaries DIR] [--directory DIR]
 
     Measures storedaemon beside Redis and a raw AF_UNIX ping-pong, in one run,
     and prints each figure with its reference, their ratio and its target
@@ -36,6 +43,12 @@ struct BenchOptions {
       --no-redis           measure without Redis: no ratios
       --binaries DIR       where storedaemon and its workers are (default: beside this program)
       --directory DIR      where the daemons' temporary directories go (default /tmp)
+
+      --fuzz               instead: fuzzed frames from N connections for M minutes while a
+                           well-behaved client times its requests (docs/BENCHMARKS.md, "Fuzzing")
+      --minutes M          how long the fuzz run lasts (default 10)
+      --connections N      fuzzing connections (default 4)
+      --seed S             the fuzz run's seed, to repeat one (default 1)
     """
 
   init(_ arguments: [String]) throws(BenchError) {
@@ -65,6 +78,21 @@ struct BenchOptions {
           throw BenchError("--only takes figures among \(known.sorted().joined(separator: ", ")), got '\(unknown)'")
         }
         only = Set(names)
+      case "--fuzz": fuzz = true
+      case "--minutes":
+        let text = try value(argument)
+        guard let parsed = Double(text), parsed > 0 else { throw BenchError("--minutes takes a positive number, got '\(text)'") }
+        fuzzMinutes = parsed
+      case "--connections":
+        let text = try value(argument)
+        guard let parsed = Int(text), (1...64).contains(parsed) else {
+          throw BenchError("--connections takes a number from 1 to 64, got '\(text)'")
+        }
+        fuzzConnections = parsed
+      case "--seed":
+        let text = try value(argument)
+        guard let parsed = UInt64(text) else { throw BenchError("--seed takes a whole number, got '\(text)'") }
+        fuzzSeed = parsed
       case "--markdown": markdownPath = try value(argument)
       case "--redis-server": redisServer = try value(argument)
       case "--no-redis": redisServer = nil

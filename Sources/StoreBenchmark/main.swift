@@ -12,6 +12,12 @@ signal(SIGPIPE, SIG_IGN)
 do {
   let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
   let benchmark = try Benchmark(options: options)
+  if options.fuzz {
+    let run = FuzzRun(minutes: options.fuzzMinutes, connections: options.fuzzConnections, seed: options.fuzzSeed)
+    let passed = try run.run(benchmark: benchmark)
+    benchmark.removeDirectories()
+    exit(passed ? 0 : 1)
+  }
   print(
     "storedaemon-bench\(options.smoke ? " (smoke: nothing judged)" : ""): \(options.seconds) s per load, "
       + "Redis: \(options.redisServer ?? "none"), in \(benchmark.root)")

@@ -9,13 +9,18 @@ enum Suggestions {
   /// The items whose names (any of them) come near `word`, nearest first.
   static func ranked<Item>(_ word: String, _ items: [(Item, [String])]) -> [(Item, Int)] {
     let typed = word.lowercased()
-    let threshold = max(1, min(3, typed.count / 3))
+    let length = typed.count
+    let threshold = max(1, min(3, length / 3))
     var scored: [(item: Item, score: Int, order: Int)] = []
     for (order, (item, names)) in items.enumerated() {
       let score =
         names.map { name -> Int in
           let candidate = name.lowercased()
-          if typed.count >= 3, candidate.hasPrefix(typed) { return 1 }
+          if length >= 3, candidate.hasPrefix(typed) { return 1 }
+          // The distance is at least the difference in length: a word far
+          // longer than every name is near none, and is not compared letter
+          // by letter, so a hostile 60 KB word costs no more than a short one.
+          guard abs(candidate.count - length) <= threshold else { return Int.max }
           return distance(typed, candidate)
         }.min() ?? Int.max
       if score <= threshold { scored.append((item, score, order)) }

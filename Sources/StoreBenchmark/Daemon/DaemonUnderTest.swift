@@ -18,14 +18,17 @@ final class DaemonUnderTest {
   let readyAt: UInt64
 
   var pid: pid_t { child.pid }
+  /// Whether the daemon is still running.
+  var isRunning: Bool { child.isRunning }
   /// Seconds from spawning the process to its `READY=1`.
   var startSeconds: Double { seconds(from: spawnedAt, to: readyAt) }
 
   /// Starts the daemon in `directory` (created if needed; a state directory
   /// already in it is used as it is) and waits until it is ready.
-  init(binaries: String, directory: String, fsync: String, arguments: [String] = [], readyTimeout: Double = 120)
-    throws(BenchError)
-  {
+  init(
+    binaries: String, directory: String, fsync: String, arguments: [String] = [], environment: [String: String] = [:],
+    readyTimeout: Double = 120
+  ) throws(BenchError) {
     self.directory = directory
     socketPath = directory + "/d.sock"
     stateDirectory = directory + "/state"
@@ -36,7 +39,7 @@ final class DaemonUnderTest {
     child = try Child(
       [binaries + "/storedaemon", "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
        "--log-level", "warning"] + arguments,
-      environment: ["NOTIFY_SOCKET": notify.path], output: logPath)
+      environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }, output: logPath)
     guard let ready = notify.waitForReady(timeout: readyTimeout) else {
       child.stop(SIGKILL)
       throw BenchError("storedaemon did not become ready within \(Int(readyTimeout)) s; its log: \(logPath)")
@@ -47,6 +50,10 @@ final class DaemonUnderTest {
   deinit {
     stop()
   }
+
+  /// Reads the daemon's notifications; returns when each watchdog ping came
+  /// (a run that lasts minutes must call it, or the daemon's sends block).
+  func drainWatchdogPings() -> [UInt64] { notify.drainWatchdogPings() }
 
   /// Stops the daemon (SIGTERM, as systemd does) and waits for it to exit.
   func stop() {

@@ -24,6 +24,21 @@ final class NotifySocket {
     unlink(path)
   }
 
+  /// Reads every datagram waiting, so the daemon's notifications never fill
+  /// the socket (the daemon's send would block); returns when each that
+  /// holds `WATCHDOG=1` was read (``nanoseconds()``).
+  func drainWatchdogPings() -> [UInt64] {
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    var pings: [UInt64] = []
+    while true {
+      let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      guard count > 0 else { return pings }
+      if String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("WATCHDOG=1") {
+        pings.append(nanoseconds())
+      }
+    }
+  }
+
   /// Waits for a datagram holding `READY=1`; returns when it arrived
   /// (``nanoseconds()``), or nil if none came within `timeout` seconds.
   func waitForReady(timeout: Double) -> UInt64? {

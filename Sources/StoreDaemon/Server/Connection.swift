@@ -199,10 +199,17 @@ final class Connection: Sendable {
           closeWithError(id: nil, .frame, "\(error); closing the connection")
           return
         }
+        MemoryRelease.noteFrame(bytes: payload.count)
         let parsed = Self.parse(payload)
         if !greeted {
           switch parsed {
           case .success(.hello(let version, let client)):
+            do throws(MessageError) {
+              try ClientLimits.check(clientName: client)
+            } catch {
+              closeWithError(id: nil, error.code, error.message)
+              return
+            }
             guard version == ProtocolVersion.current else {
               closeWithError(
                 id: nil, .unsupportedVersion,
@@ -260,12 +267,14 @@ final class Connection: Sendable {
   private static func parse(_ payload: [UInt8]) -> Result<ClientMessage, ParseFailure> {
     let json: JSONValue
     do {
-      json = try MessageCodec.parse(payload)
+      json = try MessageCodec.parse(payload, maximumDepth: ClientLimits.depth)
     } catch {
       return .failure(ParseFailure(requestID: nil, error: error))
     }
     do {
-      return .success(try ClientMessage(json: json))
+      let message = try ClientMessage(json: json)
+      if case .send = message { try ClientLimits.check(sendBytes: payload.count) }
+      return .success(message)
     } catch {
       var requestID: Int?
       if case .object(let object) = json, case .int(let id)? = object["id"] { requestID = id }

@@ -189,6 +189,7 @@ final class StoreLoop: @unchecked Sendable {
   /// Runs the loop until a shutdown command; call on the loop's own thread.
   /// The effect workers are started first, from this thread.
   func run() {
+    MemoryRelease.configure()
     supervisor.startAll()
     reduceRecoveryActionIfNeeded()
     while isRunning {
@@ -199,7 +200,9 @@ final class StoreLoop: @unchecked Sendable {
       // durable with one sync (group commit) before anything about it leaves
       // the daemon. A command that reads the state ends the batch first, so
       // it reads only durable versions.
-      for command in inbox.take() where isRunning { perform(command) }
+      let commands = inbox.take()
+      if commands.isEmpty && ready.isEmpty { MemoryRelease.trimIfNeeded() }
+      for command in commands where isRunning { perform(command) }
       if !ready.isEmpty {
         for (kind, generation, report) in supervisor.read(ready) where isRunning {
           perform(.worker(kind, generation: generation, report))
@@ -421,8 +424,15 @@ final class StoreLoop: @unchecked Sendable {
     } catch {
       throw MessageError(
         .invalidAction,
-        "\(CanonicalJSON.text(json)) is not an action: \(error). `tcactl actions` lists the valid ones.")
+        "\(Self.excerpt(CanonicalJSON.text(json))) is not an action: \(error). `tcactl actions` lists the valid ones.")
     }
+  }
+
+  /// `text`, or its beginning and its length when it is long: an error
+  /// quotes what the client sent, not a megabyte of it.
+  static func excerpt(_ text: String, limit: Int = 200) -> String {
+    guard text.utf8.count > limit else { return text }
+    return "\(text.prefix(limit))… (\(text.utf8.count) bytes)"
   }
 
   func value(at path: String) -> Result<JSONValue, MessageError> {

@@ -66,7 +66,25 @@ private struct ValueDecoder: Decoder {
     if T.self == Data.self { return try data() as! T }
     if T.self == URL.self { return try url() as! T }
     if T.self == Decimal.self { return try decimal() as! T }
+    if T.self == JSONValue.self { return Self.plain(value) as! T }
     return try T(from: self)
+  }
+
+  /// `value` as `JSONValue.init(from:)` reads it from this decoder, without
+  /// trying each type in turn: every failed try builds an error with its
+  /// coding path, which made a large or deep value (a binding's, a client's)
+  /// cost the store loop seconds. Whole numbers written with a fraction
+  /// become integers, and the strings of non-finite numbers numbers.
+  static func plain(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .double(let number): return Int(exactly: number).map(JSONValue.int) ?? value
+    case .string("Infinity"): return .double(.infinity)
+    case .string("-Infinity"): return .double(-.infinity)
+    case .string("NaN"): return .double(.nan)
+    case .array(let elements): return .array(elements.map(plain))
+    case .object(let members): return .object(JSONObject(members.map { ($0.key, plain($0.value)) }))
+    default: return value
+    }
   }
 
   func bool() throws -> Bool {

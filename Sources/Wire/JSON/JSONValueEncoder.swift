@@ -84,12 +84,26 @@ public enum JSONValueEncoder {
     if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
     if T.self == URL.self { return .string((value as! URL).absoluteString) }
     if T.self == Decimal.self { return try number(text: (value as! Decimal).description, path: path) }
+    if T.self == JSONValue.self { return plain(value as! JSONValue) }
     if let cache, let array = value as? any ElementwiseEncodable {
       return try array.encodeElements(path: path, cache: cache)
     }
     let encoder = ValueEncoder(path: path, memberCache: cache)
     try value.encode(to: encoder)
     return encoder.finish()
+  }
+
+  /// `value` as its own `encode(to:)` writes it here, without a container
+  /// per value: an action carrying a large JSON value (a binding's) is
+  /// encoded once per send, on the store loop. Doubles become what
+  /// `number(_:)` makes of them; the rest is unchanged.
+  private static func plain(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .double(let number): return Self.number(number)
+    case .array(let elements): return .array(elements.map(plain))
+    case .object(let members): return .object(JSONObject(members.map { ($0.key, plain($0.value)) }))
+    default: return value
+    }
   }
 
   /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back,

@@ -108,18 +108,22 @@ public enum ClientMessage: Equatable, Sendable {
       if let action = object["action"] {
         self = .send(id: id, action: .json(action), wait: wait)
       } else if let path = try object.optionalString("path", in: type) {
-        self = .send(id: id, action: .path(path, arguments: try object.strings("arguments", in: type)), wait: wait)
+        let arguments = try object.strings("arguments", in: type)
+        try ClientLimits.check(path: path, arguments: arguments)
+        self = .send(id: id, action: .path(path, arguments: arguments), wait: wait)
       } else {
         throw MessageError(.invalidMessage, "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
       }
     case "get":
-      self = .get(
-        id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
-        at: try object.optionalUInt64("at", in: type))
+      let path = try object.optionalString("path", in: type) ?? ""
+      try ClientLimits.check(path: path, in: type)
+      self = .get(id: try object.int("id", in: type), path: path, at: try object.optionalUInt64("at", in: type))
     case "subscribe":
+      let path = try object.optionalString("path", in: type) ?? ""
+      try ClientLimits.check(path: path, in: type)
       self = .subscribe(
-        id: try object.int("id", in: type), path: try object.optionalString("path", in: type) ?? "",
-        since: try object.optionalUInt64("since", in: type), epoch: try object.optionalString("epoch", in: type))
+        id: try object.int("id", in: type), path: path, since: try object.optionalUInt64("since", in: type),
+        epoch: try object.optionalString("epoch", in: type))
     case "actions":
       self = .actions(id: try object.int("id", in: type), all: try object.optionalBool("all", in: type) ?? false)
     case "status":

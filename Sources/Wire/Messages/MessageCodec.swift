@@ -15,10 +15,14 @@ public enum MessageCodec {
     CanonicalJSON.encode(value)
   }
 
-  /// The JSON of a payload, parsed strictly (RFC 8259, nesting depth limited).
-  public static func parse(_ payload: [UInt8]) throws(MessageError) -> JSONValue {
+  /// The JSON of a payload, parsed strictly (RFC 8259, nesting depth limited
+  /// to `maximumDepth`: the daemon reads clients' frames with
+  /// ``ClientLimits/depth``).
+  public static func parse(
+    _ payload: [UInt8], maximumDepth: Int = JSONParser.defaultMaximumDepth
+  ) throws(MessageError) -> JSONValue {
     do {
-      return try JSONParser.parse(payload)
+      return try JSONParser.parse(payload, maximumDepth: maximumDepth)
     } catch {
       throw MessageError(.invalidJSON, "the payload is not valid JSON: \(error)")
     }
