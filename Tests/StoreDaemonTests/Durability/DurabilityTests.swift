@@ -77,7 +77,7 @@ import Wire
     var daemon = try DaemonProcess()
     let client = try daemon.client()
     for _ in 0..<4 { _ = try client.send(path: "counter.incrementButtonTapped") }
-    let segment = try Self.lastSegment(in: daemon)
+    let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let wholeFour = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
     _ = try client.send(path: "counter.incrementButtonTapped")
     client.close()
@@ -120,7 +120,7 @@ import Wire
     for _ in 0..<20 { _ = try client.send(path: "counter.incrementButtonTapped") }
     client.close()
     #expect(daemon.stop() == 0)
-    let segment = try Self.lastSegment(in: daemon)
+    let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     var bytes = try Data(contentsOf: URL(fileURLWithPath: segment))
     let middle = bytes.count / 2
     for offset in middle..<(middle + 8) { bytes[offset] ^= 0xFF }
@@ -163,7 +163,7 @@ import Wire
       let directory = try JournalDirectory(path: journalPath)
       try directory.writeSnapshot(version: 1, state: .object(root), epoch: "test")
     }
-    let before = try Self.contents(of: journalPath)
+    let before = try JournalFiles.contents(of: journalPath)
 
     #expect {
       try DaemonProcess(reusing: daemon)
@@ -171,14 +171,14 @@ import Wire
       let text = "\(error)"
       return text.contains("status 65") && text.contains("snapshot") && text.contains("count")
     }
-    #expect(try Self.contents(of: journalPath) == before)
+    #expect(try JournalFiles.contents(of: journalPath) == before)
   }
 
   @Test func aFullDiskRejectsTheActionKeepsTheStateReadableAndWritesResume() throws {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
     _ = try client.send(path: "counter.incrementButtonTapped")
-    let segment = try Self.lastSegment(in: daemon)
+    let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
     // No file may grow past its current size: the next record cannot be written.
     try Self.prlimit(daemon.pid, fileSize: "\(size)")
@@ -202,7 +202,7 @@ import Wire
     let daemon = try DaemonProcess()
     let client = try daemon.client()
     _ = try client.send(path: "counter.incrementButtonTapped")
-    let segment = try Self.lastSegment(in: daemon)
+    let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
     try Self.prlimit(daemon.pid, fileSize: "\(size)")
     let raw = try RawConnection(daemon)
@@ -242,7 +242,7 @@ import Wire
     let client = try daemon.client()
     // Fill the socket and the queue: the subscriber reads nothing for now.
     for _ in 0..<1000 { _ = try client.send(path: "counter.incrementButtonTapped") }
-    let segment = try Self.lastSegment(in: daemon)
+    let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
     try Self.prlimit(daemon.pid, fileSize: "\(size)")
     // Its diff is larger than the queue: the subscriber is resynced in the batch.
@@ -339,21 +339,6 @@ import Wire
 
   private static func count(_ value: JSONValue?) -> Int? {
     if case .array(let elements)? = value { elements.count } else { nil }
-  }
-
-  private static func lastSegment(in daemon: DaemonProcess) throws -> String {
-    let directory = daemon.stateDirectory + "/journal"
-    let segments = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".journal") }.sorted()
-    guard let last = segments.last else { throw DaemonTestError("no journal segment in \(directory)") }
-    return directory + "/" + last
-  }
-
-  private static func contents(of directory: String) throws -> [String: Data] {
-    var contents: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "lock" {
-      contents[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
-    }
-    return contents
   }
 
   private static func prlimit(_ pid: pid_t, fileSize: String) throws {

@@ -45,7 +45,7 @@ struct RepairTests {
 
     // Version 21 is the bad record; version 22 after it changes nothing.
     let journalPath = daemon.stateDirectory + "/journal"
-    let segment = try Self.lastSegment(journalPath)
+    let segment = try JournalFiles.lastSegment(in: journalPath)
     let offset = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
     do {
       let journal = try JournalDirectory(path: journalPath)
@@ -59,9 +59,9 @@ struct RepairTests {
       ])
       try writer.close()
     }
-    #expect(try Self.lastSegment(journalPath) == segment)
+    #expect(try JournalFiles.lastSegment(in: journalPath) == segment)
     let written = try Data(contentsOf: URL(fileURLWithPath: segment))
-    let before = try Self.contents(of: journalPath)
+    let before = try JournalFiles.contents(of: journalPath)
 
     #expect {
       try DaemonProcess(reusing: daemon)
@@ -71,7 +71,7 @@ struct RepairTests {
         && text.contains("the record of version 21 at byte \(offset) of \(segment) cannot be used: \(bad.problem)")
         && text.contains("intact up to version 20") && text.contains("--repair") && !text.contains(".snapshot")
     }
-    #expect(try Self.contents(of: journalPath) == before, "a refused start changes no file")
+    #expect(try JournalFiles.contents(of: journalPath) == before, "a refused start changes no file")
 
     let repaired = try DaemonProcess(reusing: daemon, arguments: ["--repair"])
     let (version, count) = try repaired.client().get(path: "/counter/count")
@@ -85,19 +85,5 @@ struct RepairTests {
     #expect(repaired.stop() == 0)
     let again = try DaemonProcess(reusing: repaired)
     #expect(try again.client().get(path: "/counter/count").value == .int(21))
-  }
-
-  private static func lastSegment(_ directory: String) throws -> String {
-    let segments = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".journal") }.sorted()
-    guard let last = segments.last else { throw DaemonTestError("no journal segment in \(directory)") }
-    return directory + "/" + last
-  }
-
-  private static func contents(of directory: String) throws -> [String: Data] {
-    var contents: [String: Data] = [:]
-    for name in try FileManager.default.contentsOfDirectory(atPath: directory) where name != "lock" {
-      contents[name] = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
-    }
-    return contents
   }
 }
