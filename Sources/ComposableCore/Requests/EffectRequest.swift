@@ -16,9 +16,12 @@ public enum EffectRequest: Hashable, Sendable, Codable {
     }
   }
 
-  /// Whether the first reply ends the request. A repeating timer keeps replying
-  /// until it is cancelled.
-  public var completesOnFirstReply: Bool {
+  /// Whether `reply` is the last this request gets: a failure ends any
+  /// request, and any reply ends one but a repeating timer, which keeps
+  /// replying until it is cancelled. The store and the daemon's supervisor
+  /// both stop tracking the request on it.
+  public func isFinal(_ reply: EffectReply) -> Bool {
+    if case .failure = reply { return true }
     if case .timer(let timer) = self, timer.repeats { return false }
     return true
   }

@@ -45,8 +45,7 @@ final class EffectRuntime<Action: Sendable> {
   /// unknown requests are dropped.
   func deliver(_ reply: EffectReply, to id: EffectID) {
     guard let entry = running[id] else { return }
-    let isFinal: Bool
-    if case .failure = reply { isFinal = true } else { isFinal = entry.request.completesOnFirstReply }
+    let isFinal = entry.request.isFinal(reply)
     if isFinal { running[id] = nil }
     entry.deliver(reply)
     if isFinal { entry.onComplete() }

@@ -246,9 +246,7 @@ final class WorkerSupervisor: EffectExecutor {
 
     case .event(.reply(let id, let reply)):
       guard let pending = slot.pending[id], pending.sent else { return }
-      let isFinal: Bool
-      if case .failure = reply { isFinal = true } else { isFinal = pending.request.completesOnFirstReply }
-      if isFinal {
+      if pending.request.isFinal(reply) {
         slot.pending[id] = nil
         kinds[id] = nil
       }
