@@ -29,6 +29,14 @@ public enum ActionPath {
     try ActionPathParser(root: schema, steps: PathStep.steps(of: path), arguments: arguments).parse()
   }
 
+  /// The action that `path` and `arguments` name in `schema`, read once into
+  /// its JSON and its command line (``ParsedAction``).
+  public static func read(path: String, arguments: [String], schema: ActionSchema) throws(ActionPathError)
+    -> ParsedAction
+  {
+    try ActionPathParser(root: schema, steps: PathStep.steps(of: path), arguments: arguments).read()
+  }
+
   /// The action that `path` and `arguments` name, decoded as `Action`.
   public static func parse<Action: DescribedAction>(
     path: String, arguments: [String], as type: Action.Type = Action.self

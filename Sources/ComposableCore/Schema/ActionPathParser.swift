@@ -12,9 +12,18 @@ struct ActionPathParser {
 
   /// The action's JSON, exactly as the action's synthesized `Codable` writes it.
   func parse() throws(ActionPathError) -> JSONValue {
+    try read().json
+  }
+
+  /// The action's JSON and, read in the same pass, its command line as
+  /// ``ActionPath/describe(_:schema:)`` writes it: the path and the words as
+  /// typed, in canonical form (`binding.height 180` for `binding height 180`,
+  /// `hello` for `"hello"`, trailing `null`s left out).
+  func read() throws(ActionPathError) -> ParsedAction {
     var group = root
     var frames: [PathFrame] = []
     var insideInternal = false
+    var command = CommandWords()
     for (index, step) in steps.enumerated() {
       let typed = text(through: index)
       guard let actionCase = group.actionCase(named: step.name) else {
@@ -30,7 +39,9 @@ struct ActionPathParser {
         if let id = step.id { throw .unexpectedID(path: text(through: index - 1, then: step.name), id: id) }
         let usage = Self.usage(of: actionCase, prefix: text(through: index - 1))
         guard rest.isEmpty else { throw .notAGroup(path: typed, extra: rest, usage: usage) }
-        return PathFrame.wrap(.object([actionCase.name: try payload(of: actionCase, path: typed)]), in: frames)
+        command.steps.append(actionCase.name)
+        let payload = try payload(of: actionCase, path: typed, command: &command)
+        return command.parsed(PathFrame.wrap(.object([actionCase.name: payload]), in: frames))
       }
       frames.append(.descent(name: actionCase.name, key: descent.codingKey))
       switch descent.value.kind {
@@ -40,13 +51,17 @@ struct ActionPathParser {
         }
         let id = try value(of: idText, idSchema, path: typed, name: "id")
         frames.append(.element(id: id))
+        command.append(step: actionCase.name, id: id, idSchema)
         group = element.schema
       case .action(let reference):
         if let id = step.id { throw .unexpectedID(path: text(through: index - 1, then: step.name), id: id) }
+        command.steps.append(actionCase.name)
         group = reference.schema
       case .binding(let binding):
         if let id = step.id { throw .unexpectedID(path: text(through: index - 1, then: step.name), id: id) }
-        return PathFrame.wrap(try self.binding(binding, after: index), in: frames)
+        command.steps.append(actionCase.name)
+        let json = try self.binding(binding, after: index, command: &command)
+        return command.parsed(PathFrame.wrap(json, in: frames))
       default:
         break
       }
@@ -58,7 +73,9 @@ struct ActionPathParser {
   /// The JSON of a `BindingAction` whose case is step `index`: the field is
   /// the next step (`binding.height 180`) or else the first word
   /// (`binding height 180`), and the one remaining word is the value.
-  private func binding(_ binding: BindingSchema, after index: Int) throws(ActionPathError) -> JSONValue {
+  private func binding(
+    _ binding: BindingSchema, after index: Int, command: inout CommandWords
+  ) throws(ActionPathError) -> JSONValue {
     let typed = text(through: index)
     let fieldIsStep = index + 1 < steps.count
     guard let fieldStep = fieldIsStep ? steps[index + 1] : arguments.first.map({ PathStep(name: $0) }) else {
@@ -82,12 +99,16 @@ struct ActionPathParser {
         path: fieldPath, parameters: ["value: \(field.value.usage)"], required: 1, given: words.count)
     }
     let value = try value(of: words[0], field.value, path: fieldPath, name: "value")
+    command.steps.append(field.name)
+    command.append(argument: value, field.value)
     return .object(["field": .string(field.name), "value": value])
   }
 
   /// The object of a case's associated values, keyed as `Codable` keys them;
   /// a `nil` optional is left out, as synthesized `Codable` leaves it out.
-  private func payload(of actionCase: ActionCase, path: String) throws(ActionPathError) -> JSONValue {
+  private func payload(
+    of actionCase: ActionCase, path: String, command: inout CommandWords
+  ) throws(ActionPathError) -> JSONValue {
     let parameters = actionCase.arguments
     guard (actionCase.requiredArgumentCount...parameters.count).contains(arguments.count) else {
       throw .argumentCount(
@@ -97,8 +118,10 @@ struct ActionPathParser {
     var members = JSONObject()
     for (parameter, word) in zip(parameters, arguments) {
       let value = try value(of: word, parameter.value, path: path, name: parameter.name)
+      command.append(argument: value, parameter.value)
       if value != .null { members[parameter.codingKey] = value }
     }
+    command.dropTrailingNulls()
     return .object(members)
   }
 
@@ -149,5 +172,65 @@ struct ActionPathParser {
   private func text(through index: Int, then name: String? = nil) -> String {
     let typed = index >= 0 ? steps[...index].map(\.text) : []
     return (typed + (name.map { [$0] } ?? [])).joined(separator: ".")
+  }
+}
+
+/// The command line of an action being read, in canonical form: what
+/// ``ActionRenderer`` would write for the action's JSON, built from the words
+/// as they are read instead of from the JSON afterwards.
+private struct CommandWords {
+  var steps: [String] = []
+  var arguments: [String] = []
+  /// Whether a word was a JSON literal (a payload, a nested action): only the
+  /// action's own encoding writes such a value canonically.
+  var hasLiteral = false
+  /// Whether a value has no word, so that the command line is the JSON's.
+  var isUnrenderable = false
+  /// How many of the last arguments are `null`s, which are left out.
+  private var trailingNulls = 0
+
+  mutating func append(step name: String, id: JSONValue, _ idSchema: ValueSchema) {
+    guard let word = idSchema.word(for: id) else {
+      isUnrenderable = true
+      return
+    }
+    steps.append("\(name)[\(ActionRenderer.idText(id, word: word))]")
+  }
+
+  mutating func append(argument value: JSONValue, _ schema: ValueSchema) {
+    if value == .null {
+      arguments.append("null")
+      trailingNulls += 1
+      return
+    }
+    trailingNulls = 0
+    if schema.takesLiteral { hasLiteral = true }
+    guard let word = schema.word(for: value) else {
+      isUnrenderable = true
+      return
+    }
+    arguments.append(word)
+  }
+
+  mutating func dropTrailingNulls() {
+    arguments.removeLast(trailingNulls)
+    trailingNulls = 0
+  }
+
+  func parsed(_ json: JSONValue) -> ParsedAction {
+    if hasLiteral { return ParsedAction(json: json, summary: nil) }
+    let summary = isUnrenderable ? json.compactText : ActionCommand(path: steps.joined(separator: "."), arguments: arguments).description
+    return ParsedAction(json: json, summary: summary)
+  }
+}
+
+extension ValueSchema {
+  /// Whether a value of this schema is written as a JSON literal.
+  fileprivate var takesLiteral: Bool {
+    switch kind {
+    case .json, .action, .identified, .binding: true
+    case .optional(let wrapped): wrapped.takesLiteral
+    default: false
+    }
   }
 }

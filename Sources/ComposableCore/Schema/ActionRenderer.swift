@@ -74,7 +74,7 @@ enum ActionRenderer {
 
   /// An id as it goes between brackets: a number as itself, text as itself
   /// when it holds only letters, digits, `_` and `-`, otherwise JSON-quoted.
-  private static func idText(_ id: JSONValue, word: String) -> String {
+  static func idText(_ id: JSONValue, word: String) -> String {
     guard case .string(let text) = id else { return word }
     let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
     return plain ? text : JSONValue.string(text).compactText
