@@ -69,6 +69,23 @@ public final class Store<R: Reducer> {
   @discardableResult
   public func sendRefusingDropped(_ action: R.Action, origin: Origin = 0) throws(DroppedAction) -> UInt64 {
     guard !isProcessing else { return send(action, origin: origin) }
+    return try sendRefusingDropped(action, origin: origin) { version, state in didReduce?(version, action, state) }
+  }
+
+  /// Reduces `action` as ``sendRefusingDropped(_:origin:)`` does, but hands
+  /// the version it produced and the state after it to `publish` rather than
+  /// to ``didReduce``: what the caller knows of its own action (who sent it,
+  /// how it was written) goes with it as a value, not through the store. The
+  /// actions its effects send go to ``didReduce`` as usual. Not while the
+  /// store is reducing (from ``didReduce``).
+  ///
+  /// - Throws: ``DroppedAction``, naming what was missing; `publish` is not
+  ///   called then.
+  @discardableResult
+  public func sendRefusingDropped(
+    _ action: R.Action, origin: Origin, publish: (_ version: UInt64, _ state: R.State) -> Void
+  ) throws(DroppedAction) -> UInt64 {
+    precondition(!isProcessing, "sendRefusingDropped(_:origin:publish:) while reducing")
     isProcessing = true
     let before = state
     let recorder = DroppedActionRecorder()
@@ -78,7 +95,7 @@ public final class Store<R: Reducer> {
       isProcessing = false
       throw dropped
     }
-    publish(action, effect: effect, origin: origin)
+    self.publish(effect: effect, origin: origin, to: publish)
     return finishSend()
   }
 
@@ -150,9 +167,11 @@ public final class Store<R: Reducer> {
     queueHead = 0
   }
 
-  /// Reduces one action, publishes the new version and starts its effects.
+  /// Reduces one action, publishes the new version to ``didReduce`` and
+  /// starts its effects.
   private func apply(_ action: R.Action, origin: Origin) {
-    publish(action, effect: reduced(action), origin: origin)
+    let effect = reduced(action)
+    publish(effect: effect, origin: origin) { version, state in didReduce?(version, action, state) }
   }
 
   /// Runs the reducer on the state for `action`; returns its effect.
@@ -162,12 +181,14 @@ public final class Store<R: Reducer> {
     }
   }
 
-  /// Counts the version `action` produced, tells the observer, and starts
-  /// the action's effect.
-  private func publish(_ action: R.Action, effect: Effect<R.Action>, origin: Origin) {
+  /// Counts the version an action produced, hands it and the new state to
+  /// `observer`, and starts the action's effect.
+  private func publish(
+    effect: Effect<R.Action>, origin: Origin, to observer: (_ version: UInt64, _ state: R.State) -> Void
+  ) {
     version += 1
     reducingOrigin = origin
-    didReduce?(version, action, state)
+    observer(version, state)
     runtime.run(effect, origin: origin)
   }
 }
