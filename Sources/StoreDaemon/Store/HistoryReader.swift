@@ -130,7 +130,7 @@ struct HistoryReader: Sendable {
     guard let value = pointer.value(in: document) else {
       throw MessageError(
         .invalidPath,
-        "no state at '\(pointer)' at version \(version); \(StoreLoop.whatExists(along: pointer, in: document))")
+        "no state at '\(pointer)' at version \(version); \(Publisher.whatExists(along: pointer, in: document))")
     }
     return .state(version: version, path: pointer.description, value: value)
   }

@@ -6,24 +6,15 @@ import Wire
 /// reading them gave: the action, its canonical JSON and its command line.
 ///
 /// Clients send the same few actions again and again (a button tapped, a
-/// counter incremented). Reading one from its path and arguments, decoding
-/// it, and encoding and describing it again for the journal and the diffs
-/// was a quarter of the daemon's work per action (docs/BENCHMARKS.md); all
-/// four are pure functions of what the client wrote, so a repeated action
-/// takes them from here. Only actions written as a path and arguments of at
-/// most ``largestInput`` bytes, and read successfully, are kept, and at most
+/// counter incremented). Reading one from its path and arguments and
+/// decoding it is a pure function of what the client wrote, so a repeated
+/// action takes its reading from here. Only actions written as a path and
+/// arguments of at most ``largestInput`` bytes, and read successfully, are kept, and at most
 /// ``capacity`` of them: when full, the memo starts afresh. So a client
 /// sending ever new or large actions costs at most a few megabytes, and an
 /// action written as JSON (a program's, not a person's) is read every time.
 struct SentActionMemo {
-  struct Entry {
-    let action: AppFeature.Action
-    let json: JSONValue
-    /// `json` as canonical JSON, which the diff frame and the journal
-    /// record both hold.
-    let canonical: [UInt8]
-    let summary: String
-  }
+  typealias Entry = SentAction
 
   static let capacity = 1024
   /// The longest path and arguments kept, in bytes.

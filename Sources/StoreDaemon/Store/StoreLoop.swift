@@ -2,24 +2,24 @@ import ComposableCore
 import Dispatch
 import Features
 import FoundationEssentials
-import Glibc
 import Journal
-import Synchronization
 import Wire
 
 /// The daemon's single owner of the state: every action, from every client and
 /// every effect, is reduced here, one at a time, in arrival order.
 ///
 /// Other threads only ``post(_:)`` commands; the loop's own thread runs
-/// ``run()`` and is the only one that touches the store, the subscribers and
-/// the published state. It never blocks on a client: answers go to each
+/// ``run()`` and is the only one that touches the store and the owners it
+/// wires: the clients (``ClientRegistry``), the fan-out of diffs
+/// (``Publisher``), the batch and its commit to the journal
+/// (``JournalCommitter``), the history reads (``HistoryRequests``), the
+/// worker processes (``WorkerSupervisor``) and systemd's view
+/// (``ServiceReporter``). It never blocks on a client: answers go to each
 /// connection's bounded ``Outbox``, and a subscriber that cannot keep up is
 /// resynchronised or disconnected.
 final class StoreLoop: @unchecked Sendable {
-  // Safe: `inbox` is thread-safe (a Mutex and a pipe), and `notifier`
-  // and `historyReader` are Sendable; every other stored property is read and
-  // written only by the thread running `run()` (here and in the StoreLoop+*.swift
-  // extensions). Members are internal only so that those files can share them.
+  // Safe: `inbox` is thread-safe (a Mutex and a pipe); every other stored
+  // property is read and written only by the thread running `run()`.
 
   enum Command: Sendable {
     case connected(Connection, client: String)
@@ -27,8 +27,8 @@ final class StoreLoop: @unchecked Sendable {
     case message(connectionID: Int, ClientMessage)
     /// A frame from a greeted client that is not a valid message.
     case invalid(connectionID: Int, requestID: Int?, MessageError)
-    /// What an effect worker sent, read by the loop itself, or its exit,
-    /// posted by the thread that reaped it.
+    /// A worker process ended or was reaped, posted by the thread that
+    /// watches it. (What a worker sends, the loop reads itself.)
     case worker(WorkerKind, generation: Int, WorkerLink.Report)
     /// What the history reader found for a client's `log` or `get` with `at`.
     case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
@@ -51,133 +51,64 @@ final class StoreLoop: @unchecked Sendable {
   }
 
   let inbox = Inbox<Command>()
-  var waiter: LoopWaiter
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
   /// Names the lineage of versions: kept in the journal, so versions carry on
   /// across restarts; a new one only when recovery dropped damaged data.
   let epoch: String
-  let journal: JournalDirectory
-  let writer: JournalWriter
-  let snapshotPolicy = SnapshotPolicy.standard
-  let historyReader: HistoryReader
-  /// Tells systemd how the daemon is doing (StoreLoop+Service.swift).
-  let notifier: ServiceNotifier
-  var service = ServiceState()
-  /// The actions reduced since the last commit to the journal.
-  var batch: Batch?
-  /// The diff frames of the open batch's versions as root subscribers get
-  /// them, one after another: each root subscriber is offered them as one
-  /// piece when the batch is released (or before any other frame it is
-  /// offered meanwhile), not one queue append per subscriber and version.
-  var batchRootFrames: [UInt8] = []
-  /// The connections resynced while the batch was open: their queued diffs
-  /// from before it are gone, so if the batch is refused (and its snapshot
-  /// with it) they are resynced again.
-  var resyncedInBatch: Set<Int> = []
-  /// Why writes are refused for good (a failed sync or I/O error), if they are.
-  var writesRefused: String?
-
-  var store: Store<AppFeature>!
-  var supervisor: WorkerSupervisor!
-  var published: JSONValue = .null
-  /// Encodes the state after each action, re-encoding only the parts it changed.
-  var stateEncoder = StateDocumentEncoder<AppFeature.State>()
-  var history: DiffHistory
-  var clients: [Int: Client] = [:]
-  let schema = AppFeature.Action.actionSchema
-  var nextOrigin: Origin = 1
-  /// The client action about to be reduced and who sent it, for its journal
-  /// record; taken by that record, so the actions that follow from it are
-  /// recorded as sent by an effect.
-  var currentSend: (origin: Origin, sender: JSONValue)?
-  /// The JSON, its canonical bytes and the command line of the client
-  /// action about to be reduced, taken by the publication of its version.
-  var currentSendText: (json: JSONValue, canonical: [UInt8], summary: String)?
-  /// What reading the actions clients sent gave, for the next time.
-  var sentActions = SentActionMemo()
-  /// Sends with `wait` whose effects are still running, by origin.
-  var waits: [Origin: Wait] = [:]
-  /// The clients whose connections have stopped reading (they closed, or
-  /// closed their writing half), let go once they are answered.
-  var leaving: Set<Int> = []
-
-  /// The most changes a `settled` answer lists; an action whose effects keep
-  /// changing the state (a repeating timer) would otherwise grow it forever.
-  static let maximumWaitChanges = 1000
-
-  struct Wait {
-    let connectionID: Int
-    let requestID: Int
-    var changes: [JSONValue] = []
-  }
-  /// Which actions clients may send, and the `actions` listings; built once.
-  lazy var actionAccess = ActionAccess(schema: schema, allowsInternal: options.allowsInternalActions)
-  var isRunning = true
+  let store: Store<AppFeature>
+  let clients = ClientRegistry()
+  let publisher: Publisher
+  let committer: JournalCommitter
+  let supervisor: WorkerSupervisor
+  let history: HistoryRequests
+  let service: ServiceReporter
+  private var waiter: LoopWaiter
+  private let reader: ActionReader
+  /// Sends with `wait` whose effects are still running.
+  private var waits = SettledWaits()
+  private var nextOrigin: Origin = 1
+  private var isRunning = true
   /// The longest the loop sleeps when idle.
-  var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
-  /// When ``sendHeartbeats()`` next looks for idle subscribers.
-  var nextHeartbeatCheck = ContinuousClock.now
-
-  final class Client {
-    let connection: Connection
-    let name: String
-    /// The part of the state the client watches, if it subscribed.
-    var subscription: JSONPointer? {
-      didSet { (isSubscribed, watchesRoot) = (subscription != nil, subscription?.isRoot ?? false) }
-    }
-    /// Whether ``subscription`` is set, and whether it is the whole state:
-    /// read for every subscriber and every version, so kept as plain flags
-    /// rather than copied out of the optional each time.
-    private(set) var isSubscribed = false
-    private(set) var watchesRoot = false
-    /// When a diff, snapshot or heartbeat was last offered to the subscriber.
-    var lastSent = ContinuousClock.now
-    /// How many bytes of ``StoreLoop/batchRootFrames`` a root subscriber was
-    /// offered (or, subscribed during the batch, came after).
-    var batchRootOffset = 0
-    var follower: LogFollower?
-    /// Whether the history reader is answering one of the client's requests;
-    /// its later requests wait in `deferred` meanwhile.
-    var historyPending = false
-    /// The client's requests that wait, in order: for a history read to be
-    /// answered, or for the client to read the answers already queued.
-    var deferred: [Command] = []
-    /// Whether `deferred` is being worked through (its head was just taken).
-    var isDraining = false
-    init(connection: Connection, name: String) {
-      self.connection = connection
-      self.name = name
-    }
-  }
+  private var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
 
   init(
     options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues,
     notifier: ServiceNotifier
   ) throws {
     self.options = options
-    self.notifier = notifier
-    self.history = DiffHistory(capacity: options.retainedDiffs)
     waiter = LoopWaiter(spin: options.spin)
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
       try StateRecovery.run(options: options, retained: options.retainedDiffs)
     }
     epoch = recovery.epoch
-    journal = recovery.journal
-    writer = recovery.writer
-    for change in recovery.recentChanges { history.append(change) }
-    historyReader = HistoryReader(
-      reader: journal.reader, initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
-      schema: AppFeature.Action.actionSchema, pageBytes: min(1 << 20, options.outboxLimit / 2))
+    var changes = DiffHistory(capacity: options.retainedDiffs)
+    for change in recovery.recentChanges { changes.append(change) }
+    let schema = AppFeature.Action.actionSchema
+    reader = ActionReader(schema: schema, allowsInternal: options.allowsInternalActions)
+    service = ServiceReporter(notifier: notifier, startedAt: startedAt)
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
     }
+    committer = JournalCommitter(
+      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, syncPolicy: options.syncPolicy,
+      supervisor: supervisor)
+    publisher = Publisher(
+      document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
+      options: options)
+    let historyReader = HistoryReader(
+      reader: recovery.journal.reader, initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
+      schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2))
+    history = HistoryRequests(
+      reader: historyReader, schema: schema, clients: clients, publisher: publisher,
+      post: { [inbox] command in inbox.post(command) })
     store = Store(
-      initialState: recovery.state, reducer: AppFeature(), executor: supervisor, version: recovery.version,
+      initialState: recovery.state, reducer: AppFeature(), executor: committer, version: recovery.version,
       dependencies: dependencies)
-    published = recovery.document
+    // Actions an effect sent (or a reply mapped to): the client's own action
+    // is published with its sender by `handle(_:from:)`.
     store.didReduce = { [unowned self] version, action, state in
-      publish(version: version, action: action, state: state)
+      publish(version: version, action: action, state: state, sender: .effect(origin: store.reducingOrigin))
     }
   }
 
@@ -194,7 +125,7 @@ final class StoreLoop: @unchecked Sendable {
     reduceRecoveryActionIfNeeded()
     while isRunning {
       let ready = waiter.wait(
-        for: inbox, until: min(.now + tick, supervisor.nextWakeup, nextServiceWakeup),
+        for: inbox, until: min(.now + tick, supervisor.nextWakeup, service.nextWakeup),
         alsoReading: supervisor.sockets)
       // Every action reduced from these commands joins one batch, made
       // durable with one sync (group commit) before anything about it leaves
@@ -203,56 +134,52 @@ final class StoreLoop: @unchecked Sendable {
       let commands = inbox.take()
       if commands.isEmpty && ready.isEmpty { MemoryRelease.trimIfNeeded() }
       for command in commands where isRunning { perform(command) }
-      if !ready.isEmpty {
-        for (kind, generation, report) in supervisor.read(ready) where isRunning {
-          perform(.worker(kind, generation: generation, report))
-        }
+      if !ready.isEmpty && isRunning {
+        // What the workers answered, read and taken in by the supervisor,
+        // goes to the store in one hand-over.
+        for (reply, id) in supervisor.read(ready) where isRunning { deliver(reply, to: id) }
       }
       commitBatch()
       guard isRunning else { break }
       supervisor.tick()
       deliverWorkerReplies()
       reportSettledWaits()
-      if !leaving.isEmpty { letLeavingClientsGo() }
+      if !clients.leaving.isEmpty { letLeavingClientsGo() }
       commitBatch()
-      sendHeartbeats()
-      reportToServiceManager()
+      publisher.sendHeartbeats()
+      service.report(
+        isSettled: { supervisor.allSettled }, alerts: { alerts }, status: { statusLine })
     }
   }
 
   /// Handles one command: it joins the open batch if it may reduce actions,
   /// and otherwise first commits it.
-  func perform(_ command: Command) {
+  private func perform(_ command: Command) {
     if command.reduces { openBatchIfNeeded() } else { commitBatch() }
     handle(command)
+    afterReducing()
+  }
+
+  /// Reduces the action a worker's reply maps to, in the open batch.
+  private func deliver(_ reply: EffectReply, to id: EffectID) {
+    openBatchIfNeeded()
+    store.deliver(reply, to: id)
+    afterReducing()
+  }
+
+  /// What follows every command: the failures the supervisor made up are
+  /// reduced, waiting senders whose effects are done are told, and clients
+  /// that left are let go.
+  private func afterReducing() {
     deliverWorkerReplies()
     reportSettledWaits()
-    if !leaving.isEmpty { letLeavingClientsGo() }
-    pingWatchdogIfDue()
+    if !clients.leaving.isEmpty { letLeavingClientsGo() }
+    service.pingWatchdogIfDue()
   }
 
-  /// Forgets the clients that stopped sending once nothing they asked for is
-  /// still to be answered (a waiting request, a history read, a `settled`),
-  /// and closes their connections after those answers.
-  func letLeavingClientsGo() {
-    for id in leaving {
-      guard let client = clients[id] else {
-        leaving.remove(id)
-        continue
-      }
-      let owesAnswers =
-        !client.deferred.isEmpty || client.historyPending || waits.values.contains { $0.connectionID == id }
-      guard client.connection.isClosing || !owesAnswers else { continue }
-      clients[id] = nil
-      waits = waits.filter { $0.value.connectionID != id }
-      leaving.remove(id)
-      client.connection.outbox.finish()
-    }
-  }
-
-  /// Reduces the actions the workers' replies map to, including the failures
-  /// the supervisor made up for requests that could not be carried out.
-  func deliverWorkerReplies() {
+  /// Reduces the actions the failures the supervisor made up for requests
+  /// that could not be carried out map to (a worker that died, a deadline).
+  private func deliverWorkerReplies() {
     while true {
       let replies = supervisor.takeReplies()
       if replies.isEmpty { return }
@@ -261,19 +188,138 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
+  // MARK: Publishing and the batch
+
+  /// Publishes a reduced version: its diff to the subscribers, its record to
+  /// the open batch, its change to the sender waiting on it.
+  private func publish(version: UInt64, action: AppFeature.Action, state: AppFeature.State, sender: ActionSender) {
+    guard let publication = publisher.publish(version: version, action: action, state: state, sent: sender.sent) else {
+      return
+    }
+    committer.record(
+      JournalRecord(
+        version: version, time: JournalClock.milliseconds(), origin: sender.record, action: publication.change.action,
+        patch: publication.patchJSON, canonical: (publication.actionBytes, publication.patchBytes)))
+    waits.note(publication.change, origin: sender.origin)
+  }
+
+  /// Starts a batch unless one is open: remembers what to go back to, and
+  /// holds every client's outbox and every new effect.
+  private func openBatchIfNeeded() {
+    guard !committer.isOpen else { return }
+    let before = Batch.Before(
+      state: store.state, version: store.version, document: publisher.document, waits: waits,
+      firstRequestID: store.nextRequestID)
+    committer.open(Batch(before: before, holding: clients.connections))
+    publisher.batchOpened()
+  }
+
+  /// Makes the open batch durable and lets its effects and frames go; or, if
+  /// the journal refuses it, undoes it and tells its senders.
+  private func commitBatch() {
+    switch committer.commit(version: store.version) {
+    case nil:
+      return
+    case .durable(let batch):
+      history.deliverToFollowers(batch.records)
+      batch.startEffects(on: supervisor)
+      publisher.batchReleased()
+      batch.releaseOutboxes()
+      if !batch.records.isEmpty { committer.snapshotIfDue(version: store.version, document: publisher.document) }
+    case .refused(let batch, let error):
+      undo(batch, because: committer.reason(for: error))
+    }
+  }
+
+  private func undo(_ batch: Batch, because reason: String) {
+    let before = batch.before
+    store.restore(state: before.state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
+    publisher.undoBatch(document: before.document, version: before.version)
+    waits = before.waits
+    batch.discardOutboxes()
+    publisher.resyncAfterUndo()
+    for answer in batch.answers {
+      switch answer {
+      case .reply(let connection, let message):
+        send(message, to: connection)
+      case .acknowledgement(let connection, let requestID, let origin):
+        waits.remove(origin)
+        let message =
+          "the action was not applied, and the state is unchanged at version \(before.version): \(reason)"
+        send(.error(id: requestID, code: .journal, message: message), to: connection)
+      }
+    }
+  }
+
+  /// After a crash, the features that were waiting on an effect (a roll, a
+  /// fetch, an order) are told that it is gone: `AppFeature.Action.recovered`
+  /// is reduced once, recorded as sent by the recovery. After a clean stop
+  /// nothing waits (stopping failed every effect in flight), and nothing is
+  /// reduced.
+  private func reduceRecoveryActionIfNeeded() {
+    let waiting = AppFeature.recoveryActions(for: store.state)
+    guard !waiting.isEmpty else { return }
+    openBatchIfNeeded()
+    let origin = nextOrigin
+    nextOrigin += 1
+    let sender = ActionSender(origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
+    let version: UInt64
+    do throws(DroppedAction) {
+      version = try store.sendRefusingDropped(.recovered, origin: origin) { version, state in
+        publish(version: version, action: .recovered, state: state, sender: sender)
+      }
+    } catch {
+      Log.error("the recovery action was not reduced: \(error.reason)")
+      return
+    }
+    commitBatch()
+    let names = waiting.map { ActionPath.describe((try? CanonicalJSON.value(of: $0)) ?? .null, schema: reader.schema) }
+    Log.warning(
+      "effects were in flight when storedaemon stopped; told their features at version \(version): "
+        + names.joined(separator: ", "))
+  }
+
+  // MARK: Clients
+
+  /// Forgets the clients that stopped sending once nothing they asked for is
+  /// still to be answered (a waiting request, a history read, a `settled`),
+  /// and closes their connections after those answers.
+  private func letLeavingClientsGo() {
+    for id in clients.leaving {
+      guard let client = clients[id] else {
+        clients.leaving.remove(id)
+        continue
+      }
+      let owesAnswers = !client.deferred.isEmpty || client.historyPending || waits.waits(forConnection: id)
+      guard client.connection.isClosing || !owesAnswers else { continue }
+      clients.remove(id)
+      waits.removeAll(forConnection: id)
+      clients.leaving.remove(id)
+      client.connection.outbox.finish()
+    }
+  }
+
+  /// Tells each waiting client whose action's effects have all finished.
+  private func reportSettledWaits() {
+    for wait in waits.takeSettled({ store.isSettled(origin: $0) }) {
+      guard let client = clients[wait.connectionID] else { continue }
+      send(.settled(id: wait.requestID, version: store.version, changes: .array(wait.changes)), to: client.connection)
+    }
+  }
+
   // MARK: Commands
 
-  func handle(_ command: Command) {
+  private func handle(_ command: Command) {
     switch command {
     case .connected(let connection, let name):
-      clients[connection.id] = Client(connection: connection, name: name)
+      clients.add(ConnectedClient(connection: connection, name: name))
       send(
         .welcome(
           protocol: ProtocolVersion.current, server: "storedaemon \(DaemonOptions.version)", version: store.version,
           epoch: epoch), to: connection)
     case .disconnected(let id):
       guard clients[id] != nil else { return }
-      leaving.insert(id)
+      clients.leaving.insert(id)
       letLeavingClientsGo()
     case .message(let id, let message):
       guard let client = clients[id], !client.connection.isClosing else { return }
@@ -289,10 +335,12 @@ final class StoreLoop: @unchecked Sendable {
       guard let client = clients[id], !client.connection.isClosing else { return }
       handleDeferredRequests(of: client)
     case .history(let connectionID, let requestID, let result):
-      finishHistoryRead(connectionID: connectionID, requestID: requestID, result)
+      if let client = history.finish(connectionID: connectionID, requestID: requestID, result) {
+        handleDeferredRequests(of: client)
+      }
     case .reconfigure(let configuration, let done):
       if let configuration { store.dependencies.configuration = configuration }
-      if service.readySent { notifier.notify(["READY=1"]) }
+      if service.readySent { service.notifier.notify(["READY=1"]) }
       done()
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
@@ -301,10 +349,14 @@ final class StoreLoop: @unchecked Sendable {
       // told to stop by the end of file on their sockets. The daemon says
       // goodbye to the clients once this is done.
       let links = supervisor.stopAll()
-      deliverWorkerReplies()
-      commitBatch()
+      // What the failures' actions start fails in turn once their batch
+      // is durable, until no feature waits on an effect.
+      repeat {
+        deliverWorkerReplies()
+        commitBatch()
+      } while supervisor.hasReplies
       do {
-        try writer.close()
+        try committer.close()
       } catch {
         Log.error("closing the journal: \(error)")
       }
@@ -315,7 +367,7 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
-  func handle(_ message: ClientMessage, from client: Client) {
+  private func handle(_ message: ClientMessage, from client: ConnectedClient) {
     let connection = client.connection
     switch message {
     case .hello:
@@ -325,44 +377,46 @@ final class StoreLoop: @unchecked Sendable {
       #if DEBUG
         stallIfAsked(input)
       #endif
-      let sent: SentActionMemo.Entry
+      let sent: SentAction
       do throws(MessageError) {
-        sent = try sentActions.entry(for: input) { () throws(MessageError) in try read(input) }
+        sent = try reader.read(input)
       } catch {
         send(.error(id: id, code: error.code, message: error.message), to: connection)
         return
       }
-      let action = sent.action
-      if let reason = writesRefused {
+      if let reason = committer.writesRefused {
         send(.error(id: id, code: .journal, message: "the action was not applied: \(reason)"), to: connection)
         return
       }
       let origin = nextOrigin
-      if wait { waits[origin] = Wait(connectionID: connection.id, requestID: id) }
-      currentSend = (origin, .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]))
-      currentSendText = (sent.json, sent.canonical, sent.summary)
-      defer { (currentSend, currentSendText) = (nil, nil) }
+      if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
+      let sender = ActionSender(
+        origin: origin,
+        record: .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]),
+        sent: sent)
       // Reduced and published, then acknowledged; the frames wait in the
-      // held outboxes until the batch is durable (StoreLoop+Journal.swift).
+      // held outboxes until the batch is durable (``JournalCommitter``).
       // An action that reaches nothing is refused, with the state unchanged.
       let version: UInt64
       do throws(DroppedAction) {
-        version = try store.sendRefusingDropped(action, origin: origin)
+        version = try store.sendRefusingDropped(sent.action, origin: origin) { version, state in
+          publish(version: version, action: sent.action, state: state, sender: sender)
+        }
       } catch {
-        waits[origin] = nil
+        waits.remove(origin)
         let message = "\(sent.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
         send(.error(id: id, code: .invalidAction, message: message), to: connection)
         return
       }
       nextOrigin += 1
-      batch?.answers.append(.acknowledgement(connection, requestID: id, origin: origin))
+      committer.note(.acknowledgement(connection, requestID: id, origin: origin))
       send(.ack(id: id, version: version), to: connection)
 
-    case .get(let id, let path, let version?):
-      requestState(client, id: id, path: path, at: version)
+    case .get(let id, let path, let version?) where version != store.version:
+      history.requestState(client, id: id, path: path, at: version, current: store.version)
 
-    case .get(let id, let path, nil):
-      switch value(at: path) {
+    case .get(let id, let path, _):
+      switch publisher.value(at: path) {
       case .success(let value): send(.state(id: id, version: store.version, path: path, value: value), to: connection)
       case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: connection)
       }
@@ -376,97 +430,18 @@ final class StoreLoop: @unchecked Sendable {
       }
       // A version from another epoch names another lineage: start afresh.
       let resumable = clientEpoch == nil || clientEpoch == epoch
-      subscribe(client, id: id, path: path, since: since, resumable: resumable)
+      publisher.subscribe(client, id: id, path: path, since: since, resumable: resumable)
 
     case .actions(let id, let all):
-      send(.actions(id: id, actions: actionAccess.listing(all: all)), to: connection)
+      send(.actions(id: id, actions: reader.access.listing(all: all)), to: connection)
 
     case .status(let id):
       send(.status(id: id, report: statusReport), to: connection)
 
     case .log(let id, let since, let last, let follow):
-      requestLog(client, id: id, since: since, last: last, follow: follow)
-    }
-  }
-
-  /// Reads a client's action: the action, its JSON (encoded from the
-  /// action, whatever the client wrote) and that JSON's bytes, and its
-  /// command line; an internal action a client may not send is refused
-  /// (``ActionAccess``).
-  func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentActionMemo.Entry {
-    let action = try resolve(input)
-    let json: JSONValue
-    do {
-      json = try CanonicalJSON.value(of: action)
-    } catch {
-      // Unreachable with Codable actions (non-finite numbers encode as strings).
-      throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
-    }
-    if let refusal = actionAccess.refusal(of: json) { throw MessageError(.invalidAction, refusal) }
-    return SentActionMemo.Entry(
-      action: action, json: json, canonical: CanonicalJSON.encode(json), summary: ActionPath.describe(json, schema: schema))
-  }
-
-  func resolve(_ input: ClientMessage.ActionInput) throws(MessageError) -> AppFeature.Action {
-    let json: JSONValue
-    switch input {
-    case .json(let value):
-      json = value
-    case .path(let path, let arguments):
-      do {
-        json = try ActionPath.parse(path: path, arguments: arguments, schema: schema)
-      } catch {
-        throw MessageError(.invalidAction, "\(error)")
-      }
-    }
-    do {
-      return try CanonicalJSON.decode(AppFeature.Action.self, from: json)
-    } catch {
-      throw MessageError(
-        .invalidAction,
-        "\(Self.excerpt(CanonicalJSON.text(json))) is not an action: \(error). `tcactl actions` lists the valid ones.")
-    }
-  }
-
-  /// `text`, or its beginning and its length when it is long: an error
-  /// quotes what the client sent, not a megabyte of it.
-  static func excerpt(_ text: String, limit: Int = 200) -> String {
-    guard text.utf8.count > limit else { return text }
-    return "\(text.prefix(limit))… (\(text.utf8.count) bytes)"
-  }
-
-  func value(at path: String) -> Result<JSONValue, MessageError> {
-    let pointer: JSONPointer
-    do {
-      pointer = try JSONPointer(path)
-    } catch {
-      return .failure(MessageError(.invalidPath, "'\(path)' is not a JSON Pointer: \(error)"))
-    }
-    guard let value = pointer.value(in: published) else {
-      return .failure(MessageError(.invalidPath, "no state at '\(path)'; \(Self.whatExists(along: pointer, in: published))"))
-    }
-    return .success(value)
-  }
-
-  /// Describes the deepest part of `document` that `pointer` reaches, for an
-  /// error message: its keys, or its length.
-  static func whatExists(along pointer: JSONPointer, in document: JSONValue) -> String {
-    var found = JSONPointer.root
-    for token in pointer.tokens {
-      let next = found.appending(token)
-      guard next.value(in: document) != nil else { break }
-      found = next
-    }
-    let place = found.isRoot ? "the state" : "'\(found)'"
-    switch found.value(in: document) {
-    case .object(let members)?:
-      return "\(place) has: \(members.keys.sorted().joined(separator: ", "))"
-    case .array(let elements)?:
-      return "\(place) is a list of \(elements.count) element(s), indexed from 0"
-    case let value?:
-      return "\(place) is the value \(CanonicalJSON.text(value)), which has no parts"
-    case nil:
-      return "the state is empty"
+      // Every batch is committed before a request that does not reduce, so
+      // the loop's version is durable and published.
+      history.requestLog(client, id: id, since: since, last: last, follow: follow, through: store.version)
     }
   }
 
@@ -477,20 +452,20 @@ final class StoreLoop: @unchecked Sendable {
   /// answers but for less than its buffer. A client that does not read its
   /// answers is not read either: its requests wait (and, once 64 do, its
   /// socket is not read) until it catches up.
-  private func mayHandleRequest(of client: Client) -> Bool {
+  private func mayHandleRequest(of client: ConnectedClient) -> Bool {
     client.isDraining
       || (client.deferred.isEmpty && !client.historyPending && !client.connection.outbox.answersAreFull)
   }
 
   /// Keeps a request for later. Whatever made the client's requests wait
   /// (a history read, or unread answers) resumes them when it ends.
-  private func postpone(_ command: Command, of client: Client) {
+  private func postpone(_ command: Command, of client: ConnectedClient) {
     client.deferred.append(command)
     if !client.historyPending && client.connection.outbox.answersAreFull { waitForRoom(client) }
   }
 
   /// Handles the client's waiting requests, in order, while it may.
-  func handleDeferredRequests(of client: Client) {
+  private func handleDeferredRequests(of client: ConnectedClient) {
     let id = client.connection.id
     while !client.deferred.isEmpty, !client.historyPending, clients[id] === client {
       guard !client.connection.outbox.answersAreFull else { return waitForRoom(client) }
@@ -501,48 +476,21 @@ final class StoreLoop: @unchecked Sendable {
   }
 
   /// Asks the client's outbox to tell the loop once it has room again.
-  func waitForRoom(_ client: Client) {
+  private func waitForRoom(_ client: ConnectedClient) {
     let id = client.connection.id
     client.connection.outbox.whenRoom { [inbox] in inbox.post(.room(connectionID: id)) }
   }
 
-  // MARK: Helpers
-
-  /// Queues an answer. Answers are never dropped, nor a reason to drop a
-  /// client: they are never refused, and the client's next requests wait
-  /// while its unread answers fill its buffer (``mayHandleRequest(of:)``).
-  func send(_ message: ServerMessage, to connection: Connection) {
+  /// Queues an answer, noted in the open batch (but for acknowledgements,
+  /// noted apart, and `settled`) so that it is given again should the batch
+  /// be refused. Answers are never dropped, nor a reason to drop a client:
+  /// they are never refused, and the client's next requests wait while its
+  /// unread answers fill its buffer (``mayHandleRequest(of:)``).
+  private func send(_ message: ServerMessage, to connection: Connection) {
     switch message {
     case .ack, .settled, .diff: break
-    default: batch?.answers.append(.reply(connection, message))
+    default: committer.note(.reply(connection, message))
     }
-    offerAnswer(MessageCodec.frame(message), to: connection)
-  }
-
-  /// Queues the frame of an answer, as ``send(_:to:)`` does.
-  func offerAnswer(_ frame: [UInt8], to connection: Connection) {
-    if !batchRootFrames.isEmpty, let client = clients[connection.id] {
-      offerBatchRootFrames(to: client, now: .now)
-    }
-    connection.outbox.offerAnswer(frame)
-  }
-
-  var statusReport: JSONValue {
-    let uptime = ContinuousClock.now - startedAt
-    return .object([
-      "server": .string("storedaemon \(DaemonOptions.version)"),
-      "protocol": .int(ProtocolVersion.current),
-      "pid": .int(Int(getpid())),
-      "uptimeSeconds": .int(Int(uptime.components.seconds)),
-      "epoch": .string(epoch),
-      "version": .int(Int(store.version)),
-      "clients": .int(clients.count),
-      "subscribers": .int(clients.values.filter(\.isSubscribed).count),
-      "socket": .string(options.socketPath),
-      "stateDirectory": .string(options.stateDirectory),
-      "effectsInFlight": .int(store.inFlight.count),
-      "journal": journalStatus,
-      "workers": supervisor.status,
-    ])
+    publisher.answer(message, to: connection)
   }
 }

@@ -21,11 +21,15 @@ import Wire
 ///   ends (`PR_SET_PDEATHSIG`, docs/WORKERS.md), so spawning from a thread
 ///   that ends earlier would kill it.
 ///
-/// Confined to the store loop's thread, like the store: replies are collected
-/// in ``takeReplies()`` and delivered by the loop, never from inside
-/// ``start(_:id:)``. The loop polls the workers' ``sockets`` with its inbox
-/// and hands what is ready to ``read(_:)``; only a worker's exit is posted,
-/// from the thread that reaped it.
+/// Confined to the store loop's thread, like the store. The loop polls the
+/// workers' ``sockets`` with its inbox and hands what is ready to
+/// ``read(_:)``, which takes in what the workers said and returns the
+/// replies for the store; the failures it makes up otherwise (a worker that
+/// died, a deadline) wait in ``takeReplies()``, never delivered from inside
+/// ``start(_:id:)``. Only a worker's end and exit are posted, from the
+/// threads that watch it. Starts come from the journal's batch once its
+/// actions are durable (``JournalCommitter``), so a worker never carries out
+/// I/O for an action the journal does not have.
 final class WorkerSupervisor: EffectExecutor {
   struct Configuration: Sendable {
     /// The `effectworker` executable; the network worker's is beside it
@@ -60,10 +64,6 @@ final class WorkerSupervisor: EffectExecutor {
   private var kinds: [EffectID: WorkerKind] = [:]
   private var replies: [(EffectReply, EffectID)] = []
   private var nextPingID = 1
-  /// While set, starts for running workers wait in `heldStarts` until the
-  /// actions that asked for them are durable (``releaseHeldStarts()``).
-  private var isHolding = false
-  private var heldStarts: [EffectID] = []
   private var nextDeadlineCheck = ContinuousClock.now
   /// Deadlines are checked this often, not on every wakeup: they carry
   /// seconds of grace, and thousands of timers may be in flight.
@@ -103,6 +103,9 @@ final class WorkerSupervisor: EffectExecutor {
     return links
   }
 
+  /// Whether replies wait for ``takeReplies()``.
+  var hasReplies: Bool { !replies.isEmpty }
+
   /// Replies to deliver to the store, in order; empties the list.
   func takeReplies() -> [(EffectReply, EffectID)] {
     defer { replies.removeAll(keepingCapacity: true) }
@@ -139,7 +142,7 @@ final class WorkerSupervisor: EffectExecutor {
     case .running:
       slot.pending[id] = pending
       kinds[id] = slot.kind
-      if isHolding { heldStarts.append(id) } else { send(id, in: slot) }
+      send(id, in: slot)
     case .starting, .restarting:
       guard slot.queue.count < configuration.maximumQueued else {
         replies.append((.failure(unavailable(slot, "\(slot.queue.count) requests already wait for it to start")), id))
@@ -157,36 +160,7 @@ final class WorkerSupervisor: EffectExecutor {
     }
   }
 
-  /// Holds starts from now on: no worker begins I/O for an action until the
-  /// journal has it.
-  func holdStarts() {
-    isHolding = true
-  }
-
-  /// Sends the held starts; the actions that asked for them are durable.
-  func releaseHeldStarts() {
-    isHolding = false
-    let held = heldStarts
-    heldStarts.removeAll()
-    for id in held {
-      guard let kind = kinds[id] else { continue }
-      let slot = slot(kind)
-      guard slot.pending[id] != nil else { continue }
-      if slot.phase == .running { send(id, in: slot) } else if !slot.queue.contains(id) { slot.queue.append(id) }
-    }
-  }
-
-  /// Forgets every request from `firstID` on, sending nothing more for them:
-  /// the actions that asked for them were rejected. One already sent (to a
-  /// worker that became ready meanwhile) is cancelled.
-  func forgetRequests(from firstID: EffectID) {
-    isHolding = false
-    heldStarts.removeAll()
-    for id in kinds.keys where id >= firstID { cancel(id) }
-  }
-
   func cancel(_ id: EffectID) {
-    heldStarts.removeAll { $0 == id }
     guard let kind = kinds.removeValue(forKey: id) else { return }
     let slot = slot(kind)
     guard let pending = slot.pending.removeValue(forKey: id) else { return }
@@ -204,26 +178,26 @@ final class WorkerSupervisor: EffectExecutor {
     slots.compactMap { slot in slot.input == nil ? nil : slot.link?.descriptor }
   }
 
-  /// Reads the workers whose sockets `poll` found ready, in `ready`; returns
-  /// what they reported, in order, for ``handle(_:kind:generation:)``. A
+  /// Reads the workers whose sockets `poll` found ready, in `ready`, and
+  /// takes in what they said (``handle(_:kind:generation:)``); returns the
+  /// replies for the store, in order, with any failure made up meanwhile. A
   /// worker whose input ended is not read again: its link reaps it and posts
   /// its exit.
-  func read(_ ready: [Int32]) -> [(kind: WorkerKind, generation: Int, report: WorkerLink.Report)] {
-    var reports: [(kind: WorkerKind, generation: Int, report: WorkerLink.Report)] = []
+  func read(_ ready: [Int32]) -> [(EffectReply, EffectID)] {
     for slot in slots {
       guard let link = slot.link, ready.contains(link.descriptor), var input = slot.input.take() else {
         continue
       }
       let (events, isOpen) = input.read(from: link)
-      for event in events { reports.append((slot.kind, slot.generation, .event(event))) }
       if isOpen {
         slot.input = input
       } else {
         slot.input = nil
         link.release()
       }
+      for event in events { handle(.event(event), kind: slot.kind, generation: slot.generation) }
     }
-    return reports
+    return takeReplies()
   }
 
   /// Handles what a worker reported.
@@ -238,11 +212,8 @@ final class WorkerSupervisor: EffectExecutor {
       Log.info("\(kind.rawValue) worker ready (pid \(pid))")
       let queued = slot.queue
       slot.queue.removeAll()
-      // Ready may arrive in the middle of a batch: what that batch asked for
-      // still waits until it is durable.
-      for id in queued {
-        if isHolding { heldStarts.append(id) } else { send(id, in: slot) }
-      }
+      // Only durable actions' starts reach the supervisor: all may go.
+      for id in queued { send(id, in: slot) }
 
     case .event(.reply(let id, let reply)):
       guard let pending = slot.pending[id], pending.sent else { return }

@@ -1,0 +1,94 @@
+import ComposableCore
+import Features
+import Journal
+import Wire
+
+/// The actions reduced since the last commit to the journal: their records,
+/// what they answered, the effects they started, and what undoing them takes.
+/// Nothing of a batch leaves the daemon before its records are durable: the
+/// clients' outboxes are held, and the effects' starts wait here.
+///
+/// A class: the loop asks whether a batch is open twice per publication and
+/// takes it out to commit it; a reference is one retain, where a struct's
+/// `Batch?` would be copied, the state before it included.
+final class Batch {
+  /// What the loop was before the batch, to go back to if it is refused.
+  struct Before {
+    let state: AppFeature.State
+    let version: UInt64
+    let document: JSONValue
+    let waits: SettledWaits
+    /// Requests from this id on were started by the batch's actions.
+    let firstRequestID: EffectID
+  }
+
+  enum Answer {
+    case reply(Connection, ServerMessage)
+    case acknowledgement(Connection, requestID: Int, origin: Origin)
+  }
+
+  let before: Before
+  /// The outboxes held for the batch, including those of clients that go
+  /// away before it ends (their last words wait for the commit too).
+  let held: [Connection]
+  private(set) var records: [JournalRecord] = []
+  /// What the batch answered, in order, acknowledgements and other answers
+  /// alike: the frames are held, so if the batch is refused they are thrown
+  /// away and given again, each client's in the order of its requests (an
+  /// acknowledgement becomes a `journal` error).
+  private(set) var answers: [Answer] = []
+  /// The requests the batch's actions started, in order, for the supervisor
+  /// once the batch is durable.
+  private var starts: [(request: EffectRequest, id: EffectID)] = []
+
+  /// Opens a batch: holds every outbox in `held` until it ends.
+  init(before: Before, holding held: [Connection]) {
+    self.before = before
+    self.held = held
+    for connection in held { connection.outbox.hold() }
+  }
+
+  func append(_ record: JournalRecord) {
+    records.append(record)
+  }
+
+  func append(_ answer: Answer) {
+    answers.append(answer)
+  }
+
+  /// Holds a request's start until the batch is durable.
+  func hold(_ request: EffectRequest, id: EffectID) {
+    starts.append((request, id))
+  }
+
+  /// Forgets the held start of `id`; whether there was one.
+  func cancelStart(_ id: EffectID) -> Bool {
+    guard let index = starts.firstIndex(where: { $0.id == id }) else { return false }
+    starts.remove(at: index)
+    return true
+  }
+
+  /// The batch is durable: its effects start first (a request written before
+  /// the clients' frames is under way in its worker while the loop writes to
+  /// every client; its reply is read by the loop only after the frames are
+  /// out, so nothing overtakes them).
+  func startEffects(on executor: some EffectExecutor) {
+    for (request, id) in starts { executor.start(request, id: id) }
+    starts.removeAll()
+  }
+
+  /// Lets the held frames go.
+  func releaseOutboxes() {
+    for connection in held { connection.outbox.release() }
+  }
+
+  /// The batch was refused: its held frames are thrown away (and its starts
+  /// never made).
+  func discardOutboxes() {
+    starts.removeAll()
+    for connection in held {
+      connection.outbox.discardHeld()
+      connection.outbox.release()
+    }
+  }
+}

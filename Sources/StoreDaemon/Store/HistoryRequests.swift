@@ -1,0 +1,141 @@
+import ComposableCore
+import Journal
+import Wire
+
+/// The action log and past states (`log`, `get` with `at`): read from the
+/// journal by the ``HistoryReader`` off the loop's thread, while the loop goes
+/// on; and the clients that follow the log, given each durable batch's
+/// records. Until an answer is sent, the client's later requests wait, so its
+/// answers keep the order of its requests. Confined to the store loop's thread.
+final class HistoryRequests {
+  /// The most records kept for a follower while its history is read; past
+  /// that it is disconnected as lagged, as one that does not read would be.
+  static let maximumWaitingRecords = 100_000
+
+  private let reader: HistoryReader
+  private let schema: ActionSchema
+  private let clients: ClientRegistry
+  private let publisher: Publisher
+  /// Where the reader's answers go, from its thread.
+  private let post: @Sendable (StoreLoop.Command) -> Void
+
+  init(
+    reader: HistoryReader, schema: ActionSchema, clients: ClientRegistry, publisher: Publisher,
+    post: @escaping @Sendable (StoreLoop.Command) -> Void
+  ) {
+    self.reader = reader
+    self.schema = schema
+    self.clients = clients
+    self.publisher = publisher
+    self.post = post
+  }
+
+  /// Starts answering `log`; `through` is the last (durable) version.
+  func requestLog(_ client: ConnectedClient, id: Int, since: UInt64?, last: Int?, follow: Bool, through: UInt64) {
+    if follow {
+      guard client.subscription == nil, client.follower == nil else {
+        publisher.answer(
+          .error(
+            id: id, code: .alreadySubscribed,
+            message: "this connection already has a subscription or follows the log; open another to follow the log"),
+          to: client.connection)
+        return
+      }
+      client.follower = LogFollower(requestID: id)
+    }
+    startRead(client, id: id, .log(since: since, last: last, through: through))
+  }
+
+  /// Starts answering `get` at a past `version`; `current` is the store's.
+  func requestState(_ client: ConnectedClient, id: Int, path: String, at version: UInt64, current: UInt64) {
+    guard version < current else {
+      publisher.answer(
+        .error(
+          id: id, code: .versionUnavailable,
+          message: "version \(version) has not been reached: the state is at version \(current)"),
+        to: client.connection)
+      return
+    }
+    let pointer: JSONPointer
+    do {
+      pointer = try JSONPointer(path)
+    } catch {
+      publisher.answer(
+        .error(id: id, code: .invalidPath, message: "'\(path)' is not a JSON Pointer: \(error)"), to: client.connection)
+      return
+    }
+    startRead(client, id: id, .state(version: version, pointer: pointer, current: current))
+  }
+
+  private func startRead(_ client: ConnectedClient, id: Int, _ request: HistoryReader.Request) {
+    client.historyPending = true
+    let connectionID = client.connection.id
+    reader.answer(request, id: id) { [post] result in
+      post(.history(connectionID: connectionID, requestID: id, result))
+    }
+  }
+
+  /// Sends what the reader found; returns the client, whose waiting requests
+  /// may go on, if it is still there.
+  func finish(
+    connectionID: Int, requestID: Int, _ result: Result<HistoryReader.Reply, MessageError>
+  ) -> ConnectedClient? {
+    guard let client = clients[connectionID] else { return nil }
+    client.historyPending = false
+    let connection = client.connection
+    // Only one history read is pending per client: a follower still waiting
+    // for its history is following because of this one.
+    let follows = client.follower?.waiting != nil
+    switch result {
+    case .failure(let error):
+      if follows { client.follower = nil }
+      publisher.answer(.error(id: requestID, code: error.code, message: error.message), to: connection)
+    case .success(let reply):
+      publisher.answer(reply.frame, to: connection)
+      guard clients[connectionID] != nil else { return nil }
+      if case .log(_, _, let more) = reply.answer, follows {
+        // A partial page: the client asks again from where it ends, and
+        // follows from the last page.
+        let waiting = client.follower?.waiting ?? []
+        client.follower = more ? nil : LogFollower(requestID: requestID, waiting: nil)
+        if !more { offerRecords(waiting, to: client) }
+      }
+    }
+    return client
+  }
+
+  /// Gives the records of a durable batch to the clients that follow the log.
+  func deliverToFollowers(_ records: [JournalRecord]) {
+    guard let firstRecord = records.first else { return }
+    for client in clients.byID.values where client.follower != nil {
+      if let waiting = client.follower!.waiting {
+        guard waiting.count + records.count <= Self.maximumWaitingRecords else {
+          disconnectLaggingFollower(client, after: (waiting.first ?? firstRecord).version - 1)
+          continue
+        }
+        client.follower!.waiting!.append(contentsOf: records)
+      } else {
+        offerRecords(records, to: client)
+      }
+    }
+  }
+
+  private func offerRecords(_ records: [JournalRecord], to client: ConnectedClient) {
+    for record in records {
+      let frame = MessageCodec.frame(ServerMessage.record(HistoryReader.entry(record, schema: schema)))
+      guard client.connection.outbox.offer(frame, droppable: false) else {
+        disconnectLaggingFollower(client, after: record.version - 1)
+        return
+      }
+    }
+  }
+
+  private func disconnectLaggingFollower(_ client: ConnectedClient, after version: UInt64) {
+    let reason =
+      "the client follows the log but does not read it fast enough; it was disconnected after version "
+      + "\(version): resume with `tcactl log --since \(version) --follow`"
+    client.connection.closeWithNotice(.lagged, reason)
+    clients.remove(client.connection.id)
+    Log.warning("connection \(client.connection.id) (\(client.name)): \(reason)")
+  }
+}

@@ -1,0 +1,395 @@
+import ComposableCore
+import Features
+import Wire
+
+/// The fan-out: holds the published state document and the recent diffs,
+/// turns every reduced version into a diff for each subscriber, and starts
+/// subscriptions from a snapshot or resumes them from the history. A slow
+/// subscriber is resynchronised or disconnected, never waited for.
+/// Confined to the store loop's thread.
+///
+/// The diffs root subscribers get are framed once per version and, while a
+/// batch is open, gathered: each root subscriber is offered them as one piece
+/// when the batch is released (or before any other frame it is offered
+/// meanwhile), not one queue append per subscriber and version.
+final class Publisher {
+  /// What the publication of one version gives the journal and the waits.
+  struct Publication {
+    let change: DiffHistory.Change
+    /// The action's canonical bytes, the same the diff frame holds.
+    let actionBytes: [UInt8]
+    let patchJSON: JSONValue
+    let patchBytes: [UInt8]
+  }
+
+  /// The most bytes of root diffs offered as one piece.
+  static let rootPieceBytes = 64 * 1024
+
+  /// The state as clients see it, at ``version``.
+  private(set) var document: JSONValue
+  /// The last version published.
+  private(set) var version: UInt64
+  private(set) var history: DiffHistory
+  /// Encodes the state after each action, re-encoding only the parts it changed.
+  private var stateEncoder = StateDocumentEncoder<AppFeature.State>()
+  private let clients: ClientRegistry
+  private let schema: ActionSchema
+  private let lagTimeout: Duration
+  private let heartbeatInterval: Duration
+  /// Whether a batch is open: root diffs are gathered in `batchRootFrames`.
+  private var isBatchOpen = false
+  /// The diff frames of the open batch's versions as root subscribers get
+  /// them, one after another.
+  private var batchRootFrames: [UInt8] = []
+  /// The connections resynced while the batch was open: their queued diffs
+  /// from before it are gone, so if the batch is refused (and its snapshot
+  /// with it) they are resynced again.
+  private var resyncedInBatch: Set<Int> = []
+  /// When ``sendHeartbeats()`` next looks for idle subscribers.
+  private var nextHeartbeatCheck = ContinuousClock.now
+
+  init(
+    document: JSONValue, version: UInt64, history: DiffHistory, clients: ClientRegistry, schema: ActionSchema,
+    options: DaemonOptions
+  ) {
+    self.document = document
+    self.version = version
+    self.history = history
+    self.clients = clients
+    self.schema = schema
+    self.lagTimeout = options.lagTimeout
+    self.heartbeatInterval = options.heartbeatInterval
+  }
+
+  // MARK: Versions
+
+  /// Publishes the state `version` reached by `action`: the diff from the
+  /// last one goes to the history and every subscriber. `sent` is how the
+  /// client wrote the action, read as it arrived; an action an effect sent
+  /// is encoded and described here. Returns `nil` if the state or action did
+  /// not encode (then no subscriber may resume across the version).
+  func publish(
+    version: UInt64, action: AppFeature.Action, state: AppFeature.State, sent: SentAction?
+  ) -> Publication? {
+    self.version = version
+    let document: JSONValue
+    let actionJSON: JSONValue
+    let actionBytes: [UInt8]
+    let summary: String
+    do {
+      document = try stateEncoder.document(of: state)
+      if let sent {
+        (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
+      } else {
+        actionJSON = try CanonicalJSON.value(of: action)
+        actionBytes = CanonicalJSON.encode(actionJSON)
+        summary = ActionPath.describe(actionJSON, schema: schema)
+      }
+    } catch {
+      // Unreachable with Codable state (non-finite numbers encode as strings);
+      // should it happen, no subscriber may resume across the missing diff.
+      Log.error("version \(version): the state or action did not encode as JSON: \(error); subscribers will resync")
+      history.removeAll()
+      return nil
+    }
+    let patch = JSONPatch.diff(from: self.document, to: document)
+    // The action's and the patch's bytes, written once for the frame root
+    // subscribers get and the journal record; the frame's size is what the
+    // history charges for the change.
+    let patchJSON = JSONPatch.json(patch)
+    let patchBytes = CanonicalJSON.encode(patchJSON)
+    let rootFrame = MessageCodec.diffFrame(version: version, action: actionBytes, summary: summary, patch: patchBytes)
+    let change = DiffHistory.Change(
+      version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
+    self.document = document
+    history.append(change)
+    if isBatchOpen {
+      batchRootFrames += rootFrame
+      if batchRootFrames.count >= Self.rootPieceBytes { offerBatchRootFramesToAll() }
+    }
+    let now = ContinuousClock.now
+    for client in clients.byID.values where client.isSubscribed {
+      if !client.watchesRoot {
+        offerDiff(change, to: client, document: document, now: now)
+      } else if !isBatchOpen {
+        offer(rootFrame, to: client, now: now)
+      }
+    }
+    return Publication(change: change, actionBytes: actionBytes, patchJSON: patchJSON, patchBytes: patchBytes)
+  }
+
+  // MARK: Batches
+
+  /// A batch opened: root diffs are gathered until it is released.
+  func batchOpened() {
+    isBatchOpen = true
+  }
+
+  /// The batch is durable: offers its root diffs to every root subscriber.
+  func batchReleased() {
+    isBatchOpen = false
+    offerBatchRootFramesToAll()
+    resyncedInBatch.removeAll()
+  }
+
+  /// The batch was refused: puts the document and the history back as they
+  /// were at `version`, and forgets the batch's root diffs (the held outboxes
+  /// that had them are discarded). Then ``resyncAfterUndo()``.
+  func undoBatch(document: JSONValue, version: UInt64) {
+    isBatchOpen = false
+    self.document = document
+    self.version = version
+    history.removeChanges(after: version)
+    for client in clients.byID.values where client.watchesRoot { client.batchRootOffset = 0 }
+    batchRootFrames = []
+  }
+
+  /// A subscriber resynced during a refused batch lost its older queued
+  /// diffs and now its snapshot too: it gets one of the state as it is again.
+  func resyncAfterUndo() {
+    let resynced = resyncedInBatch
+    resyncedInBatch.removeAll()
+    for id in resynced.sorted() {
+      if let client = clients[id] { resync(client) }
+    }
+  }
+
+  // MARK: Answers
+
+  /// Queues the frame of an answer, after the open batch's root diffs the
+  /// client has not been offered yet (so nothing is reordered). Answers are
+  /// never dropped, nor a reason to drop a client.
+  func answer(_ frame: [UInt8], to connection: Connection) {
+    if !batchRootFrames.isEmpty, let client = clients[connection.id] {
+      offerBatchRootFrames(to: client, now: .now)
+    }
+    connection.outbox.offerAnswer(frame)
+  }
+
+  func answer(_ message: ServerMessage, to connection: Connection) {
+    answer(MessageCodec.frame(message), to: connection)
+  }
+
+  // MARK: Subscriptions
+
+  func subscribe(_ client: ConnectedClient, id: Int, path: String, since: UInt64?, resumable: Bool) {
+    let connection = client.connection
+    guard client.subscription == nil else {
+      answer(.error(id: id, code: .alreadySubscribed, message: "this connection is already subscribed; open another for a second subscription"), to: connection)
+      return
+    }
+    let pointer: JSONPointer
+    do {
+      pointer = try JSONPointer(path)
+    } catch {
+      answer(.error(id: id, code: .invalidPath, message: "'\(path)' is not a JSON Pointer: \(error)"), to: connection)
+      return
+    }
+    let missed = since.flatMap { since in resumable ? history.changes(after: since, upTo: version) : nil }
+    let value = pointer.value(in: document)
+    // A part that names nothing now is refused, unless the subscriber may
+    // have seen it at `since`: a missed change removed it (or the missed
+    // changes are no longer known). It then reads as null, as it does for a
+    // live subscriber whose part went away.
+    if value == nil && (since == nil || missed?.contains(where: { replacesView(pointer, $0) }) == false) {
+      answer(.error(id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"), to: connection)
+      return
+    }
+    client.subscription = pointer
+    client.lastSent = .now
+    // The open batch's diffs so far are in the snapshot, or resumed below.
+    client.batchRootOffset = batchRootFrames.count
+    if let since, let missed, pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) }) {
+      answer(.ack(id: id, version: since), to: connection)
+      // A resync (the queue filled up) sends a snapshot of the current
+      // version: the older diffs must not follow it.
+      for change in missed {
+        guard offerDiff(change, to: client, document: nil) else { break }
+      }
+    } else {
+      let snapshot = ServerMessage.snapshot(
+        version: version, path: path, value: value ?? .null, notice: since == nil ? nil : .compacted)
+      answer(snapshot, to: connection)
+    }
+  }
+
+  /// The published state at `path`, a JSON Pointer.
+  func value(at path: String) -> Result<JSONValue, MessageError> {
+    let pointer: JSONPointer
+    do {
+      pointer = try JSONPointer(path)
+    } catch {
+      return .failure(MessageError(.invalidPath, "'\(path)' is not a JSON Pointer: \(error)"))
+    }
+    guard let value = pointer.value(in: document) else {
+      return .failure(MessageError(.invalidPath, "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"))
+    }
+    return .success(value)
+  }
+
+  /// Describes the deepest part of `document` that `pointer` reaches, for an
+  /// error message: its keys, or its length.
+  static func whatExists(along pointer: JSONPointer, in document: JSONValue) -> String {
+    var found = JSONPointer.root
+    for token in pointer.tokens {
+      let next = found.appending(token)
+      guard next.value(in: document) != nil else { break }
+      found = next
+    }
+    let place = found.isRoot ? "the state" : "'\(found)'"
+    switch found.value(in: document) {
+    case .object(let members)?:
+      return "\(place) has: \(members.keys.sorted().joined(separator: ", "))"
+    case .array(let elements)?:
+      return "\(place) is a list of \(elements.count) element(s), indexed from 0"
+    case let value?:
+      return "\(place) is the value \(CanonicalJSON.text(value)), which has no parts"
+    case nil:
+      return "the state is empty"
+    }
+  }
+
+  /// Whether `change`, seen from `pointer`, replaces the whole view: such a
+  /// change can only be sent with the value the view had after it, which the
+  /// history does not keep, so a resume across it gets a snapshot instead.
+  private func replacesView(_ pointer: JSONPointer, _ change: DiffHistory.Change) -> Bool {
+    guard let scoped = JSONPatch.scoped(change.patch, to: pointer, newDocument: document) else { return true }
+    return scoped.contains { operation in
+      if case .replace(let path, _) = operation, path.isRoot { return true }
+      return false
+    }
+  }
+
+  // MARK: Offering
+
+  /// Offers one change to a subscriber, scoped to its path; `document` is the
+  /// state after the change (nil when replaying history, where the scoped
+  /// patch is computed against what the history holds). Returns `false` if
+  /// the subscriber was resynced or dropped instead.
+  @discardableResult
+  private func offerDiff(
+    _ change: DiffHistory.Change, to client: ConnectedClient, document: JSONValue?, now: ContinuousClock.Instant = .now
+  ) -> Bool {
+    guard let subscription = client.subscription else { return false }
+    let patch: [PatchOperation]
+    if subscription.isRoot {
+      patch = change.patch
+    } else {
+      // `nil`: the subscribed part no longer exists; it reads as null from now on.
+      let scoped =
+        JSONPatch.scoped(change.patch, to: subscription, newDocument: document ?? self.document)
+        ?? [.replace(path: .root, value: .null)]
+      guard !scoped.isEmpty else { return true }
+      patch = scoped
+    }
+    return offer(diffFrame(change, patch: patch), to: client, now: now)
+  }
+
+  private func diffFrame(_ change: DiffHistory.Change, patch: [PatchOperation]) -> [UInt8] {
+    let patchJSON = JSONPatch.json(patch)
+    return MessageCodec.frame(ServerMessage.diff(version: change.version, action: change.action, summary: change.summary, patch: patchJSON))
+  }
+
+  /// Offers a frame to a subscriber at `now`, after the open batch's root
+  /// diffs it has not been offered yet; resyncs it if its queue is full.
+  /// Returns `false` if it was resynced or dropped instead.
+  @discardableResult
+  private func offer(_ frame: [UInt8], to client: ConnectedClient, now: ContinuousClock.Instant) -> Bool {
+    guard offerBatchRootFrames(to: client, now: now) else { return false }
+    return enqueue(frame, to: client, now: now)
+  }
+
+  /// Offers a root subscriber the open batch's diffs it has not had yet, as
+  /// one frame sequence (the very same bytes for every subscriber that had
+  /// none of them).
+  @discardableResult
+  private func offerBatchRootFrames(to client: ConnectedClient, now: ContinuousClock.Instant) -> Bool {
+    guard client.watchesRoot, client.batchRootOffset < batchRootFrames.count else { return true }
+    let bytes = client.batchRootOffset == 0 ? batchRootFrames : Array(batchRootFrames[client.batchRootOffset...])
+    client.batchRootOffset = batchRootFrames.count
+    return enqueue(bytes, to: client, now: now)
+  }
+
+  /// Offers the open batch's root diffs to every root subscriber and starts
+  /// the buffer anew: when the batch is released, and when the buffer has
+  /// grown to ``rootPieceBytes`` (so that no piece outgrows a client's queue
+  /// by much, and a slow subscriber can still be resynced).
+  private func offerBatchRootFramesToAll() {
+    guard !batchRootFrames.isEmpty else { return }
+    let now = ContinuousClock.now
+    for client in clients.byID.values where client.watchesRoot {
+      offerBatchRootFrames(to: client, now: now)
+      client.batchRootOffset = 0
+    }
+    batchRootFrames = []
+  }
+
+  private func enqueue(_ frame: [UInt8], to client: ConnectedClient, now: ContinuousClock.Instant) -> Bool {
+    if client.connection.outbox.offer(frame, droppable: true) {
+      client.lastSent = now
+      return true
+    }
+    resync(client)
+    return false
+  }
+
+  /// The subscriber's queue is full: drop the diffs that wait and send a
+  /// snapshot of the current state instead (it fits: answers are counted
+  /// apart, and the dropped diffs were all else that waited). A subscriber
+  /// whose connection has taken nothing for the lag timeout (`--lag-timeout`)
+  /// is disconnected instead; one that is merely slow, or reads in bursts,
+  /// is resynced as often as needed. A snapshot larger than the buffer
+  /// leaves no room for the next change, so such a subscriber is resynced
+  /// with almost every change; if it then lags, it is told that this is why.
+  private func resync(_ client: ConnectedClient) {
+    guard let subscription = client.subscription else { return }
+    let connection = client.connection
+    connection.outbox.dropDroppable()
+    // A part that no longer exists reads as null, as its diffs said.
+    let value = subscription.value(in: document) ?? .null
+    let snapshot = MessageCodec.frame(
+      ServerMessage.snapshot(version: version, path: subscription.description, value: value, notice: .resynced))
+    let idle = ContinuousClock.now - connection.outbox.lastTakenAt
+    guard idle < lagTimeout else {
+      let seconds = Double(idle.wholeMilliseconds) / 1000
+      var reason = "the subscriber has read nothing for \(seconds) s while diffs were waiting"
+      if snapshot.count > connection.outbox.limit {
+        let part = subscription.isRoot ? "the state" : "'\(subscription)'"
+        reason +=
+          ", and the snapshot of \(part) that would resync it (\(snapshot.count) bytes) does not fit its buffer "
+          + "(--client-buffer \(connection.outbox.limit) bytes), so each change needs another; subscribe to a "
+          + "smaller part of the state, or raise --client-buffer"
+      }
+      reason += "; disconnecting it"
+      connection.closeWithNotice(.lagged, reason)
+      clients.remove(connection.id)
+      Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
+      return
+    }
+    connection.outbox.offer(snapshot, droppable: true)
+    client.lastSent = .now
+    if isBatchOpen { resyncedInBatch.insert(connection.id) }
+  }
+
+  // MARK: Heartbeats
+
+  /// Offers a heartbeat to each subscriber that was sent nothing for the
+  /// heartbeat interval. It looks only when the earliest subscriber can be
+  /// due (what is sent meanwhile only makes them due later), not on every
+  /// pass of a busy loop, where looking at 100 subscribers cost more than the
+  /// action itself.
+  func sendHeartbeats() {
+    let now = ContinuousClock.now
+    guard now >= nextHeartbeatCheck else { return }
+    var frame: [UInt8]?
+    var next = now + heartbeatInterval
+    for client in clients.byID.values where client.isSubscribed {
+      if now - client.lastSent >= heartbeatInterval {
+        if frame == nil { frame = MessageCodec.frame(ServerMessage.heartbeat(version: version)) }
+        offer(frame!, to: client, now: now)
+      }
+      next = min(next, client.lastSent + heartbeatInterval)
+    }
+    nextHeartbeatCheck = next
+  }
+}

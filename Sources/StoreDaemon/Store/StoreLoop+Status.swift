@@ -1,0 +1,48 @@
+import ComposableCore
+import Glibc
+import Wire
+
+/// How the daemon is doing, gathered from the loop's owners: for
+/// `tcactl status` and for systemd's `STATUS=`. Runs on the store loop's
+/// thread only.
+extension StoreLoop {
+  var statusReport: JSONValue {
+    let uptime = ContinuousClock.now - startedAt
+    return .object([
+      "server": .string("storedaemon \(DaemonOptions.version)"),
+      "protocol": .int(ProtocolVersion.current),
+      "pid": .int(Int(getpid())),
+      "uptimeSeconds": .int(Int(uptime.components.seconds)),
+      "epoch": .string(epoch),
+      "version": .int(Int(store.version)),
+      "clients": .int(clients.count),
+      "subscribers": .int(clients.subscriberCount),
+      "socket": .string(options.socketPath),
+      "stateDirectory": .string(options.stateDirectory),
+      "effectsInFlight": .int(store.inFlight.count),
+      "journal": committer.status,
+      "workers": supervisor.status,
+    ])
+  }
+
+  /// What must reach systemd's status at once: the degraded workers, and
+  /// whether writes are refused.
+  var alerts: [String] {
+    supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
+      + (committer.writesRefused == nil ? [] : ["writes refused"])
+  }
+
+  /// The daemon's state in one line, e.g. `version 42; 3 clients, 1 subscriber;
+  /// workers: timer running, network running, storage running`.
+  var statusLine: String {
+    let subscribers = clients.subscriberCount
+    var parts = [
+      "\(clients.count) client\(clients.count == 1 ? "" : "s"), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")",
+      "workers: " + supervisor.phases.map { "\($0.kind.rawValue) \($0.phase)" }.joined(separator: ", "),
+    ]
+    let degraded = supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
+    if !degraded.isEmpty { parts.append("DEGRADED: " + degraded.joined(separator: ", ")) }
+    if committer.writesRefused != nil { parts.append("WRITES REFUSED after a journal failure (see the log)") }
+    return "version \(store.version); " + parts.joined(separator: "; ")
+  }
+}
