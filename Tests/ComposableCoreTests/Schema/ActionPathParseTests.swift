@@ -39,6 +39,22 @@ import Testing
     #expect(action == expected)
   }
 
+  /// Read once, a command line gives the action's JSON and the command line
+  /// the action is described with, in canonical form whatever the words
+  /// were; with a JSON literal among the words, no command line.
+  @Test(arguments: commands)
+  func readsTheJSONAndTheCanonicalCommandLineInOnePass(path: String, arguments: [String], expected: LibraryAction)
+    throws
+  {
+    let parsed = try ActionPath.read(path: path, arguments: arguments, schema: .library)
+    #expect(parsed.json == (try ActionPath.parse(path: path, arguments: arguments, schema: .library)))
+    if let summary = parsed.summary {
+      #expect(summary == ActionPath.describe(expected))
+    } else {
+      #expect(arguments.contains { $0.hasPrefix("{") })
+    }
+  }
+
   @Test func producesTheJSONThatSynthesizedCodableWrites() throws {
     #expect(
       try ActionPath.parse(path: "move", arguments: ["3", "top"], schema: .library)
