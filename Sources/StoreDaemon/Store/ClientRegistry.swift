@@ -10,7 +10,6 @@ final class ClientRegistry {
   subscript(id: Int) -> ConnectedClient? { byID[id] }
 
   var count: Int { byID.count }
-  var subscriberCount: Int { byID.values.filter(\.isSubscribed).count }
   /// Every client's connection, for holding their outboxes during a batch.
   var connections: [Connection] { byID.values.map(\.connection) }
 

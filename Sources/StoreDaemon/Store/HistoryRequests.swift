@@ -12,10 +12,20 @@ final class HistoryRequests {
   /// that it is disconnected as lagged, as one that does not read would be.
   static let maximumWaitingRecords = 100_000
 
+  /// A client following the log: the `log` request that asked, and, while
+  /// its history is still being read, the records made durable meanwhile.
+  private struct Follower {
+    let client: ConnectedClient
+    let requestID: Int
+    var waiting: [JournalRecord]? = []
+  }
+
   private let reader: HistoryReader
   private let schema: ActionSchema
   private let clients: ClientRegistry
   private let publisher: Publisher
+  /// The clients following the log, by connection id.
+  private var followers: [Int: Follower] = [:]
   /// Where the reader's answers go, from its thread.
   private let post: @Sendable (StoreLoop.Command) -> Void
 
@@ -33,7 +43,8 @@ final class HistoryRequests {
   /// Starts answering `log`; `through` is the last (durable) version.
   func requestLog(_ client: ConnectedClient, id: Int, since: UInt64?, last: Int?, follow: Bool, through: UInt64) {
     if follow {
-      guard client.subscription == nil, client.follower == nil else {
+      let connectionID = client.connection.id
+      guard !publisher.isSubscribed(connectionID), followers[connectionID] == nil else {
         publisher.answer(
           .error(
             id: id, code: .alreadySubscribed,
@@ -41,9 +52,19 @@ final class HistoryRequests {
           to: client.connection)
         return
       }
-      client.follower = LogFollower(requestID: id)
+      followers[connectionID] = Follower(client: client, requestID: id)
     }
     startRead(client, id: id, .log(since: since, last: last, through: through))
+  }
+
+  /// Whether the client of connection `id` follows the log.
+  func isFollowing(_ id: Int) -> Bool {
+    followers[id] != nil
+  }
+
+  /// Forgets a client that was let go.
+  func forget(_ id: Int) {
+    followers[id] = nil
   }
 
   /// Starts answering `get` at a past `version`; `current` is the store's.
@@ -85,10 +106,10 @@ final class HistoryRequests {
     let connection = client.connection
     // Only one history read is pending per client: a follower still waiting
     // for its history is following because of this one.
-    let follows = client.follower?.waiting != nil
+    let follows = followers[connectionID]?.waiting != nil
     switch result {
     case .failure(let error):
-      if follows { client.follower = nil }
+      if follows { followers[connectionID] = nil }
       publisher.answer(.error(id: requestID, code: error.code, message: error.message), to: connection)
     case .success(let reply):
       publisher.answer(reply.frame, to: connection)
@@ -96,8 +117,8 @@ final class HistoryRequests {
       if case .log(_, _, let more) = reply.answer, follows {
         // A partial page: the client asks again from where it ends, and
         // follows from the last page.
-        let waiting = client.follower?.waiting ?? []
-        client.follower = more ? nil : LogFollower(requestID: requestID, waiting: nil)
+        let waiting = followers[connectionID]?.waiting ?? []
+        followers[connectionID] = more ? nil : Follower(client: client, requestID: requestID, waiting: nil)
         if !more { offerRecords(waiting, to: client) }
       }
     }
@@ -107,15 +128,15 @@ final class HistoryRequests {
   /// Gives the records of a durable batch to the clients that follow the log.
   func deliverToFollowers(_ records: [JournalRecord]) {
     guard let firstRecord = records.first else { return }
-    for client in clients.byID.values where client.follower != nil {
-      if let waiting = client.follower!.waiting {
+    for (id, follower) in followers {
+      if let waiting = follower.waiting {
         guard waiting.count + records.count <= Self.maximumWaitingRecords else {
-          disconnectLaggingFollower(client, after: (waiting.first ?? firstRecord).version - 1)
+          disconnectLaggingFollower(follower.client, after: (waiting.first ?? firstRecord).version - 1)
           continue
         }
-        client.follower!.waiting!.append(contentsOf: records)
+        followers[id]!.waiting!.append(contentsOf: records)
       } else {
-        offerRecords(records, to: client)
+        offerRecords(records, to: follower.client)
       }
     }
   }
@@ -135,6 +156,7 @@ final class HistoryRequests {
       "the client follows the log but does not read it fast enough; it was disconnected after version "
       + "\(version): resume with `tcactl log --since \(version) --follow`"
     client.connection.closeWithNotice(.lagged, reason)
+    followers[client.connection.id] = nil
     clients.remove(client.connection.id)
     Log.warning("connection \(client.connection.id) (\(client.name)): \(reason)")
   }

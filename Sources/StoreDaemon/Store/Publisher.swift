@@ -22,6 +22,29 @@ final class Publisher {
     let patchBytes: [UInt8]
   }
 
+  /// A client that subscribed: the part of the state it watches, and what
+  /// it has been offered.
+  private final class Subscriber {
+    let client: ConnectedClient
+    let pointer: JSONPointer
+    /// Whether it watches the whole state: read for every subscriber and
+    /// every version, so kept as a plain flag.
+    let watchesRoot: Bool
+    /// When a diff, snapshot or heartbeat was last offered to it.
+    var lastSent = ContinuousClock.now
+    /// How many bytes of the open batch's root diffs a root subscriber was
+    /// offered (or, subscribed during the batch, came after).
+    var batchRootOffset = 0
+
+    var connection: Connection { client.connection }
+
+    init(client: ConnectedClient, pointer: JSONPointer) {
+      self.client = client
+      self.pointer = pointer
+      self.watchesRoot = pointer.isRoot
+    }
+  }
+
   /// The most bytes of root diffs offered as one piece.
   static let rootPieceBytes = 64 * 1024
 
@@ -33,6 +56,8 @@ final class Publisher {
   /// Encodes the state after each action, re-encoding only the parts it changed.
   private var stateEncoder = StateDocumentEncoder<AppFeature.State>()
   private let clients: ClientRegistry
+  /// The subscribed clients, by connection id.
+  private var subscribers: [Int: Subscriber] = [:]
   private let schema: ActionSchema
   private let lagTimeout: Duration
   private let heartbeatInterval: Duration
@@ -108,11 +133,11 @@ final class Publisher {
       if batchRootFrames.count >= Self.rootPieceBytes { offerBatchRootFramesToAll() }
     }
     let now = ContinuousClock.now
-    for client in clients.byID.values where client.isSubscribed {
-      if !client.watchesRoot {
-        offerDiff(change, to: client, document: document, now: now)
+    for subscriber in subscribers.values {
+      if !subscriber.watchesRoot {
+        offerDiff(change, to: subscriber, document: document, now: now)
       } else if !isBatchOpen {
-        offer(rootFrame, to: client, now: now)
+        offer(rootFrame, to: subscriber, now: now)
       }
     }
     return Publication(change: change, actionBytes: actionBytes, patchJSON: patchJSON, patchBytes: patchBytes)
@@ -140,7 +165,7 @@ final class Publisher {
     self.document = document
     self.version = version
     history.removeChanges(after: version)
-    for client in clients.byID.values where client.watchesRoot { client.batchRootOffset = 0 }
+    for subscriber in subscribers.values where subscriber.watchesRoot { subscriber.batchRootOffset = 0 }
     batchRootFrames = []
   }
 
@@ -150,7 +175,7 @@ final class Publisher {
     let resynced = resyncedInBatch
     resyncedInBatch.removeAll()
     for id in resynced.sorted() {
-      if let client = clients[id] { resync(client) }
+      if let subscriber = subscribers[id] { resync(subscriber) }
     }
   }
 
@@ -160,8 +185,8 @@ final class Publisher {
   /// client has not been offered yet (so nothing is reordered). Answers are
   /// never dropped, nor a reason to drop a client.
   func answer(_ frame: [UInt8], to connection: Connection) {
-    if !batchRootFrames.isEmpty, let client = clients[connection.id] {
-      offerBatchRootFrames(to: client, now: .now)
+    if !batchRootFrames.isEmpty, let subscriber = subscribers[connection.id] {
+      offerBatchRootFrames(to: subscriber, now: .now)
     }
     connection.outbox.offerAnswer(frame)
   }
@@ -172,9 +197,21 @@ final class Publisher {
 
   // MARK: Subscriptions
 
+  /// Whether the client of connection `id` subscribed.
+  func isSubscribed(_ id: Int) -> Bool {
+    subscribers[id] != nil
+  }
+
+  var subscriberCount: Int { subscribers.count }
+
+  /// Forgets the subscription of a client that was let go.
+  func forget(_ id: Int) {
+    subscribers[id] = nil
+  }
+
   func subscribe(_ client: ConnectedClient, id: Int, path: String, since: UInt64?, resumable: Bool) {
     let connection = client.connection
-    guard client.subscription == nil else {
+    guard subscribers[connection.id] == nil else {
       answer(.error(id: id, code: .alreadySubscribed, message: "this connection is already subscribed; open another for a second subscription"), to: connection)
       return
     }
@@ -195,16 +232,16 @@ final class Publisher {
       answer(.error(id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"), to: connection)
       return
     }
-    client.subscription = pointer
-    client.lastSent = .now
+    let subscriber = Subscriber(client: client, pointer: pointer)
+    subscribers[connection.id] = subscriber
     // The open batch's diffs so far are in the snapshot, or resumed below.
-    client.batchRootOffset = batchRootFrames.count
+    subscriber.batchRootOffset = batchRootFrames.count
     if let since, let missed, pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) }) {
       answer(.ack(id: id, version: since), to: connection)
       // A resync (the queue filled up) sends a snapshot of the current
       // version: the older diffs must not follow it.
       for change in missed {
-        guard offerDiff(change, to: client, document: nil) else { break }
+        guard offerDiff(change, to: subscriber, document: nil) else { break }
       }
     } else {
       let snapshot = ServerMessage.snapshot(
@@ -268,11 +305,11 @@ final class Publisher {
   /// the subscriber was resynced or dropped instead.
   @discardableResult
   private func offerDiff(
-    _ change: DiffHistory.Change, to client: ConnectedClient, document: JSONValue?, now: ContinuousClock.Instant = .now
+    _ change: DiffHistory.Change, to subscriber: Subscriber, document: JSONValue?, now: ContinuousClock.Instant = .now
   ) -> Bool {
-    guard let subscription = client.subscription else { return false }
+    let subscription = subscriber.pointer
     let patch: [PatchOperation]
-    if subscription.isRoot {
+    if subscriber.watchesRoot {
       patch = change.patch
     } else {
       // `nil`: the subscribed part no longer exists; it reads as null from now on.
@@ -282,7 +319,7 @@ final class Publisher {
       guard !scoped.isEmpty else { return true }
       patch = scoped
     }
-    return offer(diffFrame(change, patch: patch), to: client, now: now)
+    return offer(diffFrame(change, patch: patch), to: subscriber, now: now)
   }
 
   private func diffFrame(_ change: DiffHistory.Change, patch: [PatchOperation]) -> [UInt8] {
@@ -294,20 +331,21 @@ final class Publisher {
   /// diffs it has not been offered yet; resyncs it if its queue is full.
   /// Returns `false` if it was resynced or dropped instead.
   @discardableResult
-  private func offer(_ frame: [UInt8], to client: ConnectedClient, now: ContinuousClock.Instant) -> Bool {
-    guard offerBatchRootFrames(to: client, now: now) else { return false }
-    return enqueue(frame, to: client, now: now)
+  private func offer(_ frame: [UInt8], to subscriber: Subscriber, now: ContinuousClock.Instant) -> Bool {
+    guard offerBatchRootFrames(to: subscriber, now: now) else { return false }
+    return enqueue(frame, to: subscriber, now: now)
   }
 
   /// Offers a root subscriber the open batch's diffs it has not had yet, as
   /// one frame sequence (the very same bytes for every subscriber that had
   /// none of them).
   @discardableResult
-  private func offerBatchRootFrames(to client: ConnectedClient, now: ContinuousClock.Instant) -> Bool {
-    guard client.watchesRoot, client.batchRootOffset < batchRootFrames.count else { return true }
-    let bytes = client.batchRootOffset == 0 ? batchRootFrames : Array(batchRootFrames[client.batchRootOffset...])
-    client.batchRootOffset = batchRootFrames.count
-    return enqueue(bytes, to: client, now: now)
+  private func offerBatchRootFrames(to subscriber: Subscriber, now: ContinuousClock.Instant) -> Bool {
+    guard subscriber.watchesRoot, subscriber.batchRootOffset < batchRootFrames.count else { return true }
+    let offset = subscriber.batchRootOffset
+    let bytes = offset == 0 ? batchRootFrames : Array(batchRootFrames[offset...])
+    subscriber.batchRootOffset = batchRootFrames.count
+    return enqueue(bytes, to: subscriber, now: now)
   }
 
   /// Offers the open batch's root diffs to every root subscriber and starts
@@ -317,19 +355,19 @@ final class Publisher {
   private func offerBatchRootFramesToAll() {
     guard !batchRootFrames.isEmpty else { return }
     let now = ContinuousClock.now
-    for client in clients.byID.values where client.watchesRoot {
-      offerBatchRootFrames(to: client, now: now)
-      client.batchRootOffset = 0
+    for subscriber in subscribers.values where subscriber.watchesRoot {
+      offerBatchRootFrames(to: subscriber, now: now)
+      subscriber.batchRootOffset = 0
     }
     batchRootFrames = []
   }
 
-  private func enqueue(_ frame: [UInt8], to client: ConnectedClient, now: ContinuousClock.Instant) -> Bool {
-    if client.connection.outbox.offer(frame, droppable: true) {
-      client.lastSent = now
+  private func enqueue(_ frame: [UInt8], to subscriber: Subscriber, now: ContinuousClock.Instant) -> Bool {
+    if subscriber.connection.outbox.offer(frame, droppable: true) {
+      subscriber.lastSent = now
       return true
     }
-    resync(client)
+    resync(subscriber)
     return false
   }
 
@@ -341,9 +379,9 @@ final class Publisher {
   /// is resynced as often as needed. A snapshot larger than the buffer
   /// leaves no room for the next change, so such a subscriber is resynced
   /// with almost every change; if it then lags, it is told that this is why.
-  private func resync(_ client: ConnectedClient) {
-    guard let subscription = client.subscription else { return }
-    let connection = client.connection
+  private func resync(_ subscriber: Subscriber) {
+    let subscription = subscriber.pointer
+    let connection = subscriber.connection
     connection.outbox.dropDroppable()
     // A part that no longer exists reads as null, as its diffs said.
     let value = subscription.value(in: document) ?? .null
@@ -362,12 +400,13 @@ final class Publisher {
       }
       reason += "; disconnecting it"
       connection.closeWithNotice(.lagged, reason)
+      subscribers[connection.id] = nil
       clients.remove(connection.id)
-      Log.warning("connection \(connection.id) (\(client.name)): \(reason)")
+      Log.warning("connection \(connection.id) (\(subscriber.client.name)): \(reason)")
       return
     }
     connection.outbox.offer(snapshot, droppable: true)
-    client.lastSent = .now
+    subscriber.lastSent = .now
     if isBatchOpen { resyncedInBatch.insert(connection.id) }
   }
 
@@ -383,12 +422,12 @@ final class Publisher {
     guard now >= nextHeartbeatCheck else { return }
     var frame: [UInt8]?
     var next = now + heartbeatInterval
-    for client in clients.byID.values where client.isSubscribed {
-      if now - client.lastSent >= heartbeatInterval {
+    for subscriber in subscribers.values {
+      if now - subscriber.lastSent >= heartbeatInterval {
         if frame == nil { frame = MessageCodec.frame(ServerMessage.heartbeat(version: version)) }
-        offer(frame!, to: client, now: now)
+        offer(frame!, to: subscriber, now: now)
       }
-      next = min(next, client.lastSent + heartbeatInterval)
+      next = min(next, subscriber.lastSent + heartbeatInterval)
     }
     nextHeartbeatCheck = next
   }

@@ -16,7 +16,7 @@ extension StoreLoop {
       "epoch": .string(epoch),
       "version": .int(Int(store.version)),
       "clients": .int(clients.count),
-      "subscribers": .int(clients.subscriberCount),
+      "subscribers": .int(publisher.subscriberCount),
       "socket": .string(options.socketPath),
       "stateDirectory": .string(options.stateDirectory),
       "effectsInFlight": .int(store.inFlight.count),
@@ -35,7 +35,7 @@ extension StoreLoop {
   /// The daemon's state in one line, e.g. `version 42; 3 clients, 1 subscriber;
   /// workers: timer running, network running, storage running`.
   var statusLine: String {
-    let subscribers = clients.subscriberCount
+    let subscribers = publisher.subscriberCount
     var parts = [
       "\(clients.count) client\(clients.count == 1 ? "" : "s"), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")",
       "workers: " + supervisor.phases.map { "\($0.kind.rawValue) \($0.phase)" }.joined(separator: ", "),

@@ -293,6 +293,8 @@ final class StoreLoop: @unchecked Sendable {
       let owesAnswers = !client.deferred.isEmpty || client.historyPending || waits.waits(forConnection: id)
       guard client.connection.isClosing || !owesAnswers else { continue }
       clients.remove(id)
+      publisher.forget(id)
+      history.forget(id)
       waits.removeAll(forConnection: id)
       clients.leaving.remove(id)
       client.connection.outbox.finish()
@@ -422,7 +424,7 @@ final class StoreLoop: @unchecked Sendable {
       }
 
     case .subscribe(let id, let path, let since, let clientEpoch):
-      guard client.follower == nil else {
+      guard !history.isFollowing(connection.id) else {
         send(
           .error(id: id, code: .alreadySubscribed, message: "this connection follows the log; open another to subscribe"),
           to: connection)
