@@ -26,6 +26,9 @@ public final class Store<R: Reducer> {
   private var queue: [(action: R.Action, origin: Origin)] = []
   private var queueHead = 0
   private var isProcessing = false
+  /// The effect of the action ``reduceRefusingDropped(_:origin:)`` or
+  /// ``reduceNext()`` returned last, started by the next ``reduceNext()``.
+  private var pendingEffect: (effect: Effect<R.Action>, origin: Origin)?
 
   public init(
     initialState: R.State, reducer: R, executor: any EffectExecutor, version: UInt64 = 0,
@@ -69,34 +72,77 @@ public final class Store<R: Reducer> {
   @discardableResult
   public func sendRefusingDropped(_ action: R.Action, origin: Origin = 0) throws(DroppedAction) -> UInt64 {
     guard !isProcessing else { return send(action, origin: origin) }
-    return try sendRefusingDropped(action, origin: origin) { version, state in didReduce?(version, action, state) }
+    isProcessing = true
+    let effect: Effect<R.Action>
+    do throws(DroppedAction) {
+      effect = try reducedRefusingDropped(action)
+    } catch {
+      isProcessing = false
+      throw error
+    }
+    publish(action, effect: effect, origin: origin)
+    return finishSend()
   }
 
-  /// Reduces `action` as ``sendRefusingDropped(_:origin:)`` does, but hands
-  /// the version it produced and the state after it to `publish` rather than
-  /// to ``didReduce``: what the caller knows of its own action (who sent it,
-  /// how it was written) goes with it as a value, not through the store. The
-  /// actions its effects send go to ``didReduce`` as usual. Not while the
-  /// store is reducing (from ``didReduce``).
+  // MARK: One action at a time
+
+  /// Reduces `action` as ``sendRefusingDropped(_:origin:)`` does, and returns
+  /// the version it produced, without telling ``didReduce``: the caller
+  /// publishes it with what it knows of it (who sent it, how it was
+  /// written), ``state`` being the state after it. Its effect starts, and
+  /// what its effects send is reduced, as the caller calls ``reduceNext()``,
+  /// which it must do until that returns `nil` before it sends or delivers
+  /// anything else.
   ///
-  /// - Throws: ``DroppedAction``, naming what was missing; `publish` is not
-  ///   called then.
-  @discardableResult
-  public func sendRefusingDropped(
-    _ action: R.Action, origin: Origin, publish: (_ version: UInt64, _ state: R.State) -> Void
-  ) throws(DroppedAction) -> UInt64 {
-    precondition(!isProcessing, "sendRefusingDropped(_:origin:publish:) while reducing")
-    isProcessing = true
-    let before = state
-    let recorder = DroppedActionRecorder()
-    let effect = DroppedActionRecorder.$current.withValue(recorder) { reduced(action) }
-    if let dropped = recorder.first {
-      state = before
-      isProcessing = false
-      throw dropped
+  /// - Throws: ``DroppedAction``, naming what was missing.
+  public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
+    precondition(!isProcessing && pendingEffect == nil, "reduceRefusingDropped(_:origin:) before reduceNext() returned nil")
+    let effect = try reducedRefusingDropped(action)
+    version += 1
+    reducingOrigin = origin
+    pendingEffect = (effect, origin)
+    return version
+  }
+
+  /// Takes in a worker's reply to the request `id`: the action it maps to
+  /// waits for ``reduceNext()``. Replies to cancelled requests are dropped.
+  public func receive(_ reply: EffectReply, for id: EffectID) {
+    precondition(!isProcessing, "receive(_:for:) while reducing")
+    runtime.deliver(reply, to: id)
+  }
+
+  /// Starts the effect of the action reduced last, then reduces the next
+  /// action waiting (one an effect sent, or a reply mapped to) and returns
+  /// it, ``state`` being the state after it; `nil` once none waits. Nothing
+  /// is handed to ``didReduce``.
+  public func reduceNext() -> ReducedAction<R.Action>? {
+    precondition(!isProcessing, "reduceNext() while reducing")
+    if let (effect, origin) = pendingEffect.take() { runtime.run(effect, origin: origin) }
+    guard let (action, origin) = dequeue() else { return nil }
+    let effect = reduced(action)
+    version += 1
+    reducingOrigin = origin
+    pendingEffect = (effect, origin)
+    return ReducedAction(version: version, action: action, origin: origin)
+  }
+
+  /// The next action waiting, first in first out; the queue is emptied
+  /// (keeping its storage) once none waits.
+  private func dequeue() -> (action: R.Action, origin: Origin)? {
+    guard queueHead < queue.count else {
+      if queueHead > 0 {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+      }
+      return nil
     }
-    self.publish(effect: effect, origin: origin, to: publish)
-    return finishSend()
+    let next = queue[queueHead]
+    queueHead += 1
+    if queueHead > 1024 && queueHead * 2 > queue.count {
+      queue.removeFirst(queueHead)
+      queueHead = 0
+    }
+    return next
   }
 
   /// Ends a send whose action was published: reduces what its effects sent
@@ -132,7 +178,7 @@ public final class Store<R: Reducer> {
   /// actions started, which the host must not have carried out. Requests they
   /// cancelled stay cancelled.
   public func restore(state: R.State, version: UInt64, forgettingRequestsFrom firstID: EffectID) {
-    precondition(!isProcessing, "restore(state:version:) while reducing")
+    precondition(!isProcessing && pendingEffect == nil, "restore(state:version:) while reducing")
     self.state = state
     self.version = version
     runtime.forget(runtime.inFlight.map(\.id).filter { $0 >= firstID })
@@ -154,24 +200,25 @@ public final class Store<R: Reducer> {
     guard !isProcessing, queueHead < queue.count else { return }
     isProcessing = true
     defer { isProcessing = false }
-    while queueHead < queue.count {
-      let (action, origin) = queue[queueHead]
-      queueHead += 1
-      if queueHead > 1024 && queueHead * 2 > queue.count {
-        queue.removeFirst(queueHead)
-        queueHead = 0
-      }
-      apply(action, origin: origin)
-    }
-    queue.removeAll(keepingCapacity: true)
-    queueHead = 0
+    while let (action, origin) = dequeue() { apply(action, origin: origin) }
   }
 
-  /// Reduces one action, publishes the new version to ``didReduce`` and
-  /// starts its effects.
+  /// Reduces one action, publishes the new version and starts its effects.
   private func apply(_ action: R.Action, origin: Origin) {
-    let effect = reduced(action)
-    publish(effect: effect, origin: origin) { version, state in didReduce?(version, action, state) }
+    publish(action, effect: reduced(action), origin: origin)
+  }
+
+  /// Runs the reducer for `action` unless it drops it (then the state is
+  /// put back and the reason thrown); returns its effect.
+  private func reducedRefusingDropped(_ action: R.Action) throws(DroppedAction) -> Effect<R.Action> {
+    let before = state
+    let recorder = DroppedActionRecorder()
+    let effect = DroppedActionRecorder.$current.withValue(recorder) { reduced(action) }
+    if let dropped = recorder.first {
+      state = before
+      throw dropped
+    }
+    return effect
   }
 
   /// Runs the reducer on the state for `action`; returns its effect.
@@ -181,14 +228,12 @@ public final class Store<R: Reducer> {
     }
   }
 
-  /// Counts the version an action produced, hands it and the new state to
-  /// `observer`, and starts the action's effect.
-  private func publish(
-    effect: Effect<R.Action>, origin: Origin, to observer: (_ version: UInt64, _ state: R.State) -> Void
-  ) {
+  /// Counts the version `action` produced, tells the observer, and starts
+  /// the action's effect.
+  private func publish(_ action: R.Action, effect: Effect<R.Action>, origin: Origin) {
     version += 1
     reducingOrigin = origin
-    observer(version, state)
+    didReduce?(version, action, state)
     runtime.run(effect, origin: origin)
   }
 }

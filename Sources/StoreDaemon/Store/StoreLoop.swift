@@ -105,11 +105,6 @@ final class StoreLoop: @unchecked Sendable {
     store = Store(
       initialState: recovery.state, reducer: AppFeature(), executor: committer, version: recovery.version,
       dependencies: dependencies)
-    // Actions an effect sent (or a reply mapped to): the client's own action
-    // is published with its sender by `handle(_:from:)`.
-    store.didReduce = { [unowned self] version, action, state in
-      publish(version: version, action: action, state: state, sender: .effect(origin: store.reducingOrigin))
-    }
   }
 
   /// Queues a command for the loop.
@@ -163,7 +158,8 @@ final class StoreLoop: @unchecked Sendable {
   /// Reduces the action a worker's reply maps to, in the open batch.
   private func deliver(_ reply: EffectReply, to id: EffectID) {
     openBatchIfNeeded()
-    store.deliver(reply, to: id)
+    store.receive(reply, for: id)
+    reduceWaitingActions()
     afterReducing()
   }
 
@@ -184,16 +180,30 @@ final class StoreLoop: @unchecked Sendable {
       let replies = supervisor.takeReplies()
       if replies.isEmpty { return }
       openBatchIfNeeded()
-      for (reply, id) in replies { store.deliver(reply, to: id) }
+      for (reply, id) in replies {
+        store.receive(reply, for: id)
+        reduceWaitingActions()
+      }
+    }
+  }
+
+  /// Starts the effects of the action reduced last and reduces, one by one,
+  /// the actions that effects sent or replies mapped to, publishing each as
+  /// sent by an effect of its origin.
+  private func reduceWaitingActions() {
+    while let reduced = store.reduceNext() {
+      publish(version: reduced.version, action: reduced.action, sender: .effect(origin: reduced.origin))
     }
   }
 
   // MARK: Publishing and the batch
 
-  /// Publishes a reduced version: its diff to the subscribers, its record to
-  /// the open batch, its change to the sender waiting on it.
-  private func publish(version: UInt64, action: AppFeature.Action, state: AppFeature.State, sender: ActionSender) {
-    guard let publication = publisher.publish(version: version, action: action, state: state, sent: sender.sent) else {
+  /// Publishes the version the store just reduced: its diff to the
+  /// subscribers, its record to the open batch, its change to the sender
+  /// waiting on it.
+  private func publish(version: UInt64, action: AppFeature.Action, sender: ActionSender) {
+    guard let publication = publisher.publish(version: version, action: action, state: store.state, sent: sender.sent)
+    else {
       return
     }
     committer.record(
@@ -265,13 +275,13 @@ final class StoreLoop: @unchecked Sendable {
     let sender = ActionSender(origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
     let version: UInt64
     do throws(DroppedAction) {
-      version = try store.sendRefusingDropped(.recovered, origin: origin) { version, state in
-        publish(version: version, action: .recovered, state: state, sender: sender)
-      }
+      version = try store.reduceRefusingDropped(.recovered, origin: origin)
     } catch {
       Log.error("the recovery action was not reduced: \(error.reason)")
       return
     }
+    publish(version: version, action: .recovered, sender: sender)
+    reduceWaitingActions()
     commitBatch()
     let names = waiting.map { ActionPath.describe((try? CanonicalJSON.value(of: $0)) ?? .null, schema: reader.schema) }
     Log.warning(
@@ -396,20 +406,21 @@ final class StoreLoop: @unchecked Sendable {
         origin: origin,
         record: .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]),
         sent: sent)
-      // Reduced and published, then acknowledged; the frames wait in the
-      // held outboxes until the batch is durable (``JournalCommitter``).
-      // An action that reaches nothing is refused, with the state unchanged.
+      // Reduced and published, then what it led to, then acknowledged; the
+      // frames wait in the held outboxes until the batch is durable
+      // (``JournalCommitter``). An action that reaches nothing is refused,
+      // with the state unchanged.
       let version: UInt64
       do throws(DroppedAction) {
-        version = try store.sendRefusingDropped(sent.action, origin: origin) { version, state in
-          publish(version: version, action: sent.action, state: state, sender: sender)
-        }
+        version = try store.reduceRefusingDropped(sent.action, origin: origin)
       } catch {
         waits.remove(origin)
         let message = "\(sent.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
         send(.error(id: id, code: .invalidAction, message: message), to: connection)
         return
       }
+      publish(version: version, action: sent.action, sender: sender)
+      reduceWaitingActions()
       nextOrigin += 1
       committer.note(.acknowledgement(connection, requestID: id, origin: origin))
       send(.ack(id: id, version: version), to: connection)
