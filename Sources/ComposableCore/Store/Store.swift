@@ -27,8 +27,12 @@ public final class Store<R: Reducer> {
   private var queueHead = 0
   private var isProcessing = false
   /// The effect of the action ``reduceRefusingDropped(_:origin:)`` or
-  /// ``reduceNext()`` returned last, started by the next ``reduceNext()``.
-  private var pendingEffect: (effect: Effect<R.Action>, origin: Origin)?
+  /// ``reduceNext()`` returned last, and its origin, started by the next
+  /// ``reduceNext()`` (kept as plain fields: this code runs unspecialized
+  /// in the daemon, where an optional tuple costs metadata lookups).
+  private var pendingEffect = Effect<R.Action>.none
+  private var pendingOrigin: Origin = 0
+  private var hasPendingEffect = false
 
   public init(
     initialState: R.State, reducer: R, executor: any EffectExecutor, version: UInt64 = 0,
@@ -96,11 +100,11 @@ public final class Store<R: Reducer> {
   ///
   /// - Throws: ``DroppedAction``, naming what was missing.
   public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
-    precondition(!isProcessing && pendingEffect == nil, "reduceRefusingDropped(_:origin:) before reduceNext() returned nil")
+    precondition(!isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext() returned nil")
     let effect = try reducedRefusingDropped(action)
     version += 1
     reducingOrigin = origin
-    pendingEffect = (effect, origin)
+    (pendingEffect, pendingOrigin, hasPendingEffect) = (effect, origin, true)
     return version
   }
 
@@ -117,18 +121,12 @@ public final class Store<R: Reducer> {
   /// is handed to ``didReduce``.
   public func reduceNext() -> ReducedAction<R.Action>? {
     precondition(!isProcessing, "reduceNext() while reducing")
-    if let (effect, origin) = pendingEffect.take() { runtime.run(effect, origin: origin) }
-    guard let (action, origin) = dequeue() else { return nil }
-    let effect = reduced(action)
-    version += 1
-    reducingOrigin = origin
-    pendingEffect = (effect, origin)
-    return ReducedAction(version: version, action: action, origin: origin)
-  }
-
-  /// The next action waiting, first in first out; the queue is emptied
-  /// (keeping its storage) once none waits.
-  private func dequeue() -> (action: R.Action, origin: Origin)? {
+    if hasPendingEffect {
+      hasPendingEffect = false
+      let effect = pendingEffect
+      pendingEffect = .none
+      runtime.run(effect, origin: pendingOrigin)
+    }
     guard queueHead < queue.count else {
       if queueHead > 0 {
         queue.removeAll(keepingCapacity: true)
@@ -136,13 +134,17 @@ public final class Store<R: Reducer> {
       }
       return nil
     }
-    let next = queue[queueHead]
+    let (action, origin) = queue[queueHead]
     queueHead += 1
     if queueHead > 1024 && queueHead * 2 > queue.count {
       queue.removeFirst(queueHead)
       queueHead = 0
     }
-    return next
+    let effect = reduced(action)
+    version += 1
+    reducingOrigin = origin
+    (pendingEffect, pendingOrigin, hasPendingEffect) = (effect, origin, true)
+    return ReducedAction(version: version, action: action, origin: origin)
   }
 
   /// Ends a send whose action was published: reduces what its effects sent
@@ -178,7 +180,7 @@ public final class Store<R: Reducer> {
   /// actions started, which the host must not have carried out. Requests they
   /// cancelled stay cancelled.
   public func restore(state: R.State, version: UInt64, forgettingRequestsFrom firstID: EffectID) {
-    precondition(!isProcessing && pendingEffect == nil, "restore(state:version:) while reducing")
+    precondition(!isProcessing && !hasPendingEffect, "restore(state:version:) while reducing")
     self.state = state
     self.version = version
     runtime.forget(runtime.inFlight.map(\.id).filter { $0 >= firstID })
@@ -200,7 +202,17 @@ public final class Store<R: Reducer> {
     guard !isProcessing, queueHead < queue.count else { return }
     isProcessing = true
     defer { isProcessing = false }
-    while let (action, origin) = dequeue() { apply(action, origin: origin) }
+    while queueHead < queue.count {
+      let (action, origin) = queue[queueHead]
+      queueHead += 1
+      if queueHead > 1024 && queueHead * 2 > queue.count {
+        queue.removeFirst(queueHead)
+        queueHead = 0
+      }
+      apply(action, origin: origin)
+    }
+    queue.removeAll(keepingCapacity: true)
+    queueHead = 0
   }
 
   /// Reduces one action, publishes the new version and starts its effects.

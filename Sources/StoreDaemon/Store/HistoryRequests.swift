@@ -64,7 +64,7 @@ final class HistoryRequests {
 
   /// Forgets a client that was let go.
   func forget(_ id: Int) {
-    followers[id] = nil
+    if !followers.isEmpty { followers[id] = nil }
   }
 
   /// Starts answering `get` at a past `version`; `current` is the store's.

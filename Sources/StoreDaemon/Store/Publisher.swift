@@ -206,7 +206,7 @@ final class Publisher {
 
   /// Forgets the subscription of a client that was let go.
   func forget(_ id: Int) {
-    subscribers[id] = nil
+    if !subscribers.isEmpty { subscribers[id] = nil }
   }
 
   func subscribe(_ client: ConnectedClient, id: Int, path: String, since: UInt64?, resumable: Bool) {
