@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// A worker program's entry point: parses the command line, prepares the

@@ -1,7 +1,6 @@
-import ComposableCore
 import Foundation
 import Journal
-import Wire
+import JSON
 
 // journal-bench: how long the journal takes to write and recover a million
 // small records, and to write and load a snapshot of a 100,000-element

@@ -3,6 +3,7 @@ import Features
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Platform
 import Synchronization
 import Wire
 

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// Sets one form field of `Root` to a new value: the action of a text field or a
 /// toggle bound to state.
@@ -49,7 +50,7 @@ public protocol BindableState {
 }
 
 extension BindableState {
-  static func fieldName(_ keyPath: AnyKeyPath) -> String {
+  package static func fieldName(_ keyPath: AnyKeyPath) -> String {
     bindableFields.first { $0.keyPath == keyPath }?.name ?? String(describing: keyPath)
   }
 }

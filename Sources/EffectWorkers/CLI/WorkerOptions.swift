@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The command line of a worker program (`effectworker`,
 /// `effectworker-network`), parsed.

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Synchronization
 import Wire
 

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// The worker's command loop: it reads the daemon's frames from file

@@ -2,6 +2,7 @@ import ComposableCore
 import EffectWorkers
 import Foundation
 import FoundationNetworking
+import Platform
 
 /// The network worker: HTTP and HTTPS through one URLSession (libcurl
 /// underneath), delegate-based so each response body is counted as it

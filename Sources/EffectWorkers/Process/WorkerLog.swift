@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The worker's log: one line per call on standard error, prefixed
 /// `effectworker[<kind>]:` so the daemon's log tells its workers apart, with

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The timer worker: every timer lives in one ``TimerSchedule`` on the
 /// command loop's thread, which sleeps in `poll` until the earliest deadline

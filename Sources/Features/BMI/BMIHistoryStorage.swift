@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 
 /// How BMI records are kept by the storage worker: one JSON document per
 /// record in the namespace "bmi-history", keyed by the record's id.

@@ -1,6 +1,5 @@
-import ComposableCore
 import Glibc
-import Wire
+import JSON
 
 /// Reads a patch in the form the journal writes it — canonical JSON, an array
 /// of operation objects — straight into `PatchOperation`s, without building

@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import Glibc
+import JSON
 import Wire
 
 /// A storedaemon started by the benchmark from the release build, in a

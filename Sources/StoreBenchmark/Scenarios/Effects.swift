@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import JSON
 import Wire
 
 /// f, g: effects through the timer worker, and the worker's restart.

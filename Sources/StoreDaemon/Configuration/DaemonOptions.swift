@@ -3,6 +3,7 @@ import Features
 import FoundationEssentials
 import Glibc
 import Journal
+import Platform
 
 /// What `storedaemon` was asked to do, from its command line and environment.
 struct DaemonOptions: Sendable {

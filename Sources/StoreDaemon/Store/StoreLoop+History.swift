@@ -1,5 +1,6 @@
 import ComposableCore
 import Journal
+import JSON
 import Wire
 
 /// The action log and past states (`log`, `get` with `at`): read from the

@@ -1,6 +1,9 @@
 import ComposableCore
+import ActionLanguage
 import Features
 import Journal
+import JSON
+import Platform
 import Wire
 
 /// Durability: the actions reduced from one batch of commands are appended to

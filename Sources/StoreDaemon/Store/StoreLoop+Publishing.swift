@@ -1,5 +1,7 @@
 import ComposableCore
+import ActionLanguage
 import Features
+import JSON
 import Wire
 
 /// Publishing: every reduced version becomes a diff for each subscriber, and

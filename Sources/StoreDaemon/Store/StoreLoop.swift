@@ -1,9 +1,11 @@
 import ComposableCore
+import ActionLanguage
 import Dispatch
 import Features
 import FoundationEssentials
 import Glibc
 import Journal
+import JSON
 import Synchronization
 import Wire
 

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The daemon's log: one line per event on standard error, with journald
 /// priorities under systemd (``LogStream``), filtered by `--log-level`.

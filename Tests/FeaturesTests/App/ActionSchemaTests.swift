@@ -1,9 +1,11 @@
 import ComposableCore
+import ActionLanguage
 import FoundationEssentials
 import Testing
 import Wire
 
 @testable import Features
+import JSON
 
 /// The App's action schema against the real enums: every listed path builds
 /// an action that decodes, and real actions render as command lines that

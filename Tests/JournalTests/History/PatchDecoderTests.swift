@@ -1,8 +1,7 @@
-import ComposableCore
 import Testing
-import Wire
 
 @testable import Journal
+import JSON
 
 @Suite struct PatchDecoderTests {
   /// The fast reader gives exactly what the general path gives, for every
