@@ -5,9 +5,9 @@
 /// The daemon publishes the whole state as a JSON document after every
 /// action. Without this it runs the state's `encode(to:)` each time and
 /// compares each part on its way through the `Encoder` with what it was last
-/// time: for a root state of eight parts that was over a quarter of the work
-/// of a counter increment, most of it spent on the parts that did not change
-/// (docs/BENCHMARKS.md). With it, an unchanged part costs one `==`.
+/// time, paying the encoder's bookkeeping for every part, changed or not,
+/// although an action changes one or two of them. With it, an unchanged part
+/// costs one `==`.
 ///
 /// ``forEachPart(since:_:)`` must give every member the state's
 /// `encode(to:)` writes, under the same key and holding the same value; a

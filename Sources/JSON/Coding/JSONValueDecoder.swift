@@ -3,9 +3,9 @@ import FoundationEssentials
 /// Decodes a `Decodable` value straight from a parsed ``JSONValue``, as
 /// `JSONRules.decoder()` would from the value's bytes.
 ///
-/// Every action a client sends arrives as a `JSONValue`. Writing it back to
-/// bytes for `JSONDecoder`, which parses them again, was two thirds of the
-/// cost of reading an action (docs/BENCHMARKS.md). This decoder walks the
+/// Every action a client sends arrives as a `JSONValue`; handing it to
+/// `JSONDecoder` would mean writing it back to bytes only to parse them
+/// again, most of the cost of reading an action. This decoder walks the
 /// value instead, with `JSONDecoder`'s rules as the daemon configures it:
 ///
 /// - ISO 8601 dates, base64 `Data`, `URL` from its string;

@@ -4,8 +4,8 @@ import FoundationEssentials
 /// ``CanonicalJSON/encoder()`` followed by ``JSONParser`` would.
 ///
 /// The daemon turns every action it reduces and every changed part of the
-/// state into a `JSONValue`. Going through `JSONEncoder` wrote bytes only to
-/// parse them back (docs/BENCHMARKS.md); this encoder builds the value
+/// state into a `JSONValue`. Going through `JSONEncoder` would write bytes
+/// only to parse them back; this encoder builds the value
 /// directly, with the same rules:
 ///
 /// - ISO 8601 dates, base64 `Data`, `URL` as its absolute string, `Decimal`

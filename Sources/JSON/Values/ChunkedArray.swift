@@ -32,7 +32,7 @@ public struct ChunkedArray<Element> {
   // The members that collection code everywhere uses are `@inlinable`, so
   // that they are specialized for the element type in the modules that use
   // them: unspecialized, every access to a `[Element]` looks up its type's
-  // metadata, which made `endIndex` cost some 1,500 instructions.
+  // metadata, even `endIndex`, which is on every loop's path.
   @usableFromInline var storage: [[Element]]
   /// A stamp for each chunk, new whenever the chunk is made or changed, and
   /// copied with it: two arrays whose chunks at one position have the same

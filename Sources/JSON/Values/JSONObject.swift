@@ -5,10 +5,9 @@ import Glibc
 ///
 /// The daemon builds, writes and compares objects for every action: the
 /// messages it reads and sends, the state document, the patches and the
-/// journal's records. Kept in a `Dictionary`, every member cost a hash of
-/// its key when it was added, looked up or compared, and writing an object
-/// meant sorting its keys and looking each one up again: about a sixth of
-/// the work of a counter increment (docs/BENCHMARKS.md). Sorted, an object
+/// journal's records. In a `Dictionary`, every member would cost a hash of
+/// its key when it is added, looked up or compared, and writing an object
+/// would mean sorting its keys and looking each one up again. Sorted, an object
 /// is written in one pass, two objects are compared by walking them side by
 /// side, and a key is found by binary search, which for the few members
 /// objects have here is cheaper than hashing it.

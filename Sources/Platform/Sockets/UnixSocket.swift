@@ -79,9 +79,9 @@ public struct UnixSocket: Sendable, Hashable {
   /// `read(2)` on a Unix stream socket is woken each time the peer reads
   /// what was written to it (the kernel's write-space wakeup shares the
   /// socket's wait queue, and `read` does not filter it), only to find
-  /// nothing and sleep again. With 100 subscribers that was a context switch
-  /// per diff and subscriber, most of the daemon's CPU time
-  /// (docs/BENCHMARKS.md); `poll`'s wakeup looks at the event first.
+  /// nothing and sleep again: for a subscriber's connection, which sends
+  /// nothing, a context switch for every diff it reads. `poll`'s wakeup
+  /// looks at the event first.
   public func read(upTo capacity: Int = 64 * 1024, timeout: Duration? = nil) throws(SocketError) -> [UInt8] {
     let deadline = timeout.map { ContinuousClock.now + $0 }
     while true {
@@ -105,8 +105,8 @@ public struct UnixSocket: Sendable, Hashable {
   /// closed. Called otherwise, it may wait in `read(2)`.
   public func readReady(upTo capacity: Int = 64 * 1024) throws(SocketError) -> [UInt8] {
     while true {
-      // Uninitialized: zeroing 64 KiB per read was a seventh of the daemon's
-      // work for a small action (docs/BENCHMARKS.md).
+      // Uninitialized: `read` fills what it returns; zeroing the buffer first
+      // would cost every read in proportion to its capacity, not its frame.
       var failed = false
       let bytes = [UInt8](unsafeUninitializedCapacity: capacity) { buffer, initialized in
         let count = Glibc.read(descriptor, buffer.baseAddress, capacity)

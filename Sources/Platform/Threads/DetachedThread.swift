@@ -3,11 +3,10 @@ import Glibc
 /// Starts work on a thread of its own: a POSIX thread, detached.
 ///
 /// The daemon's threads (the store loop, the accept loop, each connection's
-/// reader and writer, each worker link's, the journal's syncer) were
-/// Foundation `Thread`s, and they were all the daemon took from Foundation
-/// beyond what FoundationEssentials has. Starting them here keeps
-/// libFoundation and its ICU data out of the daemon's process: 7 MiB of its
-/// resident memory (docs/BENCHMARKS.md, h).
+/// reader and writer, each worker link's, the journal's syncer) are all it
+/// would need from Foundation beyond what FoundationEssentials has. Starting
+/// them here keeps libFoundation and its ICU data, several MiB of resident
+/// memory, out of the daemon's process (docs/BENCHMARKS.md, figure h).
 public enum DetachedThread {
   /// Runs `body` on a new detached thread; `name` says what it is for in
   /// the error if it cannot start.

@@ -9,9 +9,10 @@ import Wire
 ///
 /// A crash is the daemon exiting or leaving the well-behaved client without
 /// an answer for 10 s. The last line states the frames sent, the crashes, the
-/// daemon's peak RSS (`VmHWM`), the client's p99 latency, and the workers
-/// killed for a missed ping; the run fails (exit 1) on a crash, a p99 of 50 ms
-/// or more, or a worker killed.
+/// daemon's peak RSS (`VmHWM`), the client's p99 latency, the workers killed
+/// for a missed ping and the longest gap between watchdog pings; the run fails
+/// (exit 1) on a crash, a p99 of 50 ms or more, a worker killed, or a gap of
+/// `WatchdogSec` or more.
 final class FuzzRun: Sendable {
   let minutes: Double
   let connections: Int
