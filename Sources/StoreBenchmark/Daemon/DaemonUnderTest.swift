@@ -2,6 +2,7 @@ import ComposableCore
 import Foundation
 import Glibc
 import JSON
+import Platform
 import Wire
 
 /// A storedaemon started by the benchmark from the release build, in a
@@ -14,7 +15,7 @@ final class DaemonUnderTest {
   let logPath: String
   private let child: Child
   private let notify: NotifySocket
-  /// When the process was spawned and when it said it was ready (``nanoseconds()``).
+  /// When the process was spawned and when it said it was ready (``MonotonicClock.now()``).
   let spawnedAt: UInt64
   let readyAt: UInt64
 
@@ -22,7 +23,7 @@ final class DaemonUnderTest {
   /// Whether the daemon is still running.
   var isRunning: Bool { child.isRunning }
   /// Seconds from spawning the process to its `READY=1`.
-  var startSeconds: Double { seconds(from: spawnedAt, to: readyAt) }
+  var startSeconds: Double { MonotonicClock.seconds(from: spawnedAt, to: readyAt) }
 
   /// Starts the daemon in `directory` (created if needed; a state directory
   /// already in it is used as it is) and waits until it is ready.
@@ -36,7 +37,7 @@ final class DaemonUnderTest {
     logPath = directory + "/storedaemon.log"
     try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
     notify = try NotifySocket(path: directory + "/notify")
-    spawnedAt = nanoseconds()
+    spawnedAt = MonotonicClock.now()
     child = try Child(
       [binaries + "/storedaemon", "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
        "--log-level", "warning"] + arguments,

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 
 /// A redis-server the benchmark starts on a Unix socket in a directory of its
 /// own, with no TCP port and no snapshots, and stops at the end: the peer
@@ -19,8 +20,8 @@ final class RedisServer {
     ]
     arguments += appendfsyncAlways ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]
     child = try Child(arguments, output: directory + "/redis.log")
-    let deadline = nanoseconds() + 10_000_000_000
-    while nanoseconds() < deadline {
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while MonotonicClock.now() < deadline {
       if let descriptor = try? RawSocket.connect(socketPath) {
         defer { close(descriptor) }
         if (try? Self.command(descriptor, ["PING"])) == Array("+PONG\r\n".utf8) { return }
