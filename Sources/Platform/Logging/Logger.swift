@@ -21,8 +21,12 @@ public struct Logger: Sendable {
   /// at `level` is written.
   public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
     guard LogStream.isEnabled(level) else { return }
-    let label = namesLevels && level != .info ? "\(name): \(level.name): " : "\(name): "
-    LogStream.write(level, label + message())
+    LogStream.write(level, label(level) + message())
+  }
+
+  /// What a line at `level` starts with: `storedaemon: warning: `.
+  public func label(_ level: LogLevel) -> String {
+    namesLevels && level != .info ? "\(name): \(level.name): " : "\(name): "
   }
 
   public func debug(_ message: @autoclosure () -> String) { write(.debug, message()) }
