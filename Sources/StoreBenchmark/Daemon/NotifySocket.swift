@@ -46,7 +46,7 @@ final class NotifySocket {
     let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
     var buffer = [UInt8](repeating: 0, count: 4096)
     while MonotonicClock.now() < deadline {
-      guard RawSocket.waitReadable(descriptor, milliseconds: 100) else { continue }
+      guard Readiness.readable(descriptor, milliseconds: 100) else { continue }
       let count = recv(descriptor, &buffer, buffer.count, 0)
       let arrived = MonotonicClock.now()
       guard count > 0 else { continue }

@@ -169,7 +169,7 @@ final class FuzzRun: Sendable {
 
   /// A connection that has written `hello` (whatever it is), or nil.
   private func connect(_ socketPath: String, hello: [UInt8]) -> Int32? {
-    guard let descriptor = try? RawSocket.connect(socketPath) else { return nil }
+    guard let descriptor = try? UnixSocket.connect(to: socketPath).descriptor else { return nil }
     // A write the daemon does not take within 5 s ends the connection.
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -35,13 +35,13 @@ enum FanOutDriver {
   /// Latency (`depth` 1, `latency` true): each message is published only once
   /// every watcher has received the one before.
   static func run(
-    publisher: Int32, watchers: [Int32], request: [UInt8], framing: Framing, depth: Int, duration: Double,
+    publisher: UnixSocket, watchers: [UnixSocket], request: [UInt8], framing: Framing, depth: Int, duration: Double,
     latency: Bool, classify: (_ buffer: [UInt8], _ start: Int, _ end: Int) -> Event,
     checkReply: (_ buffer: [UInt8], _ start: Int, _ end: Int) -> String?
   ) throws(BenchError) -> FanOutResult {
     let sender = LoadConnection(publisher)
     let listeners = watchers.map(LoadConnection.init)
-    for descriptor in [publisher] + watchers { RawSocket.setNonBlocking(descriptor) }
+    for socket in [publisher] + watchers { socket.setNonBlocking() }
     var received = [Int](repeating: 0, count: watchers.count)
     var lastVersion = [UInt64?](repeating: nil, count: watchers.count)
     var missed = 0
@@ -49,7 +49,7 @@ enum FanOutDriver {
     var messageBytes = 0
     var latencies: [Double] = []
     let batch = Array([[UInt8]](repeating: request, count: depth).joined())
-    var pollers = ([publisher] + watchers).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    var pollers = ([publisher] + watchers).map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
 
     let start = MonotonicClock.now()
     let stopAt = start + UInt64(duration * 1e9)

@@ -19,11 +19,11 @@ enum LoadDriver {
   /// `duration` seconds, then waits for the replies still owed. `check` sees
   /// each reply's bytes and returns what is wrong with it, if anything.
   static func run(
-    _ descriptors: [Int32], request: [UInt8], depth: Int, framing: Framing, duration: Double,
+    _ sockets: [UnixSocket], request: [UInt8], depth: Int, framing: Framing, duration: Double,
     recordLatencies: Bool = false, check: (_ buffer: [UInt8], _ start: Int, _ end: Int) -> String? = { _, _, _ in nil }
   ) throws(BenchError) -> LoadResult {
-    let connections = descriptors.map(LoadConnection.init)
-    for descriptor in descriptors { RawSocket.setNonBlocking(descriptor) }
+    let connections = sockets.map(LoadConnection.init)
+    for socket in sockets { socket.setNonBlocking() }
     let batch = Array([[UInt8]](repeating: request, count: depth).joined())
     var latencies: [Double] = []
     if recordLatencies { latencies.reserveCapacity(1 << 20) }
@@ -33,7 +33,7 @@ enum LoadDriver {
     for connection in connections {
       try connection.send(batch, requestLength: request.count, count: depth, at: MonotonicClock.now())
     }
-    var pollers = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    var pollers = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
     var stopping = false
     while true {
       let now = MonotonicClock.now()

@@ -14,18 +14,18 @@ extension Benchmark {
       let floor = try pingPong()
       let daemon = try daemon("f", fsync: "never", arguments: ["--dice-roll", "0"])
       let connection = try daemon.connect()
-      defer { close(connection) }
+      defer { connection.close() }
       var effect: [Double] = []
       var total: [Double] = []
       let end = MonotonicClock.now() + UInt64(options.seconds * 1e9)
       while MonotonicClock.now() < end || effect.count < 10 {
         if effect.count % 200 == 199 {
           // The history grows by one roll each time; keep the state small.
-          try RawSocket.writeAll(connection, Self.resetRolls)
+          try connection.writeAll(Self.resetRolls)
           _ = try Frames.next(connection, timeout: 10)
         }
         let start = MonotonicClock.now()
-        try RawSocket.writeAll(connection, Self.roll)
+        try connection.writeAll(Self.roll)
         let ack = try Frames.next(connection, timeout: 10)
         let acked = MonotonicClock.now()
         let settled = try Frames.next(connection, timeout: 10)

@@ -32,11 +32,11 @@ extension Benchmark {
   /// the size of the first (an "add") diff as the watcher received it.
   private func changeOneElement(_ daemon: DaemonUnderTest) throws(BenchError) -> (seconds: Double, diffBytes: Int) {
     let watcher = try daemon.connect(name: "watcher")
-    defer { close(watcher) }
-    try RawSocket.writeAll(watcher, Frames.subscribe())
+    defer { watcher.close() }
+    try watcher.writeAll(Frames.subscribe())
     _ = try Frames.next(watcher, timeout: 120)
     let sender = try daemon.connect(name: "sender")
-    defer { close(sender) }
+    defer { sender.close() }
     let plus = Frames.send("products.rows[1].addToCart.plusButtonTapped")
     let minus = Frames.send("products.rows[1].addToCart.minusButtonTapped")
     var samples: [Double] = []
@@ -45,7 +45,7 @@ extension Benchmark {
     while MonotonicClock.now() < end || samples.count < 6 {
       let adding = samples.count % 2 == 0
       let start = MonotonicClock.now()
-      try RawSocket.writeAll(sender, adding ? plus : minus)
+      try sender.writeAll(adding ? plus : minus)
       let ack = try Frames.next(sender, timeout: 60)
       samples.append(MonotonicClock.seconds(from: start, to: MonotonicClock.now()))
       guard FrameSummary(ack, 0, ack.count).type == "ack" else {
