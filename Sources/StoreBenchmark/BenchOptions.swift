@@ -73,27 +73,29 @@ struct BenchOptions {
         samples = 1
       case .option("--seconds", let text?):
         guard let parsed = Double(text), parsed > 0, parsed <= 600 else {
-          throw BenchError("\(UsageError.invalidValue(text, for: "--seconds", expected: "a number of seconds between 0 and 600"))")
+          throw BenchError(.invalidValue(text, for: "--seconds", expected: "a number of seconds between 0 and 600"))
         }
         seconds = parsed
       case .option("--only", let text?):
         let names = text.split(separator: ",").map(String.init)
         let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i"]
         if let unknown = names.first(where: { !known.contains($0) }) {
-          throw BenchError("--only takes figures among \(known.sorted().joined(separator: ", ")), got '\(unknown)'")
+          throw BenchError(.invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))
         }
         only = Set(names)
       case .option("--fuzz", _): fuzz = true
       case .option("--minutes", let text?):
-        guard let parsed = Double(text), parsed > 0 else { throw BenchError("--minutes takes a positive number, got '\(text)'") }
+        guard let parsed = Double(text), parsed > 0 else {
+          throw BenchError(.invalidValue(text, for: "--minutes", expected: "a positive number"))
+        }
         fuzzMinutes = parsed
       case .option("--connections", let text?):
         guard let parsed = Int(text), (1...64).contains(parsed) else {
-          throw BenchError("--connections takes a number from 1 to 64, got '\(text)'")
+          throw BenchError(.invalidValue(text, for: "--connections", expected: "a number from 1 to 64"))
         }
         fuzzConnections = parsed
       case .option("--seed", let text?):
-        guard let parsed = UInt64(text) else { throw BenchError("--seed takes a whole number, got '\(text)'") }
+        guard let parsed = UInt64(text) else { throw BenchError(.invalidValue(text, for: "--seed", expected: "a whole number")) }
         fuzzSeed = parsed
       case .option("--markdown", let text?): markdownPath = text
       case .option("--redis-server", let text?): redisServer = text

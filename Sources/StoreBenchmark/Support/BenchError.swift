@@ -12,4 +12,9 @@ extension BenchError {
   init(_ error: SocketError) {
     self.init("\(error)")
   }
+
+  /// A command line the benchmark cannot run with.
+  init(_ error: UsageError) {
+    self.init(error.description)
+  }
 }
