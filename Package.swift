@@ -67,7 +67,7 @@ let package = Package(
       name: "tcactl", dependencies: ["Wire", "ComposableCore", "JSON", "Platform"],
       swiftSettings: settings),
     .executableTarget(
-      name: "JournalBenchmark", dependencies: ["Journal", "JSON"], swiftSettings: settings),
+      name: "JournalBenchmark", dependencies: ["Journal", "JSON", "Platform"], swiftSettings: settings),
     /// storedaemon beside Redis and the raw socket (docs/BENCHMARKS.md).
     .executableTarget(
       name: "StoreBenchmark", dependencies: ["Journal", "ComposableCore", "Features", "Wire", "JSON", "Platform"],

@@ -42,7 +42,7 @@ final class NetworkEngine: WorkerEngine {
     }
     if transfers.cancel(id) {
       deadlines.cancel(id)
-      channel.log("request \(id) was started twice; the first is cancelled", level: .warning)
+      channel.log.warning("request \(id) was started twice; the first is cancelled")
       channel.reply(id, .failure(EffectFailure(.invalidRequest, "request \(id) is already running")))
       return
     }

@@ -5,12 +5,9 @@ import Glibc
 ///
 /// The daemon starts and restarts its effect workers this way (the worker
 /// protocol puts the socket on descriptor 3), and tests use it to drive a real
-/// `effectworker` without a daemon. The child gets an empty
-/// signal mask and default signal dispositions whatever this process blocked
-/// or ignored, standard input from `/dev/null`, and this process's standard
-/// output and error (or a log file, see `outputPath`). Every descriptor this
-/// process opens is close-on-exec, so the child inherits only 0, 1, 2 and the
-/// socket.
+/// `effectworker` without a daemon. The child starts as
+/// ``ProcessSpawner`` starts every child, with the socket as its one
+/// further descriptor.
 public struct ConnectedChild: Sendable {
   public let pid: pid_t
   /// This process's end of the socketpair.
@@ -34,42 +31,14 @@ public struct ConnectedChild: Sendable {
     }
     let (parentEnd, childEnd) = (pair[0], pair[1])
     defer { close(childEnd) }
-
-    var actions = posix_spawn_file_actions_t()
-    posix_spawn_file_actions_init(&actions)
-    defer { posix_spawn_file_actions_destroy(&actions) }
-    // dup2 onto 3 clears close-on-exec on the copy; the original stays
-    // close-on-exec and disappears at exec.
-    posix_spawn_file_actions_adddup2(&actions, childEnd, socketDescriptor)
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    if let outputPath {
-      posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
-      posix_spawn_file_actions_adddup2(&actions, 1, 2)
-    }
-
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var empty = sigset_t()
-    sigemptyset(&empty)
-    posix_spawnattr_setsigmask(&attributes, &empty)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGPIPE, SIGINT, SIGTERM, SIGHUP, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-
-    let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-    let envp = environment.map { strdup($0) } + [nil]
-    defer {
-      for pointer in argv { free(pointer) }
-      for pointer in envp { free(pointer) }
-    }
-    var pid: pid_t = 0
-    let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
-    guard status == 0 else {
+    let pid: pid_t
+    do {
+      pid = try ProcessSpawner.spawn(
+        executable: executable, arguments: arguments, environment: environment, outputPath: outputPath,
+        passing: (childEnd, socketDescriptor))
+    } catch {
       close(parentEnd)
-      throw SocketError("posix_spawn", path: executable, errno: status)
+      throw SocketError("posix_spawn", path: executable, errno: error.code)
     }
     return ConnectedChild(pid: pid, socket: UnixSocket(descriptor: parentEnd))
   }

@@ -11,6 +11,13 @@ public enum Readiness {
     return polled.compactMap { $0.revents == 0 ? nil : $0.fd }
   }
 
+  /// Whether `descriptor` can be read, has hung up or failed, waiting up to
+  /// `milliseconds` (as ``readable(_:milliseconds:)``) for it.
+  public static func readable(_ descriptor: Int32, milliseconds: Int32) -> Bool {
+    var polled = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    return poll(&polled, 1, milliseconds) > 0
+  }
+
   /// `poll`'s timeout for `deadline`, seen at `now`: whole milliseconds,
   /// rounded up so that the wait does not end just short of it; 0 once it
   /// has passed.

@@ -121,19 +121,44 @@ public struct UnixSocket: Sendable, Hashable {
 
   /// Writes all of `bytes`, retrying short writes and interrupted calls.
   public func write(_ bytes: [UInt8]) throws(SocketError) {
+    let failure = bytes.withUnsafeBytes { raw -> SocketError? in
+      do throws(SocketError) {
+        try write(raw)
+        return nil
+      } catch {
+        return error
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Writes all of `bytes`, retrying short writes and interrupted calls.
+  ///
+  /// A socket without room fails with `EAGAIN` when it is non-blocking
+  /// (``setNonBlocking()``) or its write timeout passed; with
+  /// `waitingWhenFull` the write waits for room instead, as a thread that
+  /// drives many non-blocking sockets (the benchmark's load) wants.
+  public func write(_ bytes: UnsafeRawBufferPointer, waitingWhenFull: Bool = false) throws(SocketError) {
     var offset = 0
     while offset < bytes.count {
-      let count = bytes.withUnsafeBytes {
-        send(descriptor, $0.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-      }
+      let count = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
       if count > 0 {
         offset += count
       } else if count < 0 && errno == EINTR {
         continue
+      } else if count < 0 && errno == EAGAIN && waitingWhenFull {
+        var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        _ = poll(&poller, 1, 1000)
       } else {
         throw SocketError("write")
       }
     }
+  }
+
+  /// Makes reads and writes return at once (`EAGAIN`) instead of waiting,
+  /// for a thread that polls many sockets.
+  public func setNonBlocking() {
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
   }
 
   /// Sets how long a write may wait for the peer to make room before failing

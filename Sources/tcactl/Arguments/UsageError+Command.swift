@@ -1,3 +1,5 @@
+import Platform
+
 /// A command line `tcactl` cannot act on. It is shown as one line saying what
 /// is wrong, then one line saying where help is, and `tcactl` exits 2:
 ///
@@ -5,16 +7,16 @@
 /// tcactl: --at does not apply to watch (only to get)
 /// run 'tcactl help watch' for usage
 /// ```
-struct UsageError: Error, CustomStringConvertible {
-  /// What is wrong, naming the word or option and the fix.
-  let description: String
+extension UsageError {
+  init(_ description: String, command: Command?) {
+    self.init(description, topic: command?.rawValue)
+  }
+
   /// The command the line was for, if it named a known one: the help the
   /// hint points at.
-  var command: Command?
-
-  init(_ description: String, command: Command? = nil) {
-    self.description = description
-    self.command = command
+  var command: Command? {
+    get { topic.flatMap(Command.init(rawValue:)) }
+    set { topic = newValue?.rawValue }
   }
 
   /// Where help is: `run 'tcactl help send' for usage`, or `tcactl --help`
