@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 extension Effect {
   /// Asks a worker to carry out `request`, mapping each reply to an action (or to
@@ -91,7 +92,7 @@ extension Effect {
       transform(
         result.flatMap { response in
           do {
-            return .success(try JSONDecoder().decode(type, from: response.body))
+            return .success(try JSONValueDecoder.decode(type, fromJSON: response.body))
           } catch {
             return .failure(EffectFailure(.decoding, "\(request.displayURL): body is not a valid \(Value.self): \(error)"))
           }
