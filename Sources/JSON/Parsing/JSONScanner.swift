@@ -49,22 +49,27 @@ package struct JSONScanner {
   // MARK: Bytes
 
   /// The byte at ``position``, or `nil` at the end.
-  @inlinable package func peek() -> UInt8? {
+  @inline(__always) @inlinable package func peek() -> UInt8? {
     position < bytes.count ? bytes[position] : nil
   }
 
   /// Whether every byte has been read.
-  @inlinable package var isAtEnd: Bool { position == bytes.count }
+  @inline(__always) @inlinable package var isAtEnd: Bool { position == bytes.count }
 
   /// Reads `byte`, or fails expecting what `expected` says.
-  @inlinable package mutating func expect(_ byte: UInt8, _ expected: String) throws(Problem) {
+  @inline(__always) @inlinable package mutating func expect(_ byte: UInt8, _ expected: String) throws(Problem) {
     guard peek() == byte else { throw problem(expected) }
     position += 1
   }
 
   /// Skips spaces, tabs, line feeds and carriage returns.
-  @inlinable package mutating func skipWhitespace() {
-    while let byte = peek(), byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+  @inline(__always) @inlinable package mutating func skipWhitespace() {
+    while position < bytes.count {
+      switch bytes[position] {
+      case 0x20, 0x0A, 0x0D, 0x09: position += 1
+      default: return
+      }
+    }
   }
 
   /// The problem of the byte at ``position`` (or the end) not being `expected`.
@@ -205,7 +210,7 @@ package struct JSONScanner {
       let byte = base.load(fromByteOffset: index, as: UInt8.self)
       if byte == UInt8(ascii: "\"") {
         position = index + 1
-        return UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+        return UnsafeRawBufferPointer(start: base + start, count: index - start)
       }
       if byte == UInt8(ascii: "\\") {
         index += 1
