@@ -83,7 +83,11 @@ extension Effect {
     }
   }
 
-  /// Performs an HTTP request and decodes a 2xx body as JSON into `type`.
+  /// Performs an HTTP request and decodes a 2xx body as JSON into `type`
+  /// (`JSONValueDecoder.decode(_:fromJSON:)`: dates as ISO 8601 strings,
+  /// non-finite numbers as the strings `"Infinity"`, `"-Infinity"`, `"NaN"`).
+  /// A body that is not JSON fails naming the byte; one that is not a
+  /// `type`, naming the coding path.
   public static func http<Value: Decodable & Sendable>(
     _ request: HTTPRequest, decoding type: Value.Type,
     then transform: @escaping @Sendable (Result<Value, EffectFailure>) -> Action?

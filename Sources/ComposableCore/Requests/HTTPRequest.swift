@@ -45,7 +45,8 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
 
   /// A request whose body is `value` encoded as JSON with sorted keys and dates
   /// as ISO 8601 strings, as web APIs expect: canonical JSON, optional
-  /// members without a value left out (`JSONValue(encoding:)`).
+  /// members without a value left out (`JSONValue(encoding:)`), non-finite
+  /// numbers as the strings `"Infinity"`, `"-Infinity"`, `"NaN"`.
   public static func json(
     _ method: String, _ url: String, body value: some Encodable, timeout: Duration = .seconds(30)
   ) throws -> Self {
