@@ -23,9 +23,9 @@ package struct JSONScanner {
     package var description: String { "\(message) at byte \(offset)" }
   }
 
-  @usableFromInline let bytes: UnsafeRawBufferPointer
+  private let bytes: UnsafeRawBufferPointer
   /// The offset of the next byte to read.
-  @usableFromInline package var position = 0
+  package var position = 0
   private var depth = 0
 
   /// A scanner at the start of `bytes`.
@@ -49,21 +49,21 @@ package struct JSONScanner {
   // MARK: Bytes
 
   /// The byte at ``position``, or `nil` at the end.
-  @inline(__always) @inlinable package func peek() -> UInt8? {
+  @inline(__always) package func peek() -> UInt8? {
     position < bytes.count ? bytes[position] : nil
   }
 
   /// Whether every byte has been read.
-  @inline(__always) @inlinable package var isAtEnd: Bool { position == bytes.count }
+  @inline(__always) package var isAtEnd: Bool { position == bytes.count }
 
   /// Reads `byte`, or fails expecting what `expected` says.
-  @inline(__always) @inlinable package mutating func expect(_ byte: UInt8, _ expected: String) throws(Problem) {
+  @inline(__always) package mutating func expect(_ byte: UInt8, _ expected: String) throws(Problem) {
     guard peek() == byte else { throw problem(expected) }
     position += 1
   }
 
   /// Skips spaces, tabs, line feeds and carriage returns.
-  @inline(__always) @inlinable package mutating func skipWhitespace() {
+  @inline(__always) package mutating func skipWhitespace() {
     while position < bytes.count {
       switch bytes[position] {
       case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -73,7 +73,7 @@ package struct JSONScanner {
   }
 
   /// The problem of the byte at ``position`` (or the end) not being `expected`.
-  @inlinable package func problem(_ expected: String) -> Problem {
+  package func problem(_ expected: String) -> Problem {
     guard position < bytes.count else { return Problem(offset: position, message: "expected \(expected), found the end") }
     return Problem(offset: position, message: "expected \(expected)")
   }
