@@ -1,9 +1,10 @@
 import FoundationEssentials
 import JSON
+import TestSupport
 import Testing
 
-/// `JSONValueDecoder` decodes what `JSONDecoder`, configured as the daemon's
-/// (`JSONRules.decoder()`), decodes from the same value's bytes, and
+/// `JSONValueDecoder` decodes what `JSONDecoder`, set to the JSON module's
+/// (`FoundationJSON.decoder()`), decodes from the same value's bytes, and
 /// refuses what it refuses, naming the coding path.
 @Suite struct JSONValueDecoderTests {
   enum Shape: Codable, Equatable {
@@ -42,7 +43,7 @@ import Testing
 
   /// What the reference decoder makes of `value`.
   func reference<T: Decodable>(_ type: T.Type, _ value: JSONValue) throws -> T {
-    try JSONRules.decoder().decode(type, from: Data(CanonicalJSON.encode(value)))
+    try FoundationJSON.decoder().decode(type, from: Data(CanonicalJSON.encode(value)))
   }
 
   @Test func decodesWhatItsEncodingHolds() throws {

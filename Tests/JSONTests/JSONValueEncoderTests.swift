@@ -3,12 +3,12 @@ import JSON
 import TestSupport
 import Testing
 
-/// `JSONValueEncoder` builds the value that `JSONEncoder`, configured as the
-/// daemon's (`CanonicalJSON.encoder()`), writes and `JSONParser` reads back.
+/// `JSONValueEncoder` builds the value that `JSONEncoder`, set to the JSON module's
+/// rules (`FoundationJSON.encoder()`), writes and `JSONParser` reads back.
 @Suite struct JSONValueEncoderTests {
   /// What the reference makes of `value`: its bytes, parsed.
   static func reference(_ value: some Encodable) throws -> JSONValue {
-    try JSONParser.parse(Array(CanonicalJSON.encoder().encode(value)))
+    try JSONParser.parse(Array(FoundationJSON.encoder().encode(value)))
   }
 
   /// Both encodings of `value`, which must be equal.

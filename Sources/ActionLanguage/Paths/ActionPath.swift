@@ -36,7 +36,7 @@ public enum ActionPath {
   ) throws(ActionPathError) -> Action {
     let json = try parse(path: path, arguments: arguments, schema: Action.actionSchema)
     do {
-      return try json.decoded(as: Action.self)
+      return try json.decode(Action.self)
     } catch let error as DecodingError {
       throw .undecodable(path: path, typeName: TypeName.of(Action.self), problem: error.briefDescription)
     } catch {
@@ -47,7 +47,7 @@ public enum ActionPath {
   /// The command line for `action` (`cart.addItem 3`), for `tcactl watch` and
   /// logs; compact JSON when the action does not fit `schema`.
   public static func describe(_ action: JSONValue, schema: ActionSchema) -> String {
-    command(for: action, schema: schema)?.description ?? action.compactText
+    command(for: action, schema: schema)?.description ?? CanonicalJSON.text(action)
   }
 
   /// The command line for `action`, or its compact JSON should its schema

@@ -78,6 +78,6 @@ enum ActionRenderer {
   private static func idText(_ id: JSONValue, word: String) -> String {
     guard case .string(let text) = id else { return word }
     let plain = !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-    return plain ? text : JSONValue.string(text).compactText
+    return plain ? text : CanonicalJSON.text(.string(text))
   }
 }

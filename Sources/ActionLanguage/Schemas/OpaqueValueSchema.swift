@@ -17,7 +17,7 @@ public struct OpaqueValueSchema: Sendable {
     self.makeSample = { (try? JSONValue(encoding: sample)) ?? .null }
     self.check = { json in
       do {
-        _ = try json.decoded(as: Payload.self)
+        _ = try json.decode(Payload.self)
         return nil
       } catch let error as DecodingError {
         return error.briefDescription

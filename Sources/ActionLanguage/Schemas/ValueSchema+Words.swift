@@ -67,24 +67,24 @@ extension ValueSchema {
     switch (kind, value) {
     case (.int, .int(let number)), (.double, .int(let number)): return "\(number)"
     case (.double, .double(let number)): return "\(number)"
-    case (.string, .string(let text)): return Self.unquoted(text) == text ? text : JSONValue.string(text).compactText
+    case (.string, .string(let text)): return Self.unquoted(text) == text ? text : CanonicalJSON.text(.string(text))
     case (.bool, .bool(let flag)): return "\(flag)"
     case (.uuid, .string(let text)): return UUID(uuidString: text)?.uuidString == text ? text : nil
     case (.optional, .null): return "null"
     case (.optional(let wrapped), _):
       guard let word = wrapped.word(for: value) else { return nil }
-      return word == "null" || word == "nil" ? JSONValue.string(word).compactText : word
+      return word == "null" || word == "nil" ? CanonicalJSON.text(.string(word)) : word
     case (.enumeration(let enumeration), .string(let text)): return enumeration.rawValues.contains(text) ? text : nil
-    case (.json, _): return value.compactText
+    case (.json, _): return CanonicalJSON.text(value)
     case (.action(let reference), _):
-      return ActionRenderer.command(for: value, schema: reference.schema) != nil ? value.compactText : nil
+      return ActionRenderer.command(for: value, schema: reference.schema) != nil ? CanonicalJSON.text(value) : nil
     case (.identified(let id, let element), _):
       guard let (idValue, action) = ActionRenderer.element(value), id.word(for: idValue) != nil,
         ActionRenderer.command(for: action, schema: element.schema) != nil
       else { return nil }
-      return value.compactText
+      return CanonicalJSON.text(value)
     case (.binding(let binding), _):
-      return ActionRenderer.bindingWord(value, binding) != nil ? value.compactText : nil
+      return ActionRenderer.bindingWord(value, binding) != nil ? CanonicalJSON.text(value) : nil
     default: return nil
     }
   }

@@ -89,19 +89,3 @@ extension BindableState {
     }
   }
 }
-
-extension JSONValue {
-  /// The JSON value that `value` encodes to, by ``JSONRules``.
-  public init(encoding value: some Encodable) throws {
-    let data = try JSONRules.encoder().encode([value])
-    guard case .array(let values) = try JSONDecoder().decode(JSONValue.self, from: data), let first = values.first
-    else { throw BindingError(message: "\(value) did not encode to a single JSON value") }
-    self = first
-  }
-
-  /// Decodes this JSON value as `type`, by ``JSONRules``.
-  public func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
-    let data = try JSONEncoder().encode(JSONValue.array([self]))
-    return try JSONRules.decoder().decode([Value].self, from: data)[0]
-  }
-}

@@ -1,12 +1,11 @@
 import FoundationEssentials
 
 /// Decodes a `Decodable` value straight from a parsed ``JSONValue``, as
-/// `JSONRules.decoder()` would from the value's bytes.
+/// Foundation's `JSONDecoder` would from the value's bytes with ISO 8601
+/// dates and non-finite numbers as strings: the one decoder of the product.
 ///
-/// Every action a client sends arrives as a `JSONValue`; handing it to
-/// `JSONDecoder` would mean writing it back to bytes only to parse them
-/// again, most of the cost of reading an action. This decoder walks the
-/// value instead, with `JSONDecoder`'s rules as the daemon configures it:
+/// Every action a client sends arrives as a `JSONValue`; this decoder walks
+/// the value rather than bytes, with these rules:
 ///
 /// - ISO 8601 dates, base64 `Data`, `URL` from its string;
 /// - `"Infinity"`, `"-Infinity"` and `"NaN"` as non-finite floating point;
@@ -18,6 +17,15 @@ public enum JSONValueDecoder {
   /// - Throws: `DecodingError`, which names the coding path.
   public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
     try ValueDecoder(value, path: .root).unbox(type)
+  }
+
+  /// Decodes `type` from the JSON text `bytes` (``JSONParser``), as a web
+  /// API's answer or a stored document arrives.
+  ///
+  /// - Throws: ``JSONParseError`` when `bytes` are not JSON, naming the byte
+  ///   offset; `DecodingError` when they do not hold a `type`.
+  public static func decode<T: Decodable>(_ type: T.Type, fromJSON bytes: some Collection<UInt8>) throws -> T {
+    try decode(type, from: try JSONParser.parse(bytes))
   }
 }
 

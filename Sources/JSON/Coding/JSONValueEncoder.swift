@@ -1,12 +1,13 @@
 import FoundationEssentials
 
 /// Encodes an `Encodable` value straight into a ``JSONValue``, as
-/// ``CanonicalJSON/encoder()`` followed by ``JSONParser`` would.
+/// Foundation's `JSONEncoder` (ISO 8601 dates, non-finite numbers as
+/// strings) followed by ``JSONParser`` would: the one encoder of the product,
+/// whose bytes are ``CanonicalJSON``'s.
 ///
 /// The daemon turns every action it reduces and every changed part of the
-/// state into a `JSONValue`. Going through `JSONEncoder` would write bytes
-/// only to parse them back; this encoder builds the value
-/// directly, with the same rules:
+/// state into a `JSONValue`; this encoder builds the value directly, with
+/// these rules:
 ///
 /// - ISO 8601 dates, base64 `Data`, `URL` as its absolute string, `Decimal`
 ///   as a number;
@@ -19,14 +20,25 @@ import FoundationEssentials
 /// - a value that encodes nothing is an empty object, and at the top level an
 ///   `EncodingError`;
 /// - unlike `JSONEncoder`, an optional member without a value is `null`
-///   rather than left out.
+///   rather than left out, unless the caller asks for ``NilMembers/omitted``.
 public enum JSONValueEncoder {
+  /// How an optional member without a value is written.
+  public enum NilMembers: Sendable {
+    /// As `null`: a state's or an action's members are the same whatever
+    /// they hold, so a client can read `/dice/destination` as `null` and
+    /// knows the member exists (docs/PROTOCOL.md, "State as JSON").
+    case null
+    /// Left out, as `JSONEncoder` does: for documents and request bodies
+    /// read by others, and for the values a binding or a command line holds.
+    case omitted
+  }
+
   /// The JSON value `value` encodes to.
   ///
   /// - Throws: `EncodingError` when the value encodes nothing at all, or
   ///   whatever its own `encode(to:)` throws.
-  public static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
-    guard let json = try box(value, path: .root) else {
+  public static func encode<T: Encodable>(_ value: T, nilMembers: NilMembers = .null) throws -> JSONValue {
+    guard let json = try box(value, path: .root, omitsNil: nilMembers == .omitted) else {
       throw EncodingError.invalidValue(
         value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
     }
@@ -43,7 +55,7 @@ public enum JSONValueEncoder {
   /// the very same `JSONValue` as before, so comparing the two documents
   /// passes over it at once.
   public static func encode<T: Encodable>(_ value: T, reusing cache: JSONMemberCache) throws -> JSONValue {
-    let encoder = ValueEncoder(path: .root, memberCache: cache)
+    let encoder = ValueEncoder(path: .root, memberCache: cache, omitsNil: false)
     cache.begin()
     try value.encode(to: encoder)
     guard let json = encoder.finish() else {
@@ -71,7 +83,9 @@ public enum JSONValueEncoder {
   /// types directly, anything else through its `encode(to:)`; nil when it
   /// encoded nothing. With `cache`, what `value` holds is compared with what
   /// it held last time, and only what changed is encoded.
-  fileprivate static func box<T: Encodable>(_ value: T, path: CodingPath, cache: JSONMemberCache? = nil) throws -> JSONValue? {
+  fileprivate static func box<T: Encodable>(
+    _ value: T, path: CodingPath, cache: JSONMemberCache? = nil, omitsNil: Bool = false
+  ) throws -> JSONValue? {
     // Type identity, not `as?`: one comparison per type instead of a
     // dynamic cast, and no match for a subclass JSONEncoder would not treat
     // specially either.
@@ -87,7 +101,7 @@ public enum JSONValueEncoder {
     if let cache, let array = value as? any ElementwiseEncodable {
       return try array.encodeElements(path: path, cache: cache)
     }
-    let encoder = ValueEncoder(path: path, memberCache: cache)
+    let encoder = ValueEncoder(path: path, memberCache: cache, omitsNil: omitsNil)
     try value.encode(to: encoder)
     return encoder.finish()
   }
@@ -256,13 +270,16 @@ private final class ValueEncoder: Encoder {
   let path: CodingPath
   /// Only for the root value's own keyed container.
   let memberCache: JSONMemberCache?
+  /// Whether optional members without a value are left out (``JSONValueEncoder/NilMembers``).
+  let omitsNil: Bool
   var storage = Storage.none
   var codingPath: [any CodingKey] { path.keys }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
-  init(path: CodingPath, memberCache: JSONMemberCache? = nil) {
+  init(path: CodingPath, memberCache: JSONMemberCache? = nil, omitsNil: Bool) {
     self.path = path
     self.memberCache = memberCache
+    self.omitsNil = omitsNil
   }
 
   /// What was encoded; nil when nothing was.
@@ -287,7 +304,8 @@ private final class ValueEncoder: Encoder {
     case .value, .array:
       preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
     }
-    return KeyedEncodingContainer(KeyedContainer<Key>(object: object, path: path, memberCache: memberCache))
+    return KeyedEncodingContainer(
+      KeyedContainer<Key>(object: object, path: path, omitsNil: omitsNil, memberCache: memberCache))
   }
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
@@ -301,7 +319,7 @@ private final class ValueEncoder: Encoder {
     case .value, .object:
       preconditionFailure("Attempt to push new unkeyed encoding container when already previously encoded at this path.")
     }
-    return UnkeyedContainer(array: array, path: path)
+    return UnkeyedContainer(array: array, path: path, omitsNil: omitsNil)
   }
 
   func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
@@ -310,6 +328,7 @@ private final class ValueEncoder: Encoder {
 private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let object: ObjectBuilder
   let path: CodingPath
+  let omitsNil: Bool
   var memberCache: JSONMemberCache? = nil
   var codingPath: [any CodingKey] { path.keys }
 
@@ -340,40 +359,46 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt32, forKey key: Key) { set(.int(Int(value)), key) }
   mutating func encode(_ value: UInt64, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
 
-  // An optional without a value is written as `null`, not left out as
-  // `JSONEncoder` does: a state's or an action's members are the same
-  // whatever they hold, so a client can read `/dice/destination` as `null`
-  // and knows the member exists (docs/PROTOCOL.md, "State as JSON").
-  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { set(value.map(JSONValue.bool) ?? .null, key) }
-  mutating func encodeIfPresent(_ value: String?, forKey key: Key) { set(value.map(JSONValue.string) ?? .null, key) }
+  /// Sets `key` to `value`, or for `nil` to `null` or nothing
+  /// (``JSONValueEncoder/NilMembers``).
+  private func setIfPresent(_ value: JSONValue?, _ key: Key) {
+    if let value {
+      set(value, key)
+    } else if !omitsNil {
+      set(.null, key)
+    }
+  }
+
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { setIfPresent(value.map(JSONValue.bool), key) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) { setIfPresent(value.map(JSONValue.string), key) }
   mutating func encodeIfPresent(_ value: Double?, forKey key: Key) {
-    set(value.map { JSONValueEncoder.number($0) } ?? .null, key)
+    setIfPresent(value.map { JSONValueEncoder.number($0) }, key)
   }
   mutating func encodeIfPresent(_ value: Float?, forKey key: Key) {
-    set(value.map { JSONValueEncoder.number($0) } ?? .null, key)
+    setIfPresent(value.map { JSONValueEncoder.number($0) }, key)
   }
-  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { set(value.map(JSONValue.int) ?? .null, key) }
-  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
-  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
-  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
-  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { setIfPresent(value.map(JSONValue.int), key) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
   mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) {
-    set(value.map { JSONValueEncoder.number(UInt64($0)) } ?? .null, key)
+    setIfPresent(value.map { JSONValueEncoder.number(UInt64($0)) }, key)
   }
-  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
-  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
-  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { set(value.map { .int(Int($0)) } ?? .null, key) }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
   mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) {
-    set(value.map { JSONValueEncoder.number($0) } ?? .null, key)
+    setIfPresent(value.map { JSONValueEncoder.number($0) }, key)
   }
   mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
-    guard let value else { return set(.null, key) }
+    guard let value else { return setIfPresent(nil, key) }
     try encode(value, forKey: key)
   }
 
   mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     guard let memberCache else {
-      set(try JSONValueEncoder.box(value, path: path.child(key)) ?? .object([:]), key)
+      set(try JSONValueEncoder.box(value, path: path.child(key), omitsNil: omitsNil) ?? .object([:]), key)
       return
     }
     // The member's path is made only if it is encoded: most are reused.
@@ -398,7 +423,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       if case .object(let members) = object.remove(name) { nested.members = Array(members) }
       object.setPending(.object(nested), for: name)
     }
-    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key)))
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key), omitsNil: omitsNil))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -411,7 +436,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       if case .array(let elements) = object.remove(name) { nested.elements = elements }
       object.setPending(.array(nested), for: name)
     }
-    return UnkeyedContainer(array: nested, path: .child(path, key))
+    return UnkeyedContainer(array: nested, path: .child(path, key), omitsNil: omitsNil)
   }
 
   mutating func superEncoder() -> any Encoder {
@@ -423,7 +448,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   }
 
   private func superEncoder(named name: String, key: any CodingKey) -> any Encoder {
-    let encoder = ValueEncoder(path: .child(path, key))
+    let encoder = ValueEncoder(path: .child(path, key), omitsNil: omitsNil)
     _ = object.remove(name)
     object.setPending(.encoder(encoder), for: name)
     return encoder
@@ -433,6 +458,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 private struct UnkeyedContainer: UnkeyedEncodingContainer {
   let array: ArrayBuilder
   let path: CodingPath
+  let omitsNil: Bool
   var codingPath: [any CodingKey] { path.keys }
   var count: Int { array.elements.count }
 
@@ -456,25 +482,25 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
   mutating func encode(_ value: UInt64) { append(JSONValueEncoder.number(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
-    append(try JSONValueEncoder.box(value, path: nextPath) ?? .object([:]))
+    append(try JSONValueEncoder.box(value, path: nextPath, omitsNil: omitsNil) ?? .object([:]))
   }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
     let nested = ObjectBuilder()
     let path = nextPath
     array.append(.object(nested))
-    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: path))
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: path, omitsNil: omitsNil))
   }
 
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
     let nested = ArrayBuilder()
     let path = nextPath
     array.append(.array(nested))
-    return UnkeyedContainer(array: nested, path: path)
+    return UnkeyedContainer(array: nested, path: path, omitsNil: omitsNil)
   }
 
   mutating func superEncoder() -> any Encoder {
-    let encoder = ValueEncoder(path: nextPath)
+    let encoder = ValueEncoder(path: nextPath, omitsNil: omitsNil)
     array.append(.encoder(encoder))
     return encoder
   }
@@ -509,7 +535,9 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     // The same value at the same place: the same cache.
-    set(try JSONValueEncoder.box(value, path: encoder.path, cache: encoder.memberCache) ?? .object([:]))
+    set(
+      try JSONValueEncoder.box(value, path: encoder.path, cache: encoder.memberCache, omitsNil: encoder.omitsNil)
+        ?? .object([:]))
   }
 }
 

@@ -1,24 +1,21 @@
-import FoundationEssentials
-
 extension JSONValue {
-  /// The value as compact JSON text with sorted keys: what a command line
-  /// shows for a value it cannot write as a word, and accepts back.
-  package var compactText: String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let data = try? encoder.encode(self) else { return description }
-    return String(decoding: data, as: UTF8.self)
-  }
-
-  /// The value that JSON `text` holds, or `nil` when `text` is not JSON.
+  /// The value that JSON `text` holds, or `nil` when `text` is not JSON: what
+  /// a command line accepts as a literal. A number with a whole value is an
+  /// integer however it is written (`3.0`, `1e2`), as `JSONValue`'s own
+  /// `Decodable` reads it.
   package init?(jsonText text: String) {
-    guard let value = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) else { return nil }
-    self = value
+    guard let value = try? JSONParser.parse(text.utf8) else { return nil }
+    self = value.wholeNumbersAsIntegers
   }
 
-  /// This value decoded as `type` by ``JSONRules``, with errors whose coding
-  /// paths start at the value itself (``decode(_:)`` wraps it in an array first).
-  package func decoded<Value: Decodable>(as type: Value.Type) throws -> Value {
-    try JSONRules.decoder().decode(Value.self, from: Data(compactText.utf8))
+  /// This value with every fractional number that is a whole `Int` as that
+  /// integer.
+  private var wholeNumbersAsIntegers: JSONValue {
+    switch self {
+    case .double(let number): Int(exactly: number).map(JSONValue.int) ?? self
+    case .array(let elements): .array(elements.map(\.wholeNumbersAsIntegers))
+    case .object(let members): .object(JSONObject(members.map { ($0.key, $0.value.wholeNumbersAsIntegers) }))
+    default: self
+    }
   }
 }

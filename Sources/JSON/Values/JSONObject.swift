@@ -246,7 +246,6 @@ extension JSONObject: Codable {
 }
 
 extension JSONObject: CustomStringConvertible {
-  public var description: String {
-    "{" + members.map { "\"\($0.key)\":\($0.value)" }.joined(separator: ",") + "}"
-  }
+  /// The object's canonical JSON text (``CanonicalJSON/text(_:)``).
+  public var description: String { CanonicalJSON.text(.object(self)) }
 }

@@ -52,15 +52,6 @@ public enum JSONValue: Hashable, Sendable, Codable, CustomStringConvertible {
     }
   }
 
-  public var description: String {
-    switch self {
-    case .null: "null"
-    case .bool(let value): "\(value)"
-    case .int(let value): "\(value)"
-    case .double(let value): "\(value)"
-    case .string(let value): "\"\(value)\""
-    case .array(let values): "[" + values.map(\.description).joined(separator: ",") + "]"
-    case .object(let members): members.description
-    }
-  }
+  /// The value's canonical JSON text (``CanonicalJSON/text(_:)``).
+  public var description: String { CanonicalJSON.text(self) }
 }

@@ -1,5 +1,3 @@
-import FoundationEssentials
-
 /// The one byte form of a JSON value: what the daemon sends, journals and
 /// checksums, so that equal states are equal bytes.
 ///
@@ -16,8 +14,8 @@ import FoundationEssentials
 ///   `-0.0` written as `0.0` because the two compare equal.
 ///
 /// Non-finite doubles have no JSON form. Values that come from `Codable`
-/// never hold one (`JSONEncoder` refuses them, and ``JSONParser`` rejects
-/// numbers out of range); a hand-built `.double(.nan)` or `.infinity` is
+/// never hold one (``JSONValueEncoder`` writes them as strings, and
+/// ``JSONParser`` rejects numbers out of range); a hand-built `.double(.nan)` or `.infinity` is
 /// written as `null`, like JavaScript's `JSON.stringify`, so the output is
 /// always valid JSON.
 ///
@@ -144,8 +142,9 @@ public enum CanonicalJSON {
 
   // MARK: Codable values
 
-  /// The JSON value `encodable` encodes to, by the rules of ``encoder()``
-  /// (ISO 8601 dates), built directly (``JSONValueEncoder``).
+  /// The JSON value `encodable` encodes to (``JSONValueEncoder``): ISO 8601
+  /// dates, non-finite numbers as strings, optional members without a value
+  /// as `null`.
   ///
   /// - Throws: `EncodingError` (for example for a value that encodes
   ///   nothing), or what the value's own `encode(to:)` throws.
@@ -153,21 +152,11 @@ public enum CanonicalJSON {
     try JSONValueEncoder.encode(encodable)
   }
 
-  /// Decodes `type` from `value` by ``JSONRules`` (ISO 8601 dates), walking
-  /// the value itself (``JSONValueDecoder``).
+  /// Decodes `type` from `value`, walking the value itself
+  /// (``JSONValueDecoder``).
   ///
   /// - Throws: `DecodingError`, which names the coding path.
   public static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
     try JSONValueDecoder.decode(type, from: value)
-  }
-
-  /// A `JSONEncoder` with the rules of ``value(of:)``, for bytes; the
-  /// reference `JSONValueEncoder` is tested against.
-  public static func encoder() -> JSONEncoder {
-    // ISO 8601 dates, and non-finite numbers as strings: a reducer can compute
-    // an infinite price, and the state must still encode.
-    let encoder = JSONRules.encoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
   }
 }

@@ -1,7 +1,5 @@
-import Testing
-
-@testable import Journal
 import JSON
+import Testing
 
 @Suite struct PatchDecoderTests {
   /// The fast reader gives exactly what the general path gives, for every

@@ -1,28 +1,30 @@
 import Glibc
-import JSON
 
-/// Reads a patch in the form the journal writes it — canonical JSON, an array
-/// of operation objects — straight into `PatchOperation`s, without building
-/// a JSON value for each operation object first.
+/// Reads a patch written as canonical JSON (``CanonicalJSON``), an array of
+/// operation objects, straight into `PatchOperation`s, without building a
+/// JSON value for each operation object first.
 ///
-/// Replaying a million records is mostly decoding their patches, and most of
-/// a generic parse goes into dictionaries for the `{"op","path","value"}`
-/// objects and into splitting the same few paths again and again. This
-/// reader walks the bytes, parses only each `value` with `JSONParser` (small
-/// integers and literals directly), and keeps the pointers it has parsed in a
-/// cache keyed by their bytes.
+/// Replaying a journal's million records is mostly decoding their patches,
+/// and most of a generic parse goes into dictionaries for the
+/// `{"op","path","value"}` objects and into splitting the same few paths
+/// again and again. This reader walks the bytes, parses only each `value`
+/// with ``JSONParser`` (small integers and literals directly), and keeps the
+/// pointers it has parsed in a cache keyed by their bytes.
 ///
 /// It returns `nil` for anything outside that form (whitespace, escapes in a
 /// path, unknown members, a malformed operation); the caller then takes the
-/// general path, which also produces the precise error.
-struct PatchDecoder {
+/// general path (``JSONParser`` and ``JSONPatch/operations(from:)``), which
+/// also produces the precise error.
+package struct PatchDecoder {
   /// Pointers by the bytes of their string form; cleared when full.
   private var pointers: [UInt64: (bytes: [UInt8], pointer: JSONPointer)] = [:]
   private static let cacheLimit = 4096
 
-  /// The operations of the patch in `bytes`, or `nil` if it is not in the
-  /// journal's form.
-  mutating func operations(_ bytes: ArraySlice<UInt8>) -> [PatchOperation]? {
+  package init() {}
+
+  /// The operations of the patch in `bytes`, or `nil` if it is not in
+  /// canonical form.
+  package mutating func operations(_ bytes: ArraySlice<UInt8>) -> [PatchOperation]? {
     bytes.withUnsafeBytes { buffer in operations(buffer) }
   }
 
@@ -82,7 +84,7 @@ struct PatchDecoder {
         }
         position = string.end
       case 5 where Self.equal(key.bytes, "value"):
-        guard value == nil, let end = PayloadScanner.valueEnd(in: bytes, from: position),
+        guard value == nil, let end = JSONScanner.valueEnd(in: bytes, from: position),
           let parsed = Self.value(UnsafeRawBufferPointer(rebasing: bytes[position..<end]))
         else { return nil }
         value = parsed
