@@ -1,14 +1,30 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
-/// Every target builds in Swift 6 language mode with warnings treated as errors
-/// is left to CI (`-warnings-as-errors` breaks incremental debugging locally).
+/// Every target builds in Swift 6 language mode; warnings as errors is left to
+/// CI (`-warnings-as-errors` breaks incremental debugging locally).
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
+/// The modules, each one concern, and their one-way dependencies (lower rows
+/// depend only on rows above them):
+///
+///     Platform        the operating system: sockets, threads, processes, files, clocks, logging, command lines
+///     JSON            JSON values, parsing, canonical writing, coding, patch, pointer
+///     ComposableCore  State, Action, Reducer, Effect, Store, Dependencies            ← JSON
+///     ActionLanguage  action paths, schemas, suggestions, rendering                  ← ComposableCore, JSON
+///     ComposableTesting  TestStore                                                   ← ComposableCore
+///     Features        the seed apps                                                  ← ComposableCore, ActionLanguage
+///     Wire            frames, client and worker messages, the client library         ← ComposableCore, JSON, Platform
+///     Journal         the action log on disk: records, snapshots, recovery           ← JSON, Platform
+///     EffectWorkers   the worker processes' shared code, timers, storage, network    ← Wire
+///     StoreDaemon, tcactl, benchmarks                                                ← the above
 let package = Package(
   name: "storedaemon",
   products: [
+    .library(name: "Platform", targets: ["Platform"]),
+    .library(name: "JSON", targets: ["JSON"]),
     .library(name: "ComposableCore", targets: ["ComposableCore"]),
+    .library(name: "ActionLanguage", targets: ["ActionLanguage"]),
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Wire", targets: ["Wire"]),
@@ -21,22 +37,23 @@ let package = Package(
     .executable(name: "storedaemon-bench", targets: ["StoreBenchmark"]),
   ],
   targets: [
-    .target(name: "ComposableCore", swiftSettings: settings),
+    .target(name: "Platform", swiftSettings: settings),
+    .target(name: "JSON", swiftSettings: settings),
+    .target(name: "ComposableCore", dependencies: ["JSON", "Platform"], swiftSettings: settings),
+    .target(name: "ActionLanguage", dependencies: ["ComposableCore", "JSON"], swiftSettings: settings),
     .target(name: "ComposableTesting", dependencies: ["ComposableCore"], swiftSettings: settings),
-    .target(name: "Features", dependencies: ["ComposableCore"], swiftSettings: settings),
-    .target(name: "Wire", dependencies: ["ComposableCore"], swiftSettings: settings),
-    .target(name: "Journal", dependencies: ["ComposableCore", "Wire"], swiftSettings: settings),
-    .executableTarget(name: "JournalBenchmark", dependencies: ["Journal", "ComposableCore", "Wire"], swiftSettings: settings),
-    /// storedaemon beside Redis and the raw socket (docs/BENCHMARKS.md).
+    .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
+    .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
+    .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .executableTarget(
-      name: "StoreBenchmark", dependencies: ["Journal", "ComposableCore", "Wire", "Features"], swiftSettings: settings),
-    .executableTarget(
-      name: "StoreDaemon", dependencies: ["ComposableCore", "Features", "Wire", "Journal"], swiftSettings: settings),
+      name: "StoreDaemon",
+      dependencies: ["ComposableCore", "ActionLanguage", "Features", "Wire", "Journal", "JSON", "Platform"],
+      swiftSettings: settings),
     /// What both worker programs share (channel, command line, process
     /// setup) and the timer and storage engines.
     .target(
-      name: "EffectWorkers", dependencies: ["ComposableCore", "Wire"], exclude: ["effectworker", "Network"],
-      swiftSettings: settings),
+      name: "EffectWorkers", dependencies: ["ComposableCore", "Wire", "Platform"],
+      exclude: ["effectworker", "Network"], swiftSettings: settings),
     /// `effectworker`: timers and storage, FoundationEssentials only.
     .executableTarget(
       name: "effectworker", dependencies: ["EffectWorkers"], path: "Sources/EffectWorkers/effectworker",
@@ -44,40 +61,63 @@ let package = Package(
     /// `effectworker-network`: HTTP through URLSession, the one worker that
     /// loads FoundationNetworking and libcurl.
     .executableTarget(
-      name: "NetworkWorker", dependencies: ["EffectWorkers", "ComposableCore", "Wire"],
+      name: "NetworkWorker", dependencies: ["EffectWorkers", "ComposableCore", "Platform"],
       path: "Sources/EffectWorkers/Network", swiftSettings: settings),
-    .executableTarget(name: "tcactl", dependencies: ["Wire", "ComposableCore"], swiftSettings: settings),
+    .executableTarget(
+      name: "tcactl", dependencies: ["Wire", "ComposableCore", "JSON", "Platform"],
+      swiftSettings: settings),
+    .executableTarget(
+      name: "JournalBenchmark", dependencies: ["Journal", "JSON", "Platform"], swiftSettings: settings),
+    /// storedaemon beside Redis and the raw socket (docs/BENCHMARKS.md).
+    .executableTarget(
+      name: "StoreBenchmark", dependencies: ["Journal", "ComposableCore", "Features", "Wire", "JSON", "Platform"],
+      swiftSettings: settings),
+
     /// A real local HTTP server, fakes of the seed apps' APIs and a seeded
     /// random generator, for tests (not a product: only test targets depend
     /// on it).
     .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+    .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"], swiftSettings: settings),
+    .testTarget(name: "JSONTests", dependencies: ["JSON", "ComposableCore", "TestSupport"], swiftSettings: settings),
     .testTarget(
       name: "TestSupportTests", dependencies: ["TestSupport", "Features", "ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(
-      name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting", "TestSupport"],
+      name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting", "JSON"],
+      swiftSettings: settings),
+    .testTarget(
+      name: "ActionLanguageTests", dependencies: ["ActionLanguage", "ComposableCore", "JSON"],
       swiftSettings: settings),
     .testTarget(
       name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(
-      name: "FeaturesTests", dependencies: ["Features", "ComposableCore", "ComposableTesting", "Wire"],
+      name: "FeaturesTests",
+      dependencies: ["Features", "ActionLanguage", "ComposableCore", "ComposableTesting", "JSON", "Wire", "TestSupport"],
       swiftSettings: settings),
-    .testTarget(name: "WireTests", dependencies: ["Wire", "ComposableCore", "TestSupport"], swiftSettings: settings),
+    .testTarget(
+      name: "WireTests", dependencies: ["Wire", "ComposableCore", "JSON"],
+      swiftSettings: settings),
     /// The journal's tests run this in child processes: it appends until killed
     /// with SIGKILL, or until a file size limit stops it.
     .executableTarget(
-      name: "JournalTestChild", dependencies: ["Journal", "ComposableCore"], path: "Tests/JournalTestChild",
+      name: "JournalTestChild", dependencies: ["Journal", "JSON"], path: "Tests/JournalTestChild",
       swiftSettings: settings),
     .testTarget(
-      name: "JournalTests", dependencies: ["Journal", "ComposableCore", "Wire", "JournalTestChild", "TestSupport"],
+      name: "JournalTests", dependencies: ["Journal", "JSON", "Platform", "JournalTestChild", "TestSupport"],
       swiftSettings: settings),
     .testTarget(
       name: "EffectWorkersTests",
-      dependencies: ["EffectWorkers", "effectworker", "NetworkWorker", "Wire", "ComposableCore", "TestSupport"],
+      dependencies: [
+        "EffectWorkers", "effectworker", "NetworkWorker", "Wire", "ComposableCore", "Platform", "TestSupport",
+      ],
       swiftSettings: settings),
     .testTarget(
-      name: "StoreDaemonTests", dependencies: ["Wire", "ComposableCore", "StoreDaemon", "tcactl", "TestSupport", "Journal"],
+      name: "StoreDaemonTests",
+      dependencies: [
+        "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "tcactl",
+        "TestSupport", "Journal",
+      ],
       swiftSettings: settings),
   ]
 )

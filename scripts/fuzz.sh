@@ -8,8 +8,9 @@
 #   bash scripts/fuzz.sh --seed 7          # another sequence of frames
 #
 # The last line states the frames sent, the crashes, the daemon's peak RSS,
-# the client's p99 latency and the workers killed for a missed ping; the exit
-# status is 1 on a crash, a p99 of 50 ms or more, or a worker killed.
+# the client's p99 latency, the workers killed for a missed ping and the
+# longest gap between watchdog pings; the exit status is 1 on a crash, a p99
+# of 50 ms or more, a worker killed, or a gap of WatchdogSec or more.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 swift build -c release >&2

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// A worker program's entry point: parses the command line, prepares the
@@ -37,28 +38,29 @@ package enum WorkerMain {
       exit(ExitStatus.usage.rawValue)
     }
     LogStream.minimumLevel = options.logLevel
-    let log = WorkerLog(kind: options.kind)
+    // `effectworker[<kind>]:` tells the daemon's log its workers apart.
+    let log = Logger(name: "effectworker[\(options.kind.rawValue)]", namesLevels: false)
     switch parentDeath {
     case .notRequested, .armed:
       break
     case .daemonGone(let daemon, let parent):
-      log(
+      log.info(
         "storedaemon (pid \(daemon)) ended before this worker was set to end with it "
           + "(its parent is now pid \(parent)); exiting")
       exit(ExitStatus.success.rawValue)
     case .failed(let daemon, let error):
-      log(
+      log.warning(
         "cannot ask to be killed when storedaemon (pid \(daemon)) dies: prctl: \(String(cString: strerror(error))); "
-          + "ending with its socket instead", level: .warning)
+          + "ending with its socket instead")
     }
     let closed = ProcessSetup.closeInheritedDescriptors()
     if !closed.isEmpty {
-      log("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))", level: .debug)
+      log.debug("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))")
     }
     let channel = WorkerChannel(socket: UnixSocket(descriptor: WorkerProtocol.socketDescriptor), log: log)
     let engine = program.makeEngine(options, channel)
     channel.send(.ready(kind: options.kind, pid: getpid(), protocol: WorkerProtocol.version))
-    log("ready (pid \(getpid()), protocol \(WorkerProtocol.version))")
+    log.info("ready (pid \(getpid()), protocol \(WorkerProtocol.version))")
     WorkerLoop(channel: channel, engine: engine).run()
   }
 }

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// One worker executable: the kinds it serves and how it makes their engines.
@@ -38,7 +39,7 @@ package struct WorkerProgram: Sendable {
       do throws(StorageError) {
         return StorageEngine(channel: channel, directory: try openStorage(options, log: channel.log))
       } catch {
-        channel.log("cannot use the state directory: \(error)", level: .error)
+        channel.log.error("cannot use the state directory: \(error)")
         exit(ExitStatus.failure.rawValue)
       }
     case .network:
@@ -48,13 +49,13 @@ package struct WorkerProgram: Sendable {
 
   /// Opens the storage under `--state-dir`, takes its lock and removes what
   /// interrupted puts left behind.
-  private static func openStorage(_ options: WorkerOptions, log: WorkerLog) throws(StorageError) -> StorageDirectory {
+  private static func openStorage(_ options: WorkerOptions, log: Logger) throws(StorageError) -> StorageDirectory {
     // `parse` guarantees a state directory for the storage kind.
     let directory = try StorageDirectory(stateDirectory: options.stateDirectory ?? ".")
     // Never closed: the lock is held for the whole life of the worker.
     try directory.lockExclusively()
     for path in try directory.removeStaleTemporaries() {
-      log("removed \(path), left by a put that did not finish", level: .warning)
+      log.warning("removed \(path), left by a put that did not finish")
     }
     return directory
   }

@@ -1,4 +1,5 @@
-import ComposableCore
+import JSON
+import Platform
 import Synchronization
 
 /// A journal directory, locked for this process: the entry point for

@@ -1,3 +1,4 @@
+import Platform
 /// Why opening, recovering, snapshotting or reading a journal failed. Every
 /// case names the file and, where it applies, the byte offset, and its
 /// ``description`` says what to do. (Appends fail with ``JournalWriteError``.)

@@ -1,4 +1,4 @@
-import ComposableCore
+import JSON
 
 /// One reduced action as the journal keeps it: the version it produced, when,
 /// who sent it, the action, and the state change as an RFC 6902 patch.

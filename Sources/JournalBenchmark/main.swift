@@ -1,7 +1,7 @@
-import ComposableCore
 import Foundation
 import Journal
-import Wire
+import JSON
+import Platform
 
 // journal-bench: how long the journal takes to write and recover a million
 // small records, and to write and load a snapshot of a 100,000-element
@@ -20,28 +20,35 @@ struct Options {
   var directory = NSTemporaryDirectory()
 
   init(_ arguments: [String]) {
-    var iterator = arguments.makeIterator()
-    while let argument = iterator.next() {
-      switch argument {
-      case "--records": records = iterator.next().flatMap(Int.init) ?? records
-      case "--elements": elements = iterator.next().flatMap(Int.init) ?? elements
-      case "--batch": batch = iterator.next().flatMap(Int.init) ?? batch
-      case "--directory": directory = iterator.next() ?? directory
-      default:
-        FileHandle.standardError.write(
-          Data("usage: journal-bench [--records N] [--elements N] [--batch N] [--directory DIR]\n".utf8))
-        exit(2)
+    let options = ["--records", "--elements", "--batch", "--directory"].map { ArgumentParser.Option($0, value: "N") }
+    var parser = ArgumentParser(arguments, options: options)
+    func usage() -> Never {
+      FileHandle.standardError.write(
+        Data("usage: journal-bench [--records N] [--elements N] [--batch N] [--directory DIR]\n".utf8))
+      exit(2)
+    }
+    do {
+      while let argument = try parser.next() {
+        switch argument {
+        // A value that is not a number leaves the default.
+        case .option("--records", let text?): records = Int(text) ?? records
+        case .option("--elements", let text?): elements = Int(text) ?? elements
+        case .option("--batch", let text?): batch = Int(text) ?? batch
+        case .option("--directory", let text?): directory = text
+        case .option, .unknownOption, .positional: usage()
+        }
       }
+    } catch {
+      usage()
     }
   }
 }
 
 /// Runs `body` and returns its result and the seconds it took.
 func timed<T>(_ body: () throws -> T) rethrows -> (T, Double) {
-  let start = ContinuousClock.now
+  let start = MonotonicClock.now()
   let result = try body()
-  let elapsed = ContinuousClock.now - start
-  return (result, Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+  return (result, MonotonicClock.seconds(from: start, to: MonotonicClock.now()))
 }
 
 func row(_ what: String, _ seconds: Double, _ detail: String = "") {

@@ -1,4 +1,5 @@
 import Foundation
+import Platform
 
 /// The benchmark's command line (`storedaemon-bench --help`).
 struct BenchOptions {
@@ -51,58 +52,61 @@ struct BenchOptions {
       --seed S             the fuzz run's seed, to repeat one (default 1)
     """
 
+  /// The options `--help` lists.
+  static let options: [ArgumentParser.Option] =
+    ["--smoke", "--fuzz", "--no-redis"].map { ArgumentParser.Option($0) } + [ArgumentParser.Option("--help", "-h")]
+    + ["--seconds", "--only", "--minutes", "--connections", "--seed", "--markdown", "--redis-server", "--binaries", "--directory"]
+    .map { ArgumentParser.Option($0, value: "a value") }
+
   init(_ arguments: [String]) throws(BenchError) {
-    var iterator = arguments.makeIterator()
-    func value(_ flag: String) throws(BenchError) -> String {
-      guard let value = iterator.next() else { throw BenchError("\(flag) needs a value\n\n\(Self.usage)") }
-      return value
+    var parser = ArgumentParser(arguments, options: Self.options)
+    func next() throws(BenchError) -> ArgumentParser.Argument? {
+      do { return try parser.next() } catch { throw BenchError("\(error)\n\n\(Self.usage)") }
     }
-    while let argument = iterator.next() {
+    while let argument = try next() {
       switch argument {
-      case "--smoke":
+      case .option("--smoke", _):
         smoke = true
         seconds = 0.3
         journalRecords = 20_000
         collectionSizes = [10, 1_000, 10_000]
         samples = 1
-      case "--seconds":
-        let text = try value(argument)
+      case .option("--seconds", let text?):
         guard let parsed = Double(text), parsed > 0, parsed <= 600 else {
-          throw BenchError("--seconds takes a number of seconds between 0 and 600, got '\(text)'")
+          throw BenchError(.invalidValue(text, for: "--seconds", expected: "a number of seconds between 0 and 600"))
         }
         seconds = parsed
-      case "--only":
-        let names = try value(argument).split(separator: ",").map(String.init)
+      case .option("--only", let text?):
+        let names = text.split(separator: ",").map(String.init)
         let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i"]
         if let unknown = names.first(where: { !known.contains($0) }) {
-          throw BenchError("--only takes figures among \(known.sorted().joined(separator: ", ")), got '\(unknown)'")
+          throw BenchError(.invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))
         }
         only = Set(names)
-      case "--fuzz": fuzz = true
-      case "--minutes":
-        let text = try value(argument)
-        guard let parsed = Double(text), parsed > 0 else { throw BenchError("--minutes takes a positive number, got '\(text)'") }
+      case .option("--fuzz", _): fuzz = true
+      case .option("--minutes", let text?):
+        guard let parsed = Double(text), parsed > 0 else {
+          throw BenchError(.invalidValue(text, for: "--minutes", expected: "a positive number"))
+        }
         fuzzMinutes = parsed
-      case "--connections":
-        let text = try value(argument)
+      case .option("--connections", let text?):
         guard let parsed = Int(text), (1...64).contains(parsed) else {
-          throw BenchError("--connections takes a number from 1 to 64, got '\(text)'")
+          throw BenchError(.invalidValue(text, for: "--connections", expected: "a number from 1 to 64"))
         }
         fuzzConnections = parsed
-      case "--seed":
-        let text = try value(argument)
-        guard let parsed = UInt64(text) else { throw BenchError("--seed takes a whole number, got '\(text)'") }
+      case .option("--seed", let text?):
+        guard let parsed = UInt64(text) else { throw BenchError(.invalidValue(text, for: "--seed", expected: "a whole number")) }
         fuzzSeed = parsed
-      case "--markdown": markdownPath = try value(argument)
-      case "--redis-server": redisServer = try value(argument)
-      case "--no-redis": redisServer = nil
-      case "--binaries": binaries = try value(argument)
-      case "--directory": directory = try value(argument)
-      case "--help", "-h":
+      case .option("--markdown", let text?): markdownPath = text
+      case .option("--redis-server", let text?): redisServer = text
+      case .option("--no-redis", _): redisServer = nil
+      case .option("--binaries", let text?): binaries = text
+      case .option("--directory", let text?): directory = text
+      case .option("--help", _):
         print(Self.usage)
         exit(0)
-      default:
-        throw BenchError("unknown argument '\(argument)'\n\n\(Self.usage)")
+      case .option(let word, _), .unknownOption(let word), .positional(let word):
+        throw BenchError("unknown argument '\(word)'\n\n\(Self.usage)")
       }
     }
   }

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 import Wire
 
 // storedaemon-bench: storedaemon beside Redis and the raw socket, in one run

@@ -3,6 +3,7 @@ import Features
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Platform
 import Synchronization
 import Wire
 
@@ -124,9 +125,7 @@ final class Daemon: Sendable {
   /// other options (socket, state directory, --fsync, …) are read at start
   /// only: changing them takes a restart.
   private func reload() {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(Int(now.tv_sec) * 1_000_000 + now.tv_nsec / 1000)"])
+    notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(MonotonicClock.now() / 1000)"])
     var fresh: DaemonOptions?
     do {
       fresh = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)

@@ -4,6 +4,7 @@ import ComposableCore
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Platform
 import Wire
 
 // SIGHUP reloads the settings once serving (Daemon.run); before that the

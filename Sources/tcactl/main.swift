@@ -2,6 +2,7 @@
 // and docs/CLI.md.
 import Foundation
 import Glibc
+import Platform
 import Wire
 
 SignalMask.unblockAll()

@@ -13,11 +13,10 @@
 //     over-limit write fails with EFBIG), appends batches of 10 records until
 //     an append fails, appends once more, raises the limit and appends again.
 //     Prints one JSON line per step.
-import ComposableCore
 import Foundation
 import Glibc
 import Journal
-import Wire
+import JSON
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("JournalTestChild: \(message)\n".utf8))

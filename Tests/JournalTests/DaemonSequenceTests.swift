@@ -1,9 +1,9 @@
-import ComposableCore
 import TestSupport
 import Testing
-import Wire
 
 @testable import Journal
+import JSON
+import Platform
 
 /// The sequence of calls docs/DURABILITY.md ("For the daemon") gives, with a
 /// small Codable state standing in for the app's: start, append batches,

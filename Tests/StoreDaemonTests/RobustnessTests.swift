@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import Glibc
+import Platform
 import Testing
 import Wire
 

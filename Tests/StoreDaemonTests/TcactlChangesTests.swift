@@ -1,6 +1,7 @@
 import ComposableCore
 import Foundation
 import Glibc
+import JSON
 import TestSupport
 import Testing
 import Wire

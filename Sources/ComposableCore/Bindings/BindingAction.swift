@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// Sets one form field of `Root` to a new value: the action of a text field or a
 /// toggle bound to state.
@@ -49,7 +50,7 @@ public protocol BindableState {
 }
 
 extension BindableState {
-  static func fieldName(_ keyPath: AnyKeyPath) -> String {
+  package static func fieldName(_ keyPath: AnyKeyPath) -> String {
     bindableFields.first { $0.keyPath == keyPath }?.name ?? String(describing: keyPath)
   }
 }
@@ -86,21 +87,5 @@ extension BindableState {
     } catch {
       throw BindingError(message: "\(Self.self).\(field.name) cannot be set to \(binding.value): \(error)")
     }
-  }
-}
-
-extension JSONValue {
-  /// The JSON value that `value` encodes to, by ``JSONRules``.
-  public init(encoding value: some Encodable) throws {
-    let data = try JSONRules.encoder().encode([value])
-    guard case .array(let values) = try JSONDecoder().decode(JSONValue.self, from: data), let first = values.first
-    else { throw BindingError(message: "\(value) did not encode to a single JSON value") }
-    self = first
-  }
-
-  /// Decodes this JSON value as `type`, by ``JSONRules``.
-  public func decode<Value: Decodable>(_ type: Value.Type) throws -> Value {
-    let data = try JSONEncoder().encode(JSONValue.array([self]))
-    return try JSONRules.decoder().decode([Value].self, from: data)[0]
   }
 }

@@ -1,3 +1,4 @@
+import JSON
 import Synchronization
 
 /// An ordered collection of identified elements with O(1) lookup by id.

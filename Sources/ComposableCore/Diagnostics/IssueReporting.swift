@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// Where a runtime issue was detected: a file and line, carried so that a test
 /// failure points at the test's own line rather than at the library.

@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 extension Effect {
   /// Asks a worker to carry out `request`, mapping each reply to an action (or to
@@ -82,7 +83,11 @@ extension Effect {
     }
   }
 
-  /// Performs an HTTP request and decodes a 2xx body as JSON into `type`.
+  /// Performs an HTTP request and decodes a 2xx body as JSON into `type`
+  /// (`JSONValueDecoder.decode(_:fromJSON:)`: dates as ISO 8601 strings,
+  /// non-finite numbers as the strings `"Infinity"`, `"-Infinity"`, `"NaN"`).
+  /// A body that is not JSON fails naming the byte; one that is not a
+  /// `type`, naming the coding path.
   public static func http<Value: Decodable & Sendable>(
     _ request: HTTPRequest, decoding type: Value.Type,
     then transform: @escaping @Sendable (Result<Value, EffectFailure>) -> Action?
@@ -91,7 +96,7 @@ extension Effect {
       transform(
         result.flatMap { response in
           do {
-            return .success(try JSONDecoder().decode(type, from: response.body))
+            return .success(try JSONValueDecoder.decode(type, fromJSON: response.body))
           } catch {
             return .failure(EffectFailure(.decoding, "\(request.displayURL): body is not a valid \(Value.self): \(error)"))
           }

@@ -46,7 +46,7 @@ public struct EmptyReducer<State, Action: Sendable>: Reducer {
 /// The composing reducers' `reduce` methods are `@inlinable`, here and in
 /// ``Scope`` and ``Reduce``, so that a feature's body is specialized for its
 /// state and action types in the features' module instead of looking up
-/// generic metadata for every action (docs/BENCHMARKS.md).
+/// generic metadata for every action.
 public struct CombinedReducers<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reducer {
   @usableFromInline let first: R0
   @usableFromInline let second: R1

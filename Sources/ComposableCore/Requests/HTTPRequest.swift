@@ -1,4 +1,5 @@
 import FoundationEssentials
+import JSON
 
 /// An HTTP request for the network worker.
 public struct HTTPRequest: Hashable, Sendable, Codable {
@@ -43,17 +44,16 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
   }
 
   /// A request whose body is `value` encoded as JSON with sorted keys and dates
-  /// as ISO 8601 strings, as web APIs expect.
+  /// as ISO 8601 strings, as web APIs expect: canonical JSON, optional
+  /// members without a value left out (`JSONValue(encoding:)`), non-finite
+  /// numbers as the strings `"Infinity"`, `"-Infinity"`, `"NaN"`.
   public static func json(
     _ method: String, _ url: String, body value: some Encodable, timeout: Duration = .seconds(30)
   ) throws -> Self {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
-    return Self(
+    Self(
       method: method, url: url,
       headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("Accept", "application/json")],
-      body: try encoder.encode(value), timeout: timeout)
+      body: Data(CanonicalJSON.encode(try JSONValue(encoding: value))), timeout: timeout)
   }
 }
 
@@ -87,11 +87,8 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
 
   /// A response whose body is `value` encoded as JSON, as a test server would send.
   public init(status: Int = 200, json value: some Encodable) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    encoder.dateEncodingStrategy = .iso8601
     self.init(
-      status: status, headers: [HTTPHeader("Content-Type", "application/json")], body: try encoder.encode(value))
+      status: status, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(CanonicalJSON.encode(try JSONValue(encoding: value))))
   }
 
   /// Whether the status is 2xx.

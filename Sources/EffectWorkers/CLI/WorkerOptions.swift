@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The command line of a worker program (`effectworker`,
 /// `effectworker-network`), parsed.
@@ -27,6 +28,12 @@ package struct WorkerOptions: Equatable, Sendable {
     case help
   }
 
+  /// The options both programs take.
+  static let options: [ArgumentParser.Option] = [
+    .init("--help", "-h"), .init("--kind", value: "a value"), .init("--state-dir", value: "a value"),
+    .init("--max-response-bytes", value: "a value"), .init("--log-level", value: "a value"),
+  ]
+
   /// Parses `arguments` (without the program name). `--name value` and
   /// `--name=value` are both accepted.
   static func parse(_ arguments: [String]) throws(UsageError) -> Parsed {
@@ -34,48 +41,33 @@ package struct WorkerOptions: Equatable, Sendable {
     var stateDirectory: String?
     var maximumResponseBytes = defaultMaximumResponseBytes
     var logLevel = LogLevel.info
-    var remaining = arguments[...]
-    while let argument = remaining.popFirst() {
-      var name = argument
-      var inlineValue: String?
-      if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-        name = String(argument[..<equals])
-        inlineValue = String(argument[argument.index(after: equals)...])
-      }
-      func value() throws(UsageError) -> String {
-        if let inlineValue { return inlineValue }
-        guard let next = remaining.popFirst() else { throw UsageError("\(name) needs a value") }
-        return next
-      }
-      switch name {
-      case "-h", "--help":
+    var parser = ArgumentParser(arguments, options: options)
+    while let argument = try parser.next() {
+      switch argument {
+      case .option("--help", _):
         return .help
-      case "--kind":
-        let text = try value()
+      case .option("--kind", let text?):
         guard let parsed = WorkerKind(rawValue: text) else {
           throw UsageError(
             "unknown kind '\(text)'; expected one of: \(WorkerKind.allCases.map(\.rawValue).joined(separator: ", "))")
         }
         kind = parsed
-      case "--state-dir":
-        let text = try value()
+      case .option("--state-dir", let text?):
         guard !text.isEmpty else { throw UsageError("--state-dir needs a directory, not an empty string") }
         stateDirectory = text
-      case "--max-response-bytes":
-        let text = try value()
+      case .option("--max-response-bytes", let text?):
         guard let bytes = Int(text), (1...largestMaximumResponseBytes).contains(bytes) else {
-          throw UsageError(
-            "--max-response-bytes needs a whole number of bytes from 1 to \(largestMaximumResponseBytes), got '\(text)'")
+          throw .invalidValue(
+            text, for: "--max-response-bytes", expected: "a whole number of bytes from 1 to \(largestMaximumResponseBytes)")
         }
         maximumResponseBytes = bytes
-      case "--log-level":
-        let text = try value()
+      case .option("--log-level", let text?):
         guard let level = LogLevel(name: text) else {
-          throw UsageError("--log-level takes error, warning, info or debug, got '\(text)'")
+          throw .invalidValue(text, for: "--log-level", expected: "error, warning, info or debug")
         }
         logLevel = level
-      default:
-        throw UsageError("unknown argument '\(argument)'")
+      case .option(let name, _), .unknownOption(let name), .positional(let name):
+        throw UsageError("unknown argument '\(name)'")
       }
     }
     guard let kind else { throw UsageError("--kind is required") }
@@ -132,10 +124,4 @@ package struct WorkerOptions: Equatable, Sendable {
 
       """
   }
-}
-
-/// A command line a worker program cannot run with; printed with the usage, exit 64.
-struct UsageError: Error, Equatable, Sendable, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }

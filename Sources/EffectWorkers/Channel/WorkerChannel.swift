@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Synchronization
 import Wire
 
@@ -11,10 +12,10 @@ import Wire
 /// gone: the worker exits 0 at once, like on end-of-file.
 package final class WorkerChannel: Sendable {
   let socket: UnixSocket
-  package let log: WorkerLog
+  package let log: Logger
   private let writeLock = Mutex(())
 
-  init(socket: UnixSocket, log: WorkerLog) {
+  init(socket: UnixSocket, log: Logger) {
     self.socket = socket
     self.log = log
   }
@@ -27,10 +28,10 @@ package final class WorkerChannel: Sendable {
       frame = try WorkerProtocol.frame(event)
     } catch {
       guard case .reply(let id, _) = event else {
-        log("cannot encode \(event): \(error)", level: .error)
+        log.error("cannot encode \(event): \(error)")
         return
       }
-      log("reply to request \(id) cannot be sent: \(error)", level: .warning)
+      log.warning("reply to request \(id) cannot be sent: \(error)")
       send(.reply(id: id, reply: .failure(EffectFailure(.invalidRequest, "the reply cannot be sent: \(error)"))))
       return
     }
@@ -38,7 +39,7 @@ package final class WorkerChannel: Sendable {
       do {
         try socket.write(frame)
       } catch {
-        log("the daemon is gone (\(error)); exiting")
+        log.info("the daemon is gone (\(error)); exiting")
         _exit(ExitStatus.success.rawValue)
       }
     }

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// What one kind of worker does with the daemon's requests.
 ///

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// The worker's command loop: it reads the daemon's frames from file
@@ -26,7 +27,7 @@ struct WorkerLoop {
       var descriptor = pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0)
       let ready = poll(&descriptor, 1, Self.pollTimeout(until: engine.nextWake(), now: MonotonicClock.now()))
       if ready < 0 && errno != EINTR {
-        log("poll on the daemon's socket failed: \(String(cString: strerror(errno)))", level: .error)
+        log.error("poll on the daemon's socket failed: \(String(cString: strerror(errno)))")
         _exit(ExitStatus.failure.rawValue)
       }
       if ready > 0 {
@@ -35,7 +36,7 @@ struct WorkerLoop {
           bytes = try socket.readReady(upTo: readSize)
         } catch {
           if error.errno == ECONNRESET { Self.daemonGone(log, decoder) }
-          log("reading the daemon's socket failed: \(error)", level: .error)
+          log.error("reading the daemon's socket failed: \(error)")
           _exit(ExitStatus.failure.rawValue)
         }
         if bytes.isEmpty { Self.daemonGone(log, decoder) }
@@ -45,7 +46,7 @@ struct WorkerLoop {
             handle(try WorkerCommand(payload: payload))
           }
         } catch {
-          log("cannot read the daemon's message (\(error)); exiting so that the daemon starts a fresh worker", level: .error)
+          log.error("cannot read the daemon's message (\(error)); exiting so that the daemon starts a fresh worker")
           _exit(ExitStatus.protocolError.rawValue)
         }
       }
@@ -70,12 +71,12 @@ struct WorkerLoop {
     return Int32(clamping: milliseconds + (rest > 0 ? 1 : 0))
   }
 
-  private static func daemonGone(_ log: WorkerLog, _ decoder: FrameDecoder) -> Never {
+  private static func daemonGone(_ log: Logger, _ decoder: FrameDecoder) -> Never {
     do {
       try decoder.finish()
-      log("the daemon closed the socket; exiting")
+      log.info("the daemon closed the socket; exiting")
     } catch {
-      log("the daemon closed the socket (\(error)); exiting")
+      log.info("the daemon closed the socket (\(error)); exiting")
     }
     _exit(ExitStatus.success.rawValue)
   }

@@ -2,6 +2,7 @@ import ComposableCore
 import EffectWorkers
 import Foundation
 import FoundationNetworking
+import Platform
 
 /// The network worker: HTTP and HTTPS through one URLSession (libcurl
 /// underneath), delegate-based so each response body is counted as it
@@ -41,7 +42,7 @@ final class NetworkEngine: WorkerEngine {
     }
     if transfers.cancel(id) {
       deadlines.cancel(id)
-      channel.log("request \(id) was started twice; the first is cancelled", level: .warning)
+      channel.log.warning("request \(id) was started twice; the first is cancelled")
       channel.reply(id, .failure(EffectFailure(.invalidRequest, "request \(id) is already running")))
       return
     }

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// Ties a worker's life to the daemon's: the kernel kills the worker with
@@ -58,10 +59,10 @@ enum ParentDeath {
   /// they do to this one. -1 with `errno` ENOSYS if the symbol is missing.
   private static func prctl(_ option: Int32, _ argument: UInt) -> Int32 {
     typealias Prctl = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
-    guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, "prctl") else {
+    guard let prctl = LoadedFunction.named("prctl", as: Prctl.self) else {
       errno = ENOSYS
       return -1
     }
-    return unsafeBitCast(symbol, to: Prctl.self)(option, argument, 0, 0, 0)
+    return prctl(option, argument, 0, 0, 0)
   }
 }

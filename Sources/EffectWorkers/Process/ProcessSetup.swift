@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// What `effectworker` does to its own process before it serves: the signal

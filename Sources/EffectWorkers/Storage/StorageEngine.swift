@@ -25,7 +25,7 @@ final class StorageEngine: WorkerEngine {
       return
     }
     guard let serial = pending.add(id) else {
-      channel.log("request \(id) was started twice; the first is cancelled", level: .warning)
+      channel.log.warning("request \(id) was started twice; the first is cancelled")
       channel.reply(id, .failure(EffectFailure(.invalidRequest, "request \(id) is already running")))
       return
     }
@@ -33,7 +33,7 @@ final class StorageEngine: WorkerEngine {
     queue.async {
       guard pending.isPending(id, serial: serial) else { return }
       let reply = directory.perform(storage)
-      if case .failure(let failure) = reply, failure.kind == .storage { channel.log(failure.message) }
+      if case .failure(let failure) = reply, failure.kind == .storage { channel.log.info(failure.message) }
       pending.finish(id, serial: serial) { channel.reply(id, reply) }
     }
   }

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// A binary min-heap of timer deadlines: O(log n) insert and removal of the
 /// earliest, O(1) peek, so thousands of concurrent timers stay cheap.

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The timer worker: every timer lives in one ``TimerSchedule`` on the
 /// command loop's thread, which sleeps in `poll` until the earliest deadline
@@ -17,7 +18,7 @@ final class TimerEngine: WorkerEngine {
       return
     }
     if schedule.cancel(id) {
-      channel.log("request \(id) was started twice; the first is cancelled", level: .warning)
+      channel.log.warning("request \(id) was started twice; the first is cancelled")
       channel.reply(id, .failure(EffectFailure(.invalidRequest, "request \(id) is already running")))
       return
     }

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 
 /// The running timers and when each fires next: a pure value, driven with
 /// explicit times, so it is tested without waiting.

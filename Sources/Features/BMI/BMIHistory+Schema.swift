@@ -1,4 +1,5 @@
 import ComposableCore
+import ActionLanguage
 import FoundationEssentials
 
 extension BMIHistory.Action: DescribedAction {

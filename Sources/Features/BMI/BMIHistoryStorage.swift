@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 
 /// How BMI records are kept by the storage worker: one JSON document per
 /// record in the namespace "bmi-history", keyed by the record's id.
@@ -16,9 +17,7 @@ public enum BMIHistoryStorage {
 
   /// The document bytes of `record`.
   public static func encode(_ record: BMIRecord) throws -> Data {
-    let encoder = JSONRules.encoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return try encoder.encode(record)
+    Data(CanonicalJSON.encode(try JSONValue(encoding: record)))
   }
 
   /// The record a document holds, or an error saying why it holds none. A
@@ -27,7 +26,9 @@ public enum BMIHistoryStorage {
   public static func decode(_ document: StorageDocument) throws -> BMIRecord {
     let record: BMIRecord
     do {
-      record = try JSONRules.decoder().decode(BMIRecord.self, from: document.value)
+      record = try JSONValueDecoder.decode(BMIRecord.self, fromJSON: document.value)
+    } catch is JSONParseError {
+      throw BMIStorageError(message: "not valid JSON")
     } catch let error as DecodingError {
       throw BMIStorageError(message: describe(error))
     }

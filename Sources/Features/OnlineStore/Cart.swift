@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 
 /// The shopping cart (seed 001's cart sheet): lines with quantities, the total,
 /// and paying: a confirmation alert, the order sent over HTTP
@@ -239,7 +240,7 @@ public struct Cart: Reducer {
     return .http(request) { result in
       switch result {
       case .success(let response):
-        .orderPlaced(orderID: (try? JSONDecoder().decode(OrderReceipt.self, from: response.body))?.id)
+        .orderPlaced(orderID: (try? JSONValueDecoder.decode(OrderReceipt.self, fromJSON: response.body))?.id)
       case .failure(let failure):
         .orderFailed(failure)
       }

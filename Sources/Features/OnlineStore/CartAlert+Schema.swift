@@ -1,3 +1,4 @@
+import ActionLanguage
 import ComposableCore
 
 extension CartAlert.Action: DescribedAction {

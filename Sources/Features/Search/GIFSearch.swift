@@ -7,10 +7,9 @@ import ComposableCore
 /// - **Debounce.** Every text change restarts one timer of
 ///   `configuration.searchDebounce` (2 s by default), built with
 ///   `Effect.debounce(id:for:send:failed:)`: a real debounce, where only the last change
-///   of a burst fires. The seed instead started a timer per keystroke and, as each
-///   fired, compared its text with the field ("relay" trick): every keystroke
-///   kept a timer running, and a text that recurred within the interval
-///   ("ca" → "cat" → "ca") fired once per occurrence. If the debounce timer
+///   of a burst fires, so one timer runs however fast the typing, and a text
+///   that recurs within the interval ("ca" → "cat" → "ca") searches once, not
+///   once per occurrence as a timer per keystroke would. If the debounce timer
 ///   cannot fire (the timer worker died), the search starts at once: the pause
 ///   only decides when to search, and losing it must not lose the search.
 /// - **Empty text resets**: the results and any failure are cleared, the pending
@@ -19,11 +18,10 @@ import ComposableCore
 /// - **Only the latest query lands**: each search cancels the one in flight
 ///   (`cancelInFlight`), so a slow answer to an older query can never overwrite
 ///   a newer one.
-/// - **Results replace** the previous ones, in Giphy's (relevance) order. The
-///   seed prepended each GIF one by one, which reversed the order and piled a
-///   new query's GIFs on top of the old query's; a person searching "dog" after
-///   "cat" expects to see dogs only, most relevant first.
-/// - **Failures are shown** (the seed swallowed them): an HTTP status, an
+/// - **Results replace** the previous ones, in Giphy's (relevance) order: a
+///   person searching "dog" after "cat" expects to see dogs only, most
+///   relevant first.
+/// - **Failures are shown**: an HTTP status, an
 ///   undecodable body or a connection failure sets ``State/errorMessage`` to a
 ///   sentence for a person (a missing or refused API key names the setting
 ///   that fixes it), and ``Action/retryButtonTapped`` searches again.

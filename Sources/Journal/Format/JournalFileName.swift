@@ -1,3 +1,4 @@
+import Platform
 /// The names of the files in a journal directory.
 ///
 /// Versions in names are 20-digit zero-padded decimals (the width of

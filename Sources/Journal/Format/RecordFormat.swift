@@ -1,5 +1,4 @@
-import ComposableCore
-import Wire
+import JSON
 
 /// How one record is framed in a segment (docs/DURABILITY.md, "On-disk
 /// format"):

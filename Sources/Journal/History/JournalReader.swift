@@ -1,5 +1,6 @@
-import ComposableCore
 import Glibc
+import JSON
+import Platform
 
 /// Reads history from the retained journal while the daemon runs: records by
 /// version (for `tcactl log`) and past states (for `tcactl get --at V`).

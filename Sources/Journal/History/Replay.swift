@@ -1,5 +1,4 @@
-import ComposableCore
-import Wire
+import JSON
 
 /// Rebuilding a state from a base and records' patches.
 ///

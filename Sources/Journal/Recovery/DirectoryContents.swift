@@ -1,3 +1,4 @@
+import Platform
 /// The journal files in a directory, classified by name and sorted.
 struct DirectoryContents: Sendable {
   /// Segments, oldest first.

@@ -1,5 +1,4 @@
-import ComposableCore
-import Wire
+import JSON
 
 /// A record as stored: its version and time, already checked, and its
 /// payload's bytes, decoded only on request.

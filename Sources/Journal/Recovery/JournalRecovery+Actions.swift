@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 extension JournalRecovery {
   /// Carries out the changes recovery decided on, each durable before the

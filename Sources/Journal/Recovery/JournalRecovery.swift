@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// Recovery: reads the latest snapshot and every record after it, checks
 /// them, and decides what to do about damage — all before changing any file,

@@ -1,4 +1,4 @@
-import ComposableCore
+import JSON
 
 extension RecoveredJournal {
   /// The record that first turns a state `accepts` takes into one it refuses:

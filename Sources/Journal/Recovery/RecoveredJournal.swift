@@ -1,4 +1,5 @@
-import ComposableCore
+import JSON
+import Platform
 
 /// What recovery gives the daemon: the latest snapshot, the records after it
 /// in version order, and a report of what it found and did.

@@ -1,4 +1,4 @@
-import ComposableCore
+import JSON
 
 /// The whole state at one version, as read from a snapshot file.
 ///

@@ -1,5 +1,5 @@
-import ComposableCore
-import Wire
+import JSON
+import Platform
 
 /// The bytes of a snapshot file (docs/DURABILITY.md, "On-disk format"): one
 /// header line of canonical JSON, then the state's canonical JSON, then a

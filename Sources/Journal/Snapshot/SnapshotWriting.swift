@@ -1,5 +1,6 @@
-import ComposableCore
 import Glibc
+import JSON
+import Platform
 
 /// What ``JournalDirectory/writeSnapshot(version:state:epoch:time:)`` did.
 public struct SnapshotResult: Sendable, Hashable {

@@ -1,5 +1,5 @@
 import Dispatch
-import Wire
+import Platform
 import Synchronization
 
 /// A thread that calls `tick` once per interval until stopped: the

@@ -1,3 +1,4 @@
+import Platform
 /// Why ``JournalWriter/append(_:)`` (or `sync`, `close`) failed, and what the
 /// daemon should do about it.
 ///

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Synchronization
 
 /// Appends batches of records to the journal's newest segment: one write

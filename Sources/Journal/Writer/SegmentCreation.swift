@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// A segment open for appending.
 struct OpenSegment {

@@ -1,6 +1,8 @@
 import ComposableCore
 import Foundation
 import Glibc
+import JSON
+import Platform
 import Wire
 
 /// A storedaemon started by the benchmark from the release build, in a
@@ -13,7 +15,7 @@ final class DaemonUnderTest {
   let logPath: String
   private let child: Child
   private let notify: NotifySocket
-  /// When the process was spawned and when it said it was ready (``nanoseconds()``).
+  /// When the process was spawned and when it said it was ready (``MonotonicClock.now()``).
   let spawnedAt: UInt64
   let readyAt: UInt64
 
@@ -21,7 +23,7 @@ final class DaemonUnderTest {
   /// Whether the daemon is still running.
   var isRunning: Bool { child.isRunning }
   /// Seconds from spawning the process to its `READY=1`.
-  var startSeconds: Double { seconds(from: spawnedAt, to: readyAt) }
+  var startSeconds: Double { MonotonicClock.seconds(from: spawnedAt, to: readyAt) }
 
   /// Starts the daemon in `directory` (created if needed; a state directory
   /// already in it is used as it is) and waits until it is ready.
@@ -35,7 +37,7 @@ final class DaemonUnderTest {
     logPath = directory + "/storedaemon.log"
     try? FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
     notify = try NotifySocket(path: directory + "/notify")
-    spawnedAt = nanoseconds()
+    spawnedAt = MonotonicClock.now()
     child = try Child(
       [binaries + "/storedaemon", "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
        "--log-level", "warning"] + arguments,
@@ -61,14 +63,14 @@ final class DaemonUnderTest {
   }
 
   /// A new connection that has said hello and read the welcome.
-  func connect(name: String = "bench") throws(BenchError) -> Int32 {
-    let descriptor = try RawSocket.connect(socketPath)
-    try RawSocket.writeAll(descriptor, MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: name)))
-    let welcome = try Frames.next(descriptor, timeout: 10)
+  func connect(name: String = "bench") throws(BenchError) -> UnixSocket {
+    let socket = try UnixSocket.connectForBench(socketPath)
+    try socket.writeAll(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: name)))
+    let welcome = try Frames.next(socket, timeout: 10)
     guard FrameSummary(welcome, 0, welcome.count).type == "welcome" else {
       throw BenchError("expected a welcome, got \(String(decoding: welcome, as: UTF8.self))")
     }
-    return descriptor
+    return socket
   }
 
   /// A client for the few requests that are not measured (status, get).
@@ -113,9 +115,10 @@ final class DaemonUnderTest {
 
 /// Blocking frame reads for the requests around the measured loops.
 enum Frames {
-  /// The payload of the next frame on `descriptor` (which must be blocking),
+  /// The payload of the next frame on `socket` (which must be blocking),
   /// waiting at most `timeout` seconds for each piece.
-  static func next(_ descriptor: Int32, timeout: Double) throws(BenchError) -> [UInt8] {
+  static func next(_ socket: UnixSocket, timeout: Double) throws(BenchError) -> [UInt8] {
+    let descriptor = socket.descriptor
     let header = try exactly(4, from: descriptor, timeout: timeout)
     let length = Int(header[0]) << 24 | Int(header[1]) << 16 | Int(header[2]) << 8 | Int(header[3])
     return try exactly(length, from: descriptor, timeout: timeout)
@@ -125,7 +128,7 @@ enum Frames {
     var bytes = [UInt8](repeating: 0, count: count)
     var filled = 0
     while filled < count {
-      guard RawSocket.waitReadable(descriptor, milliseconds: Int32(timeout * 1000)) else {
+      guard Readiness.readable(descriptor, milliseconds: Int32(timeout * 1000)) else {
         throw BenchError("storedaemon did not answer within \(timeout) s")
       }
       let read = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + filled, count - filled) }

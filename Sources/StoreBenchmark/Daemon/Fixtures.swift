@@ -2,6 +2,7 @@ import ComposableCore
 import Features
 import Journal
 import Foundation
+import JSON
 import Wire
 
 /// State directories prepared before a daemon starts on them, written with

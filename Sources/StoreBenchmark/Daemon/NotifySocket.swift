@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// A datagram socket playing systemd's notification socket: the daemon's
 /// `READY=1` on it is the precise instant the daemon is ready to serve.
@@ -26,7 +27,7 @@ final class NotifySocket {
 
   /// Reads every datagram waiting, so the daemon's notifications never fill
   /// the socket (the daemon's send would block); returns when each that
-  /// holds `WATCHDOG=1` was read (``nanoseconds()``).
+  /// holds `WATCHDOG=1` was read (``MonotonicClock.now()``).
   func drainWatchdogPings() -> [UInt64] {
     var buffer = [UInt8](repeating: 0, count: 4096)
     var pings: [UInt64] = []
@@ -34,20 +35,20 @@ final class NotifySocket {
       let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
       guard count > 0 else { return pings }
       if String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("WATCHDOG=1") {
-        pings.append(nanoseconds())
+        pings.append(MonotonicClock.now())
       }
     }
   }
 
   /// Waits for a datagram holding `READY=1`; returns when it arrived
-  /// (``nanoseconds()``), or nil if none came within `timeout` seconds.
+  /// (``MonotonicClock.now()``), or nil if none came within `timeout` seconds.
   func waitForReady(timeout: Double) -> UInt64? {
-    let deadline = nanoseconds() + UInt64(timeout * 1e9)
+    let deadline = MonotonicClock.now() + UInt64(timeout * 1e9)
     var buffer = [UInt8](repeating: 0, count: 4096)
-    while nanoseconds() < deadline {
-      guard RawSocket.waitReadable(descriptor, milliseconds: 100) else { continue }
+    while MonotonicClock.now() < deadline {
+      guard Readiness.readable(descriptor, milliseconds: 100) else { continue }
       let count = recv(descriptor, &buffer, buffer.count, 0)
-      let arrived = nanoseconds()
+      let arrived = MonotonicClock.now()
       guard count > 0 else { continue }
       if String(decoding: buffer[..<count], as: UTF8.self).split(separator: "\n").contains("READY=1") { return arrived }
     }

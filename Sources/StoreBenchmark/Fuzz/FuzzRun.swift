@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 import Synchronization
 import Wire
 
@@ -9,9 +10,10 @@ import Wire
 ///
 /// A crash is the daemon exiting or leaving the well-behaved client without
 /// an answer for 10 s. The last line states the frames sent, the crashes, the
-/// daemon's peak RSS (`VmHWM`), the client's p99 latency, and the workers
-/// killed for a missed ping; the run fails (exit 1) on a crash, a p99 of 50 ms
-/// or more, or a worker killed.
+/// daemon's peak RSS (`VmHWM`), the client's p99 latency, the workers killed
+/// for a missed ping and the longest gap between watchdog pings; the run fails
+/// (exit 1) on a crash, a p99 of 50 ms or more, a worker killed, or a gap of
+/// `WatchdogSec` or more.
 final class FuzzRun: Sendable {
   let minutes: Double
   let connections: Int
@@ -19,7 +21,7 @@ final class FuzzRun: Sendable {
   private let framesSent = Atomic<Int>(0)
   private let stopped = Atomic<Bool>(false)
   /// When the well-behaved client last got an answer, and whether it is
-  /// waiting for one (``nanoseconds()``).
+  /// waiting for one (``MonotonicClock.now()``).
   private let lastAnswer = Atomic<UInt64>(0)
   private let waiting = Atomic<Bool>(false)
   private let latencies = Mutex<[Double]>([])
@@ -48,17 +50,17 @@ final class FuzzRun: Sendable {
     }
     Thread.detachNewThread { [self] in behaveWell(socketPath) }
 
-    let start = nanoseconds()
+    let start = MonotonicClock.now()
     let end = start + UInt64(minutes * 60e9)
     var crashes = 0
     var nextReport = start + 60_000_000_000
     var lastPing = start
     var longestPingGap = 0.0
-    while nanoseconds() < end {
+    while MonotonicClock.now() < end {
       usleep(200_000)
-      let now = nanoseconds()
+      let now = MonotonicClock.now()
       for ping in daemon.drainWatchdogPings() {
-        longestPingGap = max(longestPingGap, seconds(from: lastPing, to: ping))
+        longestPingGap = max(longestPingGap, MonotonicClock.seconds(from: lastPing, to: ping))
         lastPing = ping
       }
       if !daemon.isRunning {
@@ -75,7 +77,7 @@ final class FuzzRun: Sendable {
         nextReport += 60_000_000_000
         let sample = latencies.withLock { $0 }
         say(
-          "fuzz: \(Int(seconds(from: start, to: now))) s: \(framesSent.load(ordering: .relaxed)) frames, "
+          "fuzz: \(Int(MonotonicClock.seconds(from: start, to: now))) s: \(framesSent.load(ordering: .relaxed)) frames, "
             + "client p99 \(milliseconds(percentile(sample, 0.99))) over \(sample.count) requests, "
             + "RSS \(mebibytes(Self.status("VmRSS", of: daemon.pid)))")
       }
@@ -145,7 +147,7 @@ final class FuzzRun: Sendable {
     var count = 0
     while !stopped.load(ordering: .relaxed) {
       count += 1
-      let start = nanoseconds()
+      let start = MonotonicClock.now()
       lastAnswer.store(start, ordering: .relaxed)
       waiting.store(true, ordering: .relaxed)
       do {
@@ -159,7 +161,7 @@ final class FuzzRun: Sendable {
         return
       }
       waiting.store(false, ordering: .relaxed)
-      let elapsed = seconds(from: start, to: nanoseconds())
+      let elapsed = MonotonicClock.seconds(from: start, to: MonotonicClock.now())
       latencies.withLock { $0.append(elapsed) }
       usleep(10_000)
     }
@@ -167,7 +169,7 @@ final class FuzzRun: Sendable {
 
   /// A connection that has written `hello` (whatever it is), or nil.
   private func connect(_ socketPath: String, hello: [UInt8]) -> Int32? {
-    guard let descriptor = try? RawSocket.connect(socketPath) else { return nil }
+    guard let descriptor = try? UnixSocket.connect(to: socketPath).descriptor else { return nil }
     // A write the daemon does not take within 5 s ends the connection.
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

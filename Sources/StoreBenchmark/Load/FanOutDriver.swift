@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// What a fan-out run measured.
 struct FanOutResult {
@@ -34,13 +35,13 @@ enum FanOutDriver {
   /// Latency (`depth` 1, `latency` true): each message is published only once
   /// every watcher has received the one before.
   static func run(
-    publisher: Int32, watchers: [Int32], request: [UInt8], framing: Framing, depth: Int, duration: Double,
+    publisher: UnixSocket, watchers: [UnixSocket], request: [UInt8], framing: Framing, depth: Int, duration: Double,
     latency: Bool, classify: (_ buffer: [UInt8], _ start: Int, _ end: Int) -> Event,
     checkReply: (_ buffer: [UInt8], _ start: Int, _ end: Int) -> String?
   ) throws(BenchError) -> FanOutResult {
     let sender = LoadConnection(publisher)
     let listeners = watchers.map(LoadConnection.init)
-    for descriptor in [publisher] + watchers { RawSocket.setNonBlocking(descriptor) }
+    for socket in [publisher] + watchers { socket.setNonBlocking() }
     var received = [Int](repeating: 0, count: watchers.count)
     var lastVersion = [UInt64?](repeating: nil, count: watchers.count)
     var missed = 0
@@ -48,15 +49,15 @@ enum FanOutDriver {
     var messageBytes = 0
     var latencies: [Double] = []
     let batch = Array([[UInt8]](repeating: request, count: depth).joined())
-    var pollers = ([publisher] + watchers).map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    var pollers = ([publisher] + watchers).map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
 
-    let start = nanoseconds()
+    let start = MonotonicClock.now()
     let stopAt = start + UInt64(duration * 1e9)
     var last = start
     var latencyStart = start
     try sender.send(batch, requestLength: request.count, count: depth, at: start)
     while true {
-      let now = nanoseconds()
+      let now = MonotonicClock.now()
       let stopping = now >= stopAt
       if stopping && sender.outstanding == 0 && received.allSatisfy({ $0 >= published }) { break }
       if now > stopAt + 10_000_000_000 {
@@ -71,7 +72,7 @@ enum FanOutDriver {
         }
         guard open else { throw BenchError("the server closed the publisher's connection") }
         if !stopping && !latency {
-          try sender.send(batch, requestLength: request.count, count: depth - sender.outstanding, at: nanoseconds())
+          try sender.send(batch, requestLength: request.count, count: depth - sender.outstanding, at: MonotonicClock.now())
         }
       }
       for index in listeners.indices where pollers[index + 1].revents != 0 {
@@ -88,22 +89,22 @@ enum FanOutDriver {
             lastVersion[index] = version
             messageBytes = end - start
             received[index] += 1
-            last = nanoseconds()
+            last = MonotonicClock.now()
           }
         }
         listener.forgetSends()
         guard open else { throw BenchError("the server closed a watcher's connection") }
       }
       if latency && sender.outstanding == 0 && received.allSatisfy({ $0 == published }) {
-        if published > 0 { latencies.append(seconds(from: latencyStart, to: last)) }
+        if published > 0 { latencies.append(MonotonicClock.seconds(from: latencyStart, to: last)) }
         if !stopping {
-          latencyStart = nanoseconds()
+          latencyStart = MonotonicClock.now()
           try sender.send(batch, requestLength: request.count, count: 1, at: latencyStart)
         }
       }
     }
     return FanOutResult(
-      delivered: received.reduce(0, +), seconds: seconds(from: start, to: last), missed: missed, latencies: latencies,
+      delivered: received.reduce(0, +), seconds: MonotonicClock.seconds(from: start, to: last), missed: missed, latencies: latencies,
       messageBytes: messageBytes)
   }
 }

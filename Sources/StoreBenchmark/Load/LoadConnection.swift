@@ -1,10 +1,11 @@
 import Glibc
+import Platform
 
 /// One connection of a load run: the bytes read and not yet consumed, and
 /// when each outstanding request was sent (oldest first; replies come in
 /// request order on one connection, for Redis and for storedaemon).
 final class LoadConnection {
-  let descriptor: Int32
+  let socket: UnixSocket
   private(set) var buffer: [UInt8] = []
   private var consumed = 0
   private var sentAt: [UInt64] = []
@@ -16,8 +17,8 @@ final class LoadConnection {
   nonisolated(unsafe) private static let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
   // Safe: only the benchmark's main thread runs load loops.
 
-  init(_ descriptor: Int32) {
-    self.descriptor = descriptor
+  init(_ socket: UnixSocket) {
+    self.socket = socket
   }
 
   var outstanding: Int { sentAt.count - sentHead }
@@ -29,7 +30,7 @@ final class LoadConnection {
     let bytes = count * requestLength
     let failure = batch.withUnsafeBytes { raw -> BenchError? in
       do throws(BenchError) {
-        try RawSocket.writeAll(descriptor, UnsafeRawBufferPointer(rebasing: raw[0..<bytes]))
+        try socket.writeAll(UnsafeRawBufferPointer(rebasing: raw[0..<bytes]))
         return nil
       } catch {
         return error
@@ -45,7 +46,7 @@ final class LoadConnection {
   func readReplies(_ framing: Framing, _ reply: (_ start: Int, _ end: Int, _ sentAt: UInt64) throws(BenchError) -> Void)
     throws(BenchError) -> Bool
   {
-    let count = Glibc.read(descriptor, Self.scratch.baseAddress!, Self.scratch.count)
+    let count = Glibc.read(socket.descriptor, Self.scratch.baseAddress!, Self.scratch.count)
     if count == 0 { return false }
     if count < 0 {
       if errno == EAGAIN || errno == EINTR { return true }

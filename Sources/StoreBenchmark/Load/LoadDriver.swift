@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// What a load run measured.
 struct LoadResult {
@@ -18,24 +19,24 @@ enum LoadDriver {
   /// `duration` seconds, then waits for the replies still owed. `check` sees
   /// each reply's bytes and returns what is wrong with it, if anything.
   static func run(
-    _ descriptors: [Int32], request: [UInt8], depth: Int, framing: Framing, duration: Double,
+    _ sockets: [UnixSocket], request: [UInt8], depth: Int, framing: Framing, duration: Double,
     recordLatencies: Bool = false, check: (_ buffer: [UInt8], _ start: Int, _ end: Int) -> String? = { _, _, _ in nil }
   ) throws(BenchError) -> LoadResult {
-    let connections = descriptors.map(LoadConnection.init)
-    for descriptor in descriptors { RawSocket.setNonBlocking(descriptor) }
+    let connections = sockets.map(LoadConnection.init)
+    for socket in sockets { socket.setNonBlocking() }
     let batch = Array([[UInt8]](repeating: request, count: depth).joined())
     var latencies: [Double] = []
     if recordLatencies { latencies.reserveCapacity(1 << 20) }
-    let start = nanoseconds()
+    let start = MonotonicClock.now()
     let stopAt = start + UInt64(duration * 1e9)
     var last = start
     for connection in connections {
-      try connection.send(batch, requestLength: request.count, count: depth, at: nanoseconds())
+      try connection.send(batch, requestLength: request.count, count: depth, at: MonotonicClock.now())
     }
-    var pollers = descriptors.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+    var pollers = sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
     var stopping = false
     while true {
-      let now = nanoseconds()
+      let now = MonotonicClock.now()
       if !stopping && now >= stopAt { stopping = true }
       if stopping {
         if connections.allSatisfy({ $0.outstanding == 0 }) { break }
@@ -49,16 +50,16 @@ enum LoadDriver {
         let connection = connections[index]
         let open = try connection.readReplies(framing) { (start, end, sent) throws(BenchError) in
           if let problem = check(connection.buffer, start, end) { throw BenchError(problem) }
-          last = nanoseconds()
-          if recordLatencies { latencies.append(seconds(from: sent, to: last)) }
+          last = MonotonicClock.now()
+          if recordLatencies { latencies.append(MonotonicClock.seconds(from: sent, to: last)) }
         }
         guard open else { throw BenchError("the server closed a connection during the run") }
         if !stopping {
-          try connection.send(batch, requestLength: request.count, count: depth - connection.outstanding, at: nanoseconds())
+          try connection.send(batch, requestLength: request.count, count: depth - connection.outstanding, at: MonotonicClock.now())
         }
       }
     }
     return LoadResult(
-      replies: connections.reduce(0) { $0 + $1.replies }, seconds: seconds(from: start, to: last), latencies: latencies)
+      replies: connections.reduce(0) { $0 + $1.replies }, seconds: MonotonicClock.seconds(from: start, to: last), latencies: latencies)
   }
 }

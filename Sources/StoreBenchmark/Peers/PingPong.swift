@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// The floor: one byte sent back and forth between this process and a child
 /// process over an AF_UNIX stream socket, the least any request/reply between
@@ -29,14 +30,14 @@ enum PingPong {
     var samples: [Double] = []
     samples.reserveCapacity(1 << 20)
     var byte: UInt8 = 1
-    let end = nanoseconds() + UInt64(duration * 1e9)
+    let end = MonotonicClock.now() + UInt64(duration * 1e9)
     while true {
-      let start = nanoseconds()
+      let start = MonotonicClock.now()
       guard start < end else { break }
       guard write(pair[0], &byte, 1) == 1, read(pair[0], &byte, 1) == 1 else {
         throw BenchError("the ping-pong peer stopped answering")
       }
-      samples.append(seconds(from: start, to: nanoseconds()))
+      samples.append(MonotonicClock.seconds(from: start, to: MonotonicClock.now()))
     }
     return samples
   }

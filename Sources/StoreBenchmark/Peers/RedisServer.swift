@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 
 /// A redis-server the benchmark starts on a Unix socket in a directory of its
 /// own, with no TCP port and no snapshots, and stops at the end: the peer
@@ -19,11 +20,11 @@ final class RedisServer {
     ]
     arguments += appendfsyncAlways ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]
     child = try Child(arguments, output: directory + "/redis.log")
-    let deadline = nanoseconds() + 10_000_000_000
-    while nanoseconds() < deadline {
-      if let descriptor = try? RawSocket.connect(socketPath) {
-        defer { close(descriptor) }
-        if (try? Self.command(descriptor, ["PING"])) == Array("+PONG\r\n".utf8) { return }
+    let deadline = MonotonicClock.now() + 10_000_000_000
+    while MonotonicClock.now() < deadline {
+      if let socket = try? UnixSocket.connectForBench(socketPath) {
+        defer { socket.close() }
+        if (try? Self.command(socket, ["PING"])) == Array("+PONG\r\n".utf8) { return }
       }
       usleep(5_000)
     }
@@ -45,8 +46,8 @@ final class RedisServer {
     return nil
   }
 
-  func connect() throws(BenchError) -> Int32 {
-    try RawSocket.connect(socketPath)
+  func connect() throws(BenchError) -> UnixSocket {
+    try UnixSocket.connectForBench(socketPath)
   }
 
   /// A command in RESP, as a client sends it.
@@ -58,13 +59,13 @@ final class RedisServer {
 
   /// Sends one command on a blocking connection and returns its whole reply.
   @discardableResult
-  static func command(_ descriptor: Int32, _ arguments: [String]) throws(BenchError) -> [UInt8] {
-    try RawSocket.writeAll(descriptor, encode(arguments))
+  static func command(_ socket: UnixSocket, _ arguments: [String]) throws(BenchError) -> [UInt8] {
+    try socket.writeAll(encode(arguments))
     var buffer: [UInt8] = []
     var scratch = [UInt8](repeating: 0, count: 4096)
     while Framing.resp.replyLength(in: buffer, at: 0) == nil {
-      guard RawSocket.waitReadable(descriptor, milliseconds: 5000) else { throw BenchError("redis did not answer \(arguments[0])") }
-      let count = read(descriptor, &scratch, scratch.count)
+      guard Readiness.readable(socket.descriptor, milliseconds: 5000) else { throw BenchError("redis did not answer \(arguments[0])") }
+      let count = read(socket.descriptor, &scratch, scratch.count)
       guard count > 0 else { throw BenchError("redis closed the connection") }
       buffer += scratch[..<count]
     }

@@ -1,5 +1,7 @@
 import ComposableCore
 import Glibc
+import JSON
+import Platform
 import Wire
 
 /// f, g: effects through the timer worker, and the worker's restart.
@@ -12,22 +14,22 @@ extension Benchmark {
       let floor = try pingPong()
       let daemon = try daemon("f", fsync: "never", arguments: ["--dice-roll", "0"])
       let connection = try daemon.connect()
-      defer { close(connection) }
+      defer { connection.close() }
       var effect: [Double] = []
       var total: [Double] = []
-      let end = nanoseconds() + UInt64(options.seconds * 1e9)
-      while nanoseconds() < end || effect.count < 10 {
+      let end = MonotonicClock.now() + UInt64(options.seconds * 1e9)
+      while MonotonicClock.now() < end || effect.count < 10 {
         if effect.count % 200 == 199 {
           // The history grows by one roll each time; keep the state small.
-          try RawSocket.writeAll(connection, Self.resetRolls)
+          try connection.writeAll(Self.resetRolls)
           _ = try Frames.next(connection, timeout: 10)
         }
-        let start = nanoseconds()
-        try RawSocket.writeAll(connection, Self.roll)
+        let start = MonotonicClock.now()
+        try connection.writeAll(Self.roll)
         let ack = try Frames.next(connection, timeout: 10)
-        let acked = nanoseconds()
+        let acked = MonotonicClock.now()
         let settled = try Frames.next(connection, timeout: 10)
-        let done = nanoseconds()
+        let done = MonotonicClock.now()
         guard FrameSummary(ack, 0, ack.count).type == "ack", FrameSummary(settled, 0, settled.count).type == "settled",
           String(decoding: settled, as: UTF8.self).contains("rollCompleted")
         else {
@@ -35,8 +37,8 @@ extension Benchmark {
             "expected an ack and a settled roll, got \(String(decoding: ack, as: UTF8.self)) and "
               + String(decoding: settled.prefix(400), as: UTF8.self))
         }
-        effect.append(seconds(from: acked, to: done))
-        total.append(seconds(from: start, to: done))
+        effect.append(MonotonicClock.seconds(from: acked, to: done))
+        total.append(MonotonicClock.seconds(from: start, to: done))
       }
       report.ratio(
         "f", "timer effect, 0 delay: ack → settled (request out, reply reduced), p50", percentile(effect, 0.5),
@@ -81,7 +83,7 @@ extension Benchmark {
     }
     guard warmUp.contains("rollCompleted") else { throw BenchError("the roll before the kill did not land: \(warmUp.prefix(400))") }
     kill(victim, SIGKILL)
-    let killed = nanoseconds()
+    let killed = MonotonicClock.now()
     while true {
       do {
         let (_, _, changes) = try control.sendAndWait(path: "dice.view.rollButtonTapped", timeout: .seconds(5))
@@ -89,9 +91,9 @@ extension Benchmark {
       } catch {
         throw BenchError("rolling after the kill: \(error)")
       }
-      if seconds(from: killed, to: nanoseconds()) > 10 { throw BenchError("no roll landed within 10 s of killing the timer worker") }
+      if MonotonicClock.seconds(from: killed, to: MonotonicClock.now()) > 10 { throw BenchError("no roll landed within 10 s of killing the timer worker") }
     }
-    let elapsed = seconds(from: killed, to: nanoseconds())
+    let elapsed = MonotonicClock.seconds(from: killed, to: MonotonicClock.now())
     guard let replacement = try daemon.workerPID("timer"), replacement != victim else {
       throw BenchError("a roll landed but no new timer worker is running")
     }

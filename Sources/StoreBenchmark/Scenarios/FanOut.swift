@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// d: one sender, many watchers, beside Redis pub/sub.
 extension Benchmark {
@@ -25,19 +26,19 @@ extension Benchmark {
 
   private func fanOutDaemon(watchers count: Int) throws(BenchError) -> (throughput: FanOutResult, latency: FanOutResult) {
     let daemon = try daemon("d\(count)", fsync: "never")
-    var descriptors: [Int32] = []
-    defer { for descriptor in descriptors { close(descriptor) } }
+    var sockets: [UnixSocket] = []
+    defer { for socket in sockets { socket.close() } }
     for _ in 0..<count {
       let watcher = try daemon.connect(name: "watcher")
-      descriptors.append(watcher)
-      try RawSocket.writeAll(watcher, Frames.subscribe())
+      sockets.append(watcher)
+      try watcher.writeAll(Frames.subscribe())
       let snapshot = try Frames.next(watcher, timeout: 10)
       guard FrameSummary(snapshot, 0, snapshot.count).type == "snapshot" else {
         throw BenchError("expected a snapshot, got \(String(decoding: snapshot.prefix(200), as: UTF8.self))")
       }
     }
     let sender = try daemon.connect(name: "sender")
-    descriptors.append(sender)
+    sockets.append(sender)
     let classify = { (buffer: [UInt8], start: Int, end: Int) -> FanOutDriver.Event in
       let summary = FrameSummary(buffer, start + 4, end)
       switch summary.type {
@@ -47,10 +48,10 @@ extension Benchmark {
       }
     }
     let throughput = try FanOutDriver.run(
-      publisher: sender, watchers: Array(descriptors.dropLast()), request: Self.increment, framing: .frames, depth: 16,
+      publisher: sender, watchers: Array(sockets.dropLast()), request: Self.increment, framing: .frames, depth: 16,
       duration: options.seconds, latency: false, classify: classify, checkReply: Self.checkAck)
     let latency = try FanOutDriver.run(
-      publisher: sender, watchers: Array(descriptors.dropLast()), request: Self.increment, framing: .frames, depth: 1,
+      publisher: sender, watchers: Array(sockets.dropLast()), request: Self.increment, framing: .frames, depth: 1,
       duration: options.seconds / 2, latency: true, classify: classify, checkReply: Self.checkAck)
     return (throughput, latency)
   }
@@ -59,22 +60,22 @@ extension Benchmark {
     -> (throughput: FanOutResult, latency: FanOutResult)?
   {
     guard let redis = try redis() else { return nil }
-    var descriptors: [Int32] = []
-    defer { for descriptor in descriptors { close(descriptor) } }
+    var sockets: [UnixSocket] = []
+    defer { for socket in sockets { socket.close() } }
     for _ in 0..<count {
       let subscriber = try redis.connect()
-      descriptors.append(subscriber)
+      sockets.append(subscriber)
       try RedisServer.command(subscriber, ["SUBSCRIBE", "diffs"])
     }
     let publisher = try redis.connect()
-    descriptors.append(publisher)
+    sockets.append(publisher)
     let publish = RedisServer.encode(["PUBLISH", "diffs", String(repeating: "x", count: payloadBytes)])
     let classify = { (_: [UInt8], _: Int, _: Int) -> FanOutDriver.Event in .message(version: nil) }
     let throughput = try FanOutDriver.run(
-      publisher: publisher, watchers: Array(descriptors.dropLast()), request: publish, framing: .resp, depth: 16,
+      publisher: publisher, watchers: Array(sockets.dropLast()), request: publish, framing: .resp, depth: 16,
       duration: options.seconds, latency: false, classify: classify, checkReply: RedisServer.check)
     let latency = try FanOutDriver.run(
-      publisher: publisher, watchers: Array(descriptors.dropLast()), request: publish, framing: .resp, depth: 1,
+      publisher: publisher, watchers: Array(sockets.dropLast()), request: publish, framing: .resp, depth: 1,
       duration: options.seconds / 2, latency: true, classify: classify, checkReply: RedisServer.check)
     return (throughput, latency)
   }

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// h: the daemon's resident memory, idle and with 100 watchers.
 extension Benchmark {
@@ -7,16 +8,16 @@ extension Benchmark {
       let daemon = try daemon("h", fsync: "never")
       usleep(useconds_t(min(options.seconds, 1) * 1e6))
       let idle = daemon.residentBytes
-      var watchers: [Int32] = []
-      defer { for watcher in watchers { close(watcher) } }
+      var watchers: [UnixSocket] = []
+      defer { for watcher in watchers { watcher.close() } }
       for _ in 0..<100 {
         let watcher = try daemon.connect(name: "watcher")
         watchers.append(watcher)
-        try RawSocket.writeAll(watcher, Frames.subscribe())
+        try watcher.writeAll(Frames.subscribe())
         _ = try Frames.next(watcher, timeout: 10)
       }
       let sender = try daemon.connect(name: "sender")
-      defer { close(sender) }
+      defer { sender.close() }
       // Diffs flowing to every watcher, so their queues and buffers are in use.
       _ = try FanOutDriver.run(
         publisher: sender, watchers: watchers, request: Self.increment, framing: .frames, depth: 16,

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// a, b, c: actions sent and acknowledged, beside Redis INCR.
@@ -54,11 +55,11 @@ extension Benchmark {
     -> LoadResult
   {
     let before = try counter(daemon)
-    var descriptors: [Int32] = []
-    defer { for descriptor in descriptors { close(descriptor) } }
-    for _ in 0..<clients { descriptors.append(try daemon.connect()) }
+    var sockets: [UnixSocket] = []
+    defer { for socket in sockets { socket.close() } }
+    for _ in 0..<clients { sockets.append(try daemon.connect()) }
     let result = try LoadDriver.run(
-      descriptors, request: Self.increment, depth: depth, framing: .frames, duration: options.seconds,
+      sockets, request: Self.increment, depth: depth, framing: .frames, duration: options.seconds,
       recordLatencies: latencies, check: Self.checkAck)
     let after = try counter(daemon)
     guard after - before == result.replies else {
@@ -68,11 +69,11 @@ extension Benchmark {
   }
 
   func loadRedis(_ redis: RedisServer, clients: Int, depth: Int, latencies: Bool = false) throws(BenchError) -> LoadResult {
-    var descriptors: [Int32] = []
-    defer { for descriptor in descriptors { close(descriptor) } }
-    for _ in 0..<clients { descriptors.append(try redis.connect()) }
+    var sockets: [UnixSocket] = []
+    defer { for socket in sockets { socket.close() } }
+    for _ in 0..<clients { sockets.append(try redis.connect()) }
     return try LoadDriver.run(
-      descriptors, request: Self.incr, depth: depth, framing: .resp, duration: options.seconds,
+      sockets, request: Self.incr, depth: depth, framing: .resp, duration: options.seconds,
       recordLatencies: latencies, check: RedisServer.check)
   }
 

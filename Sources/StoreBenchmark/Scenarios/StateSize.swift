@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// e: one element changed in a collection of 10 … 100,000 elements.
 extension Benchmark {
@@ -31,22 +32,22 @@ extension Benchmark {
   /// the size of the first (an "add") diff as the watcher received it.
   private func changeOneElement(_ daemon: DaemonUnderTest) throws(BenchError) -> (seconds: Double, diffBytes: Int) {
     let watcher = try daemon.connect(name: "watcher")
-    defer { close(watcher) }
-    try RawSocket.writeAll(watcher, Frames.subscribe())
+    defer { watcher.close() }
+    try watcher.writeAll(Frames.subscribe())
     _ = try Frames.next(watcher, timeout: 120)
     let sender = try daemon.connect(name: "sender")
-    defer { close(sender) }
+    defer { sender.close() }
     let plus = Frames.send("products.rows[1].addToCart.plusButtonTapped")
     let minus = Frames.send("products.rows[1].addToCart.minusButtonTapped")
     var samples: [Double] = []
     var diffBytes = 0
-    let end = nanoseconds() + UInt64(options.seconds * 1e9)
-    while nanoseconds() < end || samples.count < 6 {
+    let end = MonotonicClock.now() + UInt64(options.seconds * 1e9)
+    while MonotonicClock.now() < end || samples.count < 6 {
       let adding = samples.count % 2 == 0
-      let start = nanoseconds()
-      try RawSocket.writeAll(sender, adding ? plus : minus)
+      let start = MonotonicClock.now()
+      try sender.writeAll(adding ? plus : minus)
       let ack = try Frames.next(sender, timeout: 60)
-      samples.append(seconds(from: start, to: nanoseconds()))
+      samples.append(MonotonicClock.seconds(from: start, to: MonotonicClock.now()))
       guard FrameSummary(ack, 0, ack.count).type == "ack" else {
         throw BenchError("expected an ack, got \(String(decoding: ack.prefix(300), as: UTF8.self))")
       }

@@ -1,5 +1,6 @@
 import FoundationEssentials
 import Glibc
+import Platform
 import Wire
 
 /// The configuration file's format: one `name = value` per line; blank lines

@@ -3,6 +3,7 @@ import Features
 import FoundationEssentials
 import Glibc
 import Journal
+import Platform
 
 /// What `storedaemon` was asked to do, from its command line and environment.
 struct DaemonOptions: Sendable {
@@ -118,80 +119,78 @@ struct DaemonOptions: Sendable {
     directory or the workers cannot be set up (the message says why).
     """
 
+  /// The options ``parse(_:environment:)`` reads (`--help` and `--version`
+  /// are answered before it).
+  static let options: [ArgumentParser.Option] =
+    [
+      "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
+      "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
+      "--config", "--log-level",
+    ].map { ArgumentParser.Option($0, value: "a value") }
+    + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
+    + FeatureSetting.all.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
+
   /// Reads the options; throws a usage error naming the bad argument.
   static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions {
     var socketPath: String?
     var stateDirectory: String?
     var options = DaemonOptions(socketPath: "", stateDirectory: "")
     var featureFlags: [(name: String, value: String)] = []
-    var index = 0
-    func value(for flag: String) throws(UsageError) -> String {
-      index += 1
-      guard index < arguments.count else { throw UsageError("\(flag) needs a value") }
-      return arguments[index]
-    }
-    func seconds(for flag: String) throws(UsageError) -> Duration {
-      let text = try value(for: flag)
+    func seconds(_ text: String, for flag: String) throws(UsageError) -> Duration {
       guard let seconds = Double(text), seconds >= 0.001, seconds < 86_400 else {
-        throw UsageError("\(flag) takes a number of seconds between 0.001 and 86400, got '\(text)'")
+        throw .invalidValue(text, for: flag, expected: "a number of seconds between 0.001 and 86400")
       }
       return .milliseconds(Int(seconds * 1000))
     }
-    while index < arguments.count {
-      let argument = arguments[index]
+    var parser = ArgumentParser(arguments, options: Self.options)
+    while let argument = try parser.next() {
       switch argument {
-      case "--socket": socketPath = try value(for: argument)
-      case "--state-dir": stateDirectory = try value(for: argument)
-      case "--allow-group": options.allowedGroup = try value(for: argument)
-      case "--handshake-timeout": options.handshakeTimeout = try seconds(for: argument)
-      case "--heartbeat": options.heartbeatInterval = try seconds(for: argument)
-      case "--lag-timeout": options.lagTimeout = try seconds(for: argument)
-      case "--write-timeout": options.writeTimeout = try seconds(for: argument)
-      case "--max-clients":
-        let text = try value(for: argument)
+      case .option("--socket", let text?): socketPath = text
+      case .option("--state-dir", let text?): stateDirectory = text
+      case .option("--allow-group", let text?): options.allowedGroup = text
+      case .option("--handshake-timeout", let text?): options.handshakeTimeout = try seconds(text, for: "--handshake-timeout")
+      case .option("--heartbeat", let text?): options.heartbeatInterval = try seconds(text, for: "--heartbeat")
+      case .option("--lag-timeout", let text?): options.lagTimeout = try seconds(text, for: "--lag-timeout")
+      case .option("--write-timeout", let text?): options.writeTimeout = try seconds(text, for: "--write-timeout")
+      case .option("--max-clients", let text?):
         guard let count = Int(text), count >= 1, count <= 100_000 else {
-          throw UsageError("--max-clients takes a number between 1 and 100000, got '\(text)'")
+          throw .invalidValue(text, for: "--max-clients", expected: "a number between 1 and 100000")
         }
         options.maximumClients = count
-      case "--client-buffer":
-        let text = try value(for: argument)
+      case .option("--client-buffer", let text?):
         guard let bytes = Int(text), bytes >= 4096, bytes <= 1 << 30 else {
-          throw UsageError("--client-buffer takes a number of bytes between 4096 and 1073741824, got '\(text)'")
+          throw .invalidValue(text, for: "--client-buffer", expected: "a number of bytes between 4096 and 1073741824")
         }
         options.outboxLimit = bytes
-      case "--effectworker": options.workerExecutable = try value(for: argument)
-      case "--repair": options.repair = true
-      case "--allow-internal-actions": options.allowsInternalActions = true
-      case "--fsync":
-        let text = try value(for: argument)
+      case .option("--effectworker", let text?): options.workerExecutable = text
+      case .option("--repair", nil): options.repair = true
+      case .option("--allow-internal-actions", nil): options.allowsInternalActions = true
+      case .option("--fsync", let text?):
         guard let policy = SyncPolicy(rawValue: text) else {
-          throw UsageError("--fsync takes always, every-second or never, got '\(text)'")
+          throw .invalidValue(text, for: "--fsync", expected: "always, every-second or never")
         }
         options.syncPolicy = policy
-      case "--worker-timeout": options.workerTimeout = try seconds(for: argument)
-      case "--spin":
-        let text = try value(for: argument)
+      case .option("--worker-timeout", let text?): options.workerTimeout = try seconds(text, for: "--worker-timeout")
+      case .option("--spin", let text?):
         guard let microseconds = Int(text), microseconds >= 0, microseconds <= 10_000 else {
-          throw UsageError("--spin takes a number of microseconds between 0 and 10000, got '\(text)'")
+          throw .invalidValue(text, for: "--spin", expected: "a number of microseconds between 0 and 10000")
         }
         options.spin = .microseconds(microseconds)
-      case "--config": options.configurationFile = try value(for: argument)
-      case "--log-level":
-        let text = try value(for: argument)
+      case .option("--config", let text?): options.configurationFile = text
+      case .option("--log-level", let text?):
         guard let level = LogLevel(name: text) else {
-          throw UsageError("--log-level takes error, warning, info or debug, got '\(text)'")
+          throw .invalidValue(text, for: "--log-level", expected: "error, warning, info or debug")
         }
         options.logLevel = level
-      case _ where argument.hasPrefix("--") && FeatureSetting.named(String(argument.dropFirst(2))) != nil:
-        let name = String(argument.dropFirst(2))
-        let flagValue = try value(for: argument)
+      case .option(let flag, let flagValue?) where FeatureSetting.named(String(flag.dropFirst(2))) != nil:
+        let name = String(flag.dropFirst(2))
         // Checked now, so a bad flag is reported as such.
         var scratch = AppConfiguration.live
         try FeatureSetting.named(name)!.apply(&scratch, flagValue)
         featureFlags.append((name, flagValue))
-      default: throw UsageError("unknown option '\(argument)'")
+      case .option(let word, _), .unknownOption(let word), .positional(let word):
+        throw UsageError("unknown option '\(word)'")
       }
-      index += 1
     }
     options.socketPath = socketPath ?? RuntimePaths.defaultSocket(environment: environment)
     options.stateDirectory = stateDirectory ?? RuntimePaths.defaultStateDirectory(environment: environment)
@@ -208,10 +207,4 @@ struct DaemonOptions: Sendable {
     options.features = try AppConfiguration.resolve(file: file, environment: environment, flags: featureFlags)
     return options
   }
-}
-
-/// A command line `storedaemon` cannot act on.
-struct UsageError: Error, CustomStringConvertible {
-  let description: String
-  init(_ description: String) { self.description = description }
 }

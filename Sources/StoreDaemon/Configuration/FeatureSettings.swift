@@ -1,4 +1,5 @@
 import Features
+import Platform
 
 /// The features' settings (``AppConfiguration``) as `storedaemon` reads them:
 /// from a configuration file, the environment, and flags, each overriding the

@@ -2,6 +2,8 @@ import ComposableCore
 import Dispatch
 import FoundationEssentials
 import Glibc
+import JSON
+import Platform
 import Synchronization
 import Wire
 

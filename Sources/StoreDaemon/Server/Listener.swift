@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// The daemon's listening socket: created with private permissions in a

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// Who may use the socket: the daemon's own user, root, and — when the daemon

@@ -1,4 +1,6 @@
 import ComposableCore
+import ActionLanguage
+import JSON
 import Wire
 
 /// Which actions clients may send and see listed: those a person may send,

@@ -1,5 +1,7 @@
 import ComposableCore
+import ActionLanguage
 import Features
+import JSON
 import Wire
 
 /// Reads the actions clients send, once each: a path and arguments

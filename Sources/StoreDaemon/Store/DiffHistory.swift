@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// The most recent changes, kept so that a subscriber resuming from a version

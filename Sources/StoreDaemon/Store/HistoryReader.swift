@@ -1,6 +1,8 @@
 import ComposableCore
+import ActionLanguage
 import Dispatch
 import Journal
+import JSON
 import Wire
 
 /// Answers `log` and `get` with `at` from the journal, on a thread of its own:

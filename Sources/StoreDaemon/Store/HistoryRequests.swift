@@ -1,5 +1,7 @@
 import ComposableCore
+import ActionLanguage
 import Journal
+import JSON
 import Wire
 
 /// The action log and past states (`log`, `get` with `at`): read from the

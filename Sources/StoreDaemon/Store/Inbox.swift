@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Synchronization
 import Wire
 

@@ -1,6 +1,7 @@
 import ComposableCore
 import Features
 import Journal
+import JSON
 import Wire
 
 /// The batch and its commit: the actions reduced from one batch of commands

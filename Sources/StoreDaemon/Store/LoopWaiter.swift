@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// How the store loop waits for its next work: commands in its ``Inbox``, or

@@ -1,5 +1,7 @@
 import ComposableCore
+import ActionLanguage
 import Features
+import JSON
 import Wire
 
 /// The fan-out: holds the published state document and the recent diffs,

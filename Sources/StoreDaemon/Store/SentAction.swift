@@ -1,5 +1,6 @@
 import ComposableCore
 import Features
+import JSON
 
 /// A client's action as it was read on arrival: the action, its JSON and that
 /// JSON's canonical bytes (which the diff frame and the journal record both

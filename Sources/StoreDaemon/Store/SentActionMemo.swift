@@ -1,5 +1,6 @@
 import ComposableCore
 import Features
+import JSON
 import Wire
 
 /// The actions clients sent recently, by how they wrote them, with what

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// The sends with `wait` whose effects are still running, by origin, and the

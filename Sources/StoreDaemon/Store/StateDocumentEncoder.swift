@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// The published JSON document of the state, kept up to date part by part.

@@ -1,6 +1,8 @@
 import ComposableCore
+import ActionLanguage
 import Features
 import Journal
+import JSON
 import Wire
 
 /// The state the daemon starts from: the journal's newest snapshot plus the

@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import JSON
 import Wire
 
 /// How the daemon is doing, gathered from the loop's owners: for

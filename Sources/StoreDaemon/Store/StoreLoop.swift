@@ -1,8 +1,12 @@
+import ActionLanguage
 import ComposableCore
 import Dispatch
 import Features
 import FoundationEssentials
 import Journal
+import JSON
+import Platform
+import Synchronization
 import Wire
 
 /// The daemon's single owner of the state: every action, from every client and

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// Creates the directories the daemon needs, with private permissions, and

@@ -1,4 +1,4 @@
-import Glibc
+import Platform
 import Synchronization
 
 /// Gives back to the system the memory one client's large input took, once
@@ -22,7 +22,7 @@ enum MemoryRelease {
   static let largeFrameBytes = 64 * 1024
   static let trimWindow: Duration = .seconds(10)
   /// When the last large frame was read and when the heap was last trimmed,
-  /// in nanoseconds of the monotonic clock (0: never).
+  /// in nanoseconds of ``MonotonicClock`` (0: never).
   private static let lastLargeFrame = Atomic<UInt64>(0)
   private static let lastTrim = Atomic<UInt64>(0)
 
@@ -31,37 +31,25 @@ enum MemoryRelease {
     typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
     // M_MMAP_THRESHOLD, from <malloc.h>.
     let mmapThreshold: Int32 = -3
-    guard let mallopt = symbol("mallopt", as: Mallopt.self) else { return }
+    guard let mallopt = LoadedFunction.named("mallopt", as: Mallopt.self) else { return }
     _ = mallopt(mmapThreshold, mappedBlockBytes)
   }
 
   /// Notes that a connection read a frame of `bytes`.
   static func noteFrame(bytes: Int) {
-    if bytes >= largeFrameBytes { lastLargeFrame.store(now(), ordering: .relaxed) }
+    if bytes >= largeFrameBytes { lastLargeFrame.store(MonotonicClock.now(), ordering: .relaxed) }
   }
 
   /// Returns free memory to the system, at most once a second, while a large
   /// frame came in the last ``trimWindow``; the loop calls it when idle.
   static func trimIfNeeded() {
-    let (now, large) = (now(), lastLargeFrame.load(ordering: .relaxed))
+    let (now, large) = (MonotonicClock.now(), lastLargeFrame.load(ordering: .relaxed))
     // Sums, not differences: a reader may note a frame after `now` was read.
     guard large != 0, now < large + UInt64(trimWindow / .nanoseconds(1)),
       now >= lastTrim.load(ordering: .relaxed) + 1_000_000_000
     else { return }
     lastTrim.store(now, ordering: .relaxed)
     typealias MallocTrim = @convention(c) (Int) -> Int32
-    _ = symbol("malloc_trim", as: MallocTrim.self)?(0)
-  }
-
-  private static func now() -> UInt64 {
-    var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
-    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
-  }
-
-  /// glibc's function `name`: Swift does not import <malloc.h>.
-  private static func symbol<Function>(_ name: String, as type: Function.Type) -> Function? {
-    guard let program = dlopen(nil, RTLD_NOW), let symbol = dlsym(program, name) else { return nil }
-    return unsafeBitCast(symbol, to: type)
+    _ = LoadedFunction.named("malloc_trim", as: MallocTrim.self)?(0)
   }
 }

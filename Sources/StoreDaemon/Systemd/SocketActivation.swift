@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// The listening socket systemd passes to a socket-activated daemon: the

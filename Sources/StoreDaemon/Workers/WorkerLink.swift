@@ -2,6 +2,7 @@ import ComposableCore
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Platform
 import Synchronization
 import Wire
 
@@ -51,7 +52,7 @@ final class WorkerLink: Sendable {
   private let report: @Sendable (Report) -> Void
 
   private init(
-    kind: WorkerKind, generation: Int, child: WorkerSpawn.Child, report: @escaping @Sendable (Report) -> Void
+    kind: WorkerKind, generation: Int, child: ConnectedChild, report: @escaping @Sendable (Report) -> Void
   ) {
     self.kind = kind
     self.generation = generation
@@ -69,7 +70,7 @@ final class WorkerLink: Sendable {
     kind: WorkerKind, generation: Int, executable: String, arguments: [String], environment: [String],
     report: @escaping @Sendable (Report) -> Void
   ) throws(SocketError) -> WorkerLink {
-    let child = try WorkerSpawn.spawn(executable: executable, arguments: arguments, environment: environment)
+    let child = try ConnectedChild.spawn(executable: executable, arguments: arguments, environment: environment, socketDescriptor: WorkerProtocol.socketDescriptor)
     let link = WorkerLink(kind: kind, generation: generation, child: child, report: report)
     var writerStarted = false
     do {

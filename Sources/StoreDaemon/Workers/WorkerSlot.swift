@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// Everything the supervisor knows about one worker kind: its process, where it
 /// is in its life, and the requests it owes replies to.

@@ -1,5 +1,7 @@
 import ComposableCore
 import Glibc
+import JSON
+import Platform
 import Wire
 
 /// Carries out the store's effects in worker processes, one per kind, and

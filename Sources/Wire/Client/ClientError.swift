@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 
 /// Why a client request failed.
 public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {

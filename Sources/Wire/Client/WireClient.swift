@@ -1,5 +1,7 @@
 import ComposableCore
 import Glibc
+import JSON
+import Platform
 
 /// A blocking client of storedaemon: connects, shakes hands, sends requests and
 /// reads answers. Used by `tcactl` and the integration tests; a model for

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// A message from a client to the daemon. Every payload is a JSON object whose
 /// `type` names the message (docs/PROTOCOL.md, "Client messages").

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// Typed access to the members of a message object, with errors that name the
 /// field and the type expected.

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// One record of the action log as the daemon sends it (`log` and `record`
 /// messages): the version an action produced, when and by whom, the action,

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// Turns messages into frame payloads and back.
 ///

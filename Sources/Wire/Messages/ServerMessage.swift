@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// A message from the daemon to a client (docs/PROTOCOL.md, "Daemon messages").
 public enum ServerMessage: Equatable, Sendable {

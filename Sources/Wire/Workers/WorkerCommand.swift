@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// A message from the daemon to an effect worker.
 public enum WorkerCommand: Equatable, Sendable {

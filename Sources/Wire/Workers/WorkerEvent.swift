@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// A message from an effect worker to the daemon.
 public enum WorkerEvent: Equatable, Sendable {

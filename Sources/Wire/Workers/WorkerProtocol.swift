@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 
 /// The protocol between storedaemon and its effect workers
 /// (docs/PROTOCOL.md, "Worker protocol").

@@ -1,3 +1,5 @@
+import Platform
+
 /// The checks that need the whole line: every option applies to the command,
 /// the command has the words it takes, and options that go together do.
 extension Invocation {

@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// A parsed `tcactl` command line: the command, its words, and its options,

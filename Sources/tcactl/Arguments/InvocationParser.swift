@@ -1,3 +1,4 @@
+import Platform
 import Wire
 
 /// Reads `tcactl`'s words into an ``Invocation``, left to right: the first
@@ -12,29 +13,22 @@ import Wire
 /// help (`--help`, `-h`) for a known command or none: help wins, so that
 /// adding `--help` to a line that failed shows how to fix it.
 struct InvocationParser {
-  private let arguments: [String]
-  private var index = 0
+  private var parser: ArgumentParser
   private var invocation = Invocation()
   private var firstError: UsageError?
   private var unknownCommand = false
-  private var optionsEnded = false
 
   init(_ arguments: [String]) {
-    self.arguments = arguments
+    let options = Option.allCases.map { ArgumentParser.Option(spellings: $0.spellings, value: $0.valueDescription) }
+    parser = ArgumentParser(arguments, options: options)
   }
 
   mutating func parse() throws(UsageError) -> Invocation {
-    while index < arguments.count {
-      let word = arguments[index]
-      index += 1
-      if optionsEnded || word == "-" || !word.hasPrefix("-") {
-        positional(word)
-      } else if word == "--" {
-        optionsEnded = true
-      } else if word.hasPrefix("--") {
-        long(word)
-      } else {
-        short(word)
+    while let argument = nextArgument() {
+      switch argument {
+      case .positional(let word): positional(word)
+      case .option(let name, let value): take(Option(spelling: name)!, value: value)
+      case .unknownOption(let name): unknown(name)
       }
     }
     if invocation.command == nil && invocation.given.contains(.version) { invocation.command = .version }
@@ -46,6 +40,19 @@ struct InvocationParser {
     if let firstError { throw firstError }
     try invocation.validate()
     return invocation
+  }
+
+  /// The next option or word; a word the parser refuses (an option missing
+  /// its value, a flag given one) is kept as a mistake, and reading goes on.
+  private mutating func nextArgument() -> ArgumentParser.Argument? {
+    while true {
+      let isSendArgument = invocation.command == .send && !invocation.words.isEmpty && parser.nextWord != "-h"
+      do {
+        return try parser.next(shortOptionsArePositional: isSendArgument)
+      } catch {
+        fail(error.description)
+      }
+    }
   }
 
   private mutating func positional(_ word: String) {
@@ -64,57 +71,24 @@ struct InvocationParser {
     }
   }
 
-  private mutating func long(_ word: String) {
-    let name: String
-    var inline: String?
-    if let equals = word.firstIndex(of: "=") {
-      name = String(word[..<equals])
-      inline = String(word[word.index(after: equals)...])
-    } else {
-      name = word
-    }
-    guard let option = Option(spelling: name) else {
-      let known = (invocation.command?.options ?? Set(Option.allCases)).flatMap(\.spellings).filter { $0.hasPrefix("--") }
-      let guess = NearestWord.nearest(to: name, among: known.sorted()).map { "; did you mean \($0)?" } ?? ""
-      let forCommand = invocation.command.map { " for \($0.rawValue)" } ?? ""
-      fail("unknown option '\(name)'\(forCommand)\(guess)")
+  /// An option no command takes: a long one with a guess at the intended one.
+  private mutating func unknown(_ name: String) {
+    let forCommand = invocation.command.map { " for \($0.rawValue)" } ?? ""
+    guard name.hasPrefix("--") else {
+      fail("unknown option '\(name)'\(forCommand)")
       return
     }
-    if option.valueDescription == nil, inline != nil {
-      fail("\(option.name) takes no value; got '\(word)'")
-      return
-    }
-    take(option, inline: inline)
+    let known = (invocation.command?.options ?? Set(Option.allCases)).flatMap(\.spellings).filter { $0.hasPrefix("--") }
+    let guess = NearestWord.nearest(to: name, among: known.sorted()).map { "; did you mean \($0)?" } ?? ""
+    fail("unknown option '\(name)'\(forCommand)\(guess)")
   }
 
-  private mutating func short(_ word: String) {
-    let isSendArgument = invocation.command == .send && !invocation.words.isEmpty && word != "-h"
-    if !isSendArgument, let option = Option(spelling: word) {
-      take(option, inline: nil)
-    } else if isSendArgument {
-      invocation.words.append(word)
-    } else {
-      fail("unknown option '\(word)'\(invocation.command.map { " for \($0.rawValue)" } ?? "")")
-    }
-  }
-
-  /// Records `option`, reading its value (given inline, or the next word)
-  /// if it takes one.
-  private mutating func take(_ option: Option, inline: String?) {
+  /// Records `option` with its `value`, if it takes one.
+  private mutating func take(_ option: Option, value: String?) {
     let isRepeat = invocation.given.contains(option)
     invocation.given.insert(option)
-    guard let expected = option.valueDescription else {
+    guard let value, let expected = option.valueDescription else {
       set(option, to: nil)
-      return
-    }
-    let value: String
-    if let inline {
-      value = inline
-    } else if index < arguments.count {
-      value = arguments[index]
-      index += 1
-    } else {
-      fail("\(option.name) needs \(expected)")
       return
     }
     if isRepeat {

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// `tcactl actions`: every action path a client may send, with its arguments

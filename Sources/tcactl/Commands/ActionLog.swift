@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import JSON
 import Wire
 
 /// `tcactl log`: the history of actions from the daemon's journal — when each

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// The commands of `tcactl`; each returns its exit code.

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// `tcactl send PATH --wait`: sends the action, waits until every effect that

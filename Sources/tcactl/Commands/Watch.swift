@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// `tcactl watch`: follows the state live. It keeps its own copy, built from the

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// How every command that shows changes (`watch`, `log`, `send --wait`)

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// Renders JSON for people: indented with sorted keys (`get`, and the state

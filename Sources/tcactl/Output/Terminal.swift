@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 
 /// Writing to the terminal: colours only when standard output is a terminal
 /// and `NO_COLOR` is unset.

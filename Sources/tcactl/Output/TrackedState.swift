@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// One operation of a patch together with what its path held just before

@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Wire
 
 /// The one rule by which `tcactl` shortens what it shows on a line: a value

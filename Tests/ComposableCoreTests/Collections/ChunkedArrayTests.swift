@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 import Testing
 
 /// `ChunkedArray` behaves as `Array` does, keeps its chunks full, and says a

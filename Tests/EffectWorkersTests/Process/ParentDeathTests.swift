@@ -7,6 +7,7 @@ import Testing
 import Wire
 
 @testable import EffectWorkers
+import Platform
 
 /// A worker given its daemon's pid (`STOREDAEMON_PID`) dies with the daemon,
 /// even stopped, when it can no longer read the end of file its socket gives;
@@ -33,9 +34,9 @@ import Wire
   @Test func aStoppedWorkerDiesWithTheProcessThatStartedIt() throws {
     let directory = try TemporaryDirectory()
     let worker = SpawnedWorker.executable(for: .timer)
-    let shell = try WorkerSpawn.spawn(
+    let shell = try ConnectedChild.spawn(
       executable: "/bin/sh", arguments: ["-c", "STOREDAEMON_PID=$$ '\(worker)' --kind timer & wait"],
-      environment: ["PATH=/usr/bin:/bin"], outputPath: directory.appending("worker.log"))
+      environment: ["PATH=/usr/bin:/bin"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: directory.appending("worker.log"))
     defer { shell.socket.close() }
     let pid = try readyPID(from: shell.socket)
     defer { if !Self.isGone(pid) { kill(pid, SIGKILL) } }
@@ -52,13 +53,13 @@ import Wire
   /// store loop's thread, which lives as long as it does.
   @Test func theSignalFollowsTheThreadThatSpawnedTheWorker() throws {
     let directory = try TemporaryDirectory()
-    let spawned = Mutex<Result<WorkerSpawn.Child, any Error>?>(nil)
+    let spawned = Mutex<Result<ConnectedChild, any Error>?>(nil)
     let done = DispatchSemaphore(value: 0)
     try DetachedThread.start(name: "spawner") {
-      let result = Result<WorkerSpawn.Child, any Error>(catching: {
-        let child = try WorkerSpawn.spawn(
+      let result = Result<ConnectedChild, any Error>(catching: {
+        let child = try ConnectedChild.spawn(
           executable: SpawnedWorker.executable(for: .timer), arguments: ["--kind", "timer"],
-          environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(getpid())"], outputPath: directory.appending("worker.log"))
+          environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(getpid())"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: directory.appending("worker.log"))
         // `ready` comes after the signal is armed: only then may this thread end.
         _ = try readyPID(from: child.socket)
         return child
@@ -84,9 +85,9 @@ import Wire
     // Its parent is this process, not the one it is told of: as if that one
     // had died and the worker been adopted before it armed the signal.
     let other = getppid()
-    let child = try WorkerSpawn.spawn(
+    let child = try ConnectedChild.spawn(
       executable: SpawnedWorker.executable(for: .timer), arguments: ["--kind", "timer"],
-      environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(other)"], outputPath: log)
+      environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(other)"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: log)
     defer { child.socket.close() }
     let outcome = ProcessOutcome.wait(for: child.pid, timeout: .seconds(30))
     if outcome == nil { kill(child.pid, SIGKILL) }

@@ -2,10 +2,11 @@ import ComposableCore
 import Foundation
 import TestSupport
 import Glibc
+import Platform
 import Wire
 
 /// A real worker process (`effectworker`, or `effectworker-network` for the
-/// network kind), started as the daemon starts it (with ``WorkerSpawn``, its
+/// network kind), started as the daemon starts it (with ``ConnectedChild``, its
 /// socket on descriptor 3), for a test to speak frames to.
 ///
 /// Its standard output and error go to a log file in the test's directory,
@@ -37,9 +38,9 @@ final class SpawnedWorker {
   init(_ kind: WorkerKind, arguments: [String] = [], in directory: TemporaryDirectory) throws {
     self.kind = kind
     logPath = directory.appending("\(kind.rawValue)-\(UInt32.random(in: 0...UInt32.max)).log")
-    let child = try WorkerSpawn.spawn(
+    let child = try ConnectedChild.spawn(
       executable: Self.executable(for: kind), arguments: ["--kind", kind.rawValue] + arguments,
-      environment: ["PATH=/usr/bin:/bin"], outputPath: logPath)
+      environment: ["PATH=/usr/bin:/bin"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: logPath)
     pid = child.pid
     socket = child.socket
     ready = try next()

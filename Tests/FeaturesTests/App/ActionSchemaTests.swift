@@ -1,9 +1,12 @@
 import ComposableCore
+import ActionLanguage
 import FoundationEssentials
 import Testing
 import Wire
 
 @testable import Features
+import JSON
+import TestSupport
 
 /// The App's action schema against the real enums: every listed path builds
 /// an action that decodes, and real actions render as command lines that
@@ -20,7 +23,7 @@ import Wire
       // Samples follow the project's JSON rules (ISO 8601 dates), which the
       // daemon reads by.
       let action = try #require(
-        try? JSONRules.decoder().decode(AppFeature.Action.self, from: data),
+        try? FoundationJSON.decoder().decode(AppFeature.Action.self, from: data),
         "\(sample.entry.path) does not decode: \(sample.action)")
       #expect(try JSONValue(encoding: action) == sample.action, "\(sample.entry.path)")
       // The daemon's decoder, which walks the value, reads the same action.
@@ -32,7 +35,7 @@ import Wire
       // optionals without a value, which it writes as null.
       #expect(
         try JSONValueEncoder.encode(action).withoutNullMembers
-          == JSONParser.parse(Array(CanonicalJSON.encoder().encode(action))),
+          == JSONParser.parse(Array(FoundationJSON.encoder().encode(action))),
         "\(sample.entry.path)")
     }
   }
@@ -52,7 +55,7 @@ import Wire
       reduced += 1
       #expect(
         try JSONValueEncoder.encode(state).withoutNullMembers
-          == JSONParser.parse(Array(CanonicalJSON.encoder().encode(state))),
+          == JSONParser.parse(Array(FoundationJSON.encoder().encode(state))),
         "after \(sample.entry.path)")
     }
     #expect(reduced == schema.samples.count)

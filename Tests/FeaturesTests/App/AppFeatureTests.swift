@@ -4,6 +4,7 @@ import FoundationEssentials
 import Testing
 
 @testable import Features
+import JSON
 
 /// Stories of the root: every feature is reachable under its name, the online
 /// store's parts stay in step, and tabs fetch what they show.

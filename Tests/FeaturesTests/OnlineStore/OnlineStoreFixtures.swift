@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 
 @testable import Features
 
@@ -47,7 +48,7 @@ enum OnlineStoreFixtures {
   /// The message the `.http(_:decoding:then:)` helper gives when `body` is not a `Value`.
   static func decodingMessage<Value: Decodable>(_ type: Value.Type, url: String, body: String) -> String {
     do {
-      _ = try JSONDecoder().decode(type, from: Data(body.utf8))
+      _ = try JSONValueDecoder.decode(type, fromJSON: Data(body.utf8))
       return "unexpectedly decoded"
     } catch {
       return "\(url): body is not a valid \(Value.self): \(error)"

@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 
 @testable import Features
 
@@ -41,7 +42,7 @@ enum GIFSearchFixtures {
   /// answered to `url`, is not a `GifSearchResponse` (mirrors its message).
   static func decodingFailure(url: String, body: Data) -> EffectFailure {
     do {
-      _ = try JSONDecoder().decode(GifSearchResponse.self, from: body)
+      _ = try JSONValueDecoder.decode(GifSearchResponse.self, fromJSON: body)
       return EffectFailure(.decoding, "unexpectedly decoded")
     } catch {
       return EffectFailure(.decoding, "\(HTTPRequest.get(url).displayURL): body is not a valid GifSearchResponse: \(error)")

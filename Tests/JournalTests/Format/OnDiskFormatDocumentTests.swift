@@ -1,4 +1,3 @@
-import ComposableCore
 import Foundation
 import TestSupport
 import Testing

@@ -1,9 +1,8 @@
-import ComposableCore
 import JournalTestChild
 import Testing
-import Wire
 
 @testable import Journal
+import JSON
 
 @Suite struct RecordFormatTests {
   /// Encoding a record and reading it back gives the same record, for plain

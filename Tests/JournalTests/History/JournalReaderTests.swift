@@ -1,4 +1,3 @@
-import ComposableCore
 import Dispatch
 import Foundation
 import Glibc

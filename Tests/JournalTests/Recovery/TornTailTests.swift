@@ -1,4 +1,3 @@
-import ComposableCore
 import Foundation
 import JournalTestChild
 import TestSupport

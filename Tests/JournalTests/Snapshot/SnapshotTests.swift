@@ -1,10 +1,10 @@
-import ComposableCore
 import Foundation
 import JournalTestChild
 import TestSupport
 import Testing
 
 @testable import Journal
+import JSON
 
 @Suite struct SnapshotTests {
   /// The file's format: a JSON header line, the state, a line feed.

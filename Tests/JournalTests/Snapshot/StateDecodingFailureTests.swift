@@ -1,8 +1,7 @@
-import ComposableCore
 import Testing
-import Wire
 
 @testable import Journal
+import JSON
 
 @Suite struct StateDecodingFailureTests {
   struct State: Decodable {

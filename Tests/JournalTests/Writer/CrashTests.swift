@@ -1,4 +1,3 @@
-import ComposableCore
 import Foundation
 import Glibc
 import JournalTestChild

@@ -1,12 +1,11 @@
-import ComposableCore
 import Foundation
 import Glibc
 import JournalTestChild
 import TestSupport
 import Testing
-import Wire
 
 @testable import Journal
+import JSON
 
 /// Running out of space rejects one batch, leaves the journal valid, and the
 /// writer resumes once there is room: with a real file size limit in a child

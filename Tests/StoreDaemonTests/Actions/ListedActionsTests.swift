@@ -1,4 +1,5 @@
 import ComposableCore
+import JSON
 import Testing
 import Wire
 

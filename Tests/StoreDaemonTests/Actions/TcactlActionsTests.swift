@@ -1,4 +1,6 @@
 import ComposableCore
+import ActionLanguage
+import JSON
 import Testing
 import Wire
 

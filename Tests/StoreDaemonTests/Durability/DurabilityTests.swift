@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Glibc
 import Journal
+import JSON
 import Synchronization
 import TestSupport
 import Testing

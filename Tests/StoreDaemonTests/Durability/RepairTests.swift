@@ -2,6 +2,7 @@ import ComposableCore
 import Foundation
 import Glibc
 import Journal
+import JSON
 import Testing
 import Wire
 

@@ -1,6 +1,8 @@
 import ComposableCore
 import Foundation
 import Glibc
+import JSON
+import Platform
 import Testing
 import Wire
 

@@ -2,6 +2,7 @@ import ComposableCore
 import Dispatch
 import Foundation
 import Glibc
+import Platform
 import Synchronization
 import Testing
 import Wire

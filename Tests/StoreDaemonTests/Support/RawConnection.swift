@@ -1,5 +1,6 @@
 import ComposableCore
 import Glibc
+import Platform
 import Wire
 
 /// A connection that speaks raw bytes, for hostile-input tests, and reads the

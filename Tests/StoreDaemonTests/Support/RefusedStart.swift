@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import Platform
 import TestSupport
 import Wire
 

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Synchronization
 import Glibc
+import Platform
 import TestSupport
 import Testing
 import Wire

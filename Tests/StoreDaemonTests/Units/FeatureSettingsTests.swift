@@ -1,5 +1,6 @@
 import Features
 import Foundation
+import Platform
 import Testing
 
 @testable import StoreDaemon

@@ -1,6 +1,7 @@
 import ComposableCore
 import Features
 import Journal
+import JSON
 import TestSupport
 import Testing
 import Wire

@@ -1,6 +1,7 @@
 import ComposableCore
 import Features
 import FoundationEssentials
+import JSON
 import Testing
 import Synchronization
 import Wire

@@ -1,5 +1,6 @@
 import ComposableCore
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import Wire

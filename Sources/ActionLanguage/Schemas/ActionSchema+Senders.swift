@@ -1,0 +1,32 @@
+import JSON
+extension ActionSchema {
+  /// Who alone sends `action`: the innermost internal case on its path
+  /// (``ActionCase/sentBy``), or `nil` when a client may send it.
+  ///
+  /// Reads only the case names along the action's JSON, as synthesized
+  /// `Codable` writes it, so it costs one member lookup per level; JSON that
+  /// leaves the schema is judged by the cases it matched up to there.
+  public func internalSender(of action: JSONValue) -> InternalSender? {
+    var schema = self
+    var json = action
+    var sender: InternalSender?
+    while case .object(let outer) = json, outer.count == 1, let (name, body) = outer.first,
+      let actionCase = schema.actionCase(named: name)
+    {
+      sender = actionCase.sentBy ?? sender
+      guard let descent = actionCase.descent, case .object(let members) = body,
+        let inner = members[descent.codingKey]
+      else { break }
+      switch descent.value.kind {
+      case .action(let reference):
+        (schema, json) = (reference.schema, inner)
+      case .identified(_, let element):
+        guard let (_, elementAction) = ActionRenderer.element(inner) else { return sender }
+        (schema, json) = (element.schema, elementAction)
+      default:
+        return sender
+      }
+    }
+    return sender
+  }
+}

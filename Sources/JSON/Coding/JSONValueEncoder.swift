@@ -1,0 +1,653 @@
+import FoundationEssentials
+
+/// Encodes an `Encodable` value straight into a ``JSONValue``, as
+/// Foundation's `JSONEncoder` (ISO 8601 dates, non-finite numbers as
+/// strings) followed by ``JSONParser`` would: the one encoder of the product,
+/// whose bytes are ``CanonicalJSON``'s.
+///
+/// The daemon turns every action it reduces and every changed part of the
+/// state into a `JSONValue`; this encoder builds the value directly, with
+/// these rules:
+///
+/// - ISO 8601 dates, base64 `Data`, `URL` as its absolute string, `Decimal`
+///   as a number;
+/// - a floating-point number is what its shortest description reads back
+///   as, `JSONEncoder` dropping a trailing `.0`: `2.0` becomes the integer
+///   `2`, `0.1` stays a double, and a `Float` is read back as a `Double` from
+///   its own description (`0.1` as `Float` is the `Double` `0.1`);
+/// - `Infinity`, `-Infinity` and `NaN` are strings;
+/// - an unsigned integer beyond `Int.max` is a double, as the parser reads it;
+/// - a value that encodes nothing is an empty object, and at the top level an
+///   `EncodingError`;
+/// - unlike `JSONEncoder`, an optional member without a value is `null`
+///   rather than left out, unless the caller asks for ``NilMembers/omitted``.
+public enum JSONValueEncoder {
+  /// How an optional member without a value is written.
+  public enum NilMembers: Sendable {
+    /// As `null`: a state's or an action's members are the same whatever
+    /// they hold, so a client can read `/dice/destination` as `null` and
+    /// knows the member exists (docs/PROTOCOL.md, "State as JSON").
+    case null
+    /// Left out, as `JSONEncoder` does: for documents and request bodies
+    /// read by others, and for the values a binding or a command line holds.
+    case omitted
+  }
+
+  /// The JSON value `value` encodes to.
+  ///
+  /// - Throws: `EncodingError` when the value encodes nothing at all, or
+  ///   whatever its own `encode(to:)` throws.
+  public static func encode<T: Encodable>(_ value: T, nilMembers: NilMembers = .null) throws -> JSONValue {
+    guard let json = try box(value, path: .root, omitsNil: nilMembers == .omitted) else {
+      throw EncodingError.invalidValue(
+        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+    }
+    return json
+  }
+
+  /// The JSON value `value` encodes to, reusing from `cache` the JSON of
+  /// each top-level member whose value equals the one it was encoded from
+  /// last time; the cache then holds this value's members.
+  ///
+  /// The result is what ``encode(_:)`` gives, provided equal values encode
+  /// the same (synthesized `Equatable` and `Encodable` agree); members whose
+  /// type is not `Equatable` are encoded every time. An unchanged member is
+  /// the very same `JSONValue` as before, so comparing the two documents
+  /// passes over it at once.
+  public static func encode<T: Encodable>(_ value: T, reusing cache: JSONMemberCache) throws -> JSONValue {
+    let encoder = ValueEncoder(path: .root, memberCache: cache, omitsNil: false)
+    cache.begin()
+    try value.encode(to: encoder)
+    guard let json = encoder.finish() else {
+      throw EncodingError.invalidValue(
+        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+    }
+    cache.commit()
+    return json
+  }
+
+  /// The JSON of `value` as the member `key` of an object holds it (a
+  /// `Date` as its ISO 8601 string, an object for a value that encodes
+  /// nothing), reusing `cache` as ``JSONMemberCache`` does for a member's
+  /// own value: what `value` holds is compared with what it held last time,
+  /// and only what changed is encoded. For ``StateParts`` states, whose
+  /// parts the daemon compares and encodes itself.
+  public static func encodeMember<T: Encodable>(_ value: T, key: String, reusing cache: JSONMemberCache) throws -> JSONValue {
+    cache.begin()
+    let json = try box(value, path: CodingPath.root.child(IndexKey(stringValue: key)), cache: cache) ?? .object([:])
+    cache.commit()
+    return json
+  }
+
+  /// `value` as JSON at `path`: the primitives and Foundation's special
+  /// types directly, anything else through its `encode(to:)`; nil when it
+  /// encoded nothing. With `cache`, what `value` holds is compared with what
+  /// it held last time, and only what changed is encoded.
+  fileprivate static func box<T: Encodable>(
+    _ value: T, path: CodingPath, cache: JSONMemberCache? = nil, omitsNil: Bool = false
+  ) throws -> JSONValue? {
+    // Type identity, not `as?`: one comparison per type instead of a
+    // dynamic cast, and no match for a subclass JSONEncoder would not treat
+    // specially either.
+    if T.self == String.self { return .string(value as! String) }
+    if T.self == Int.self { return .int(value as! Int) }
+    if T.self == Bool.self { return .bool(value as! Bool) }
+    if T.self == Double.self { return number(value as! Double) }
+    if T.self == Date.self { return .string((value as! Date).formatted(.iso8601)) }
+    if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+    if T.self == URL.self { return .string((value as! URL).absoluteString) }
+    if T.self == Decimal.self { return try number(text: (value as! Decimal).description, path: path) }
+    if T.self == JSONValue.self { return plain(value as! JSONValue) }
+    if let cache, let array = value as? any ElementwiseEncodable {
+      return try array.encodeElements(path: path, cache: cache)
+    }
+    let encoder = ValueEncoder(path: path, memberCache: cache, omitsNil: omitsNil)
+    try value.encode(to: encoder)
+    return encoder.finish()
+  }
+
+  /// `value` as its own `encode(to:)` writes it here, without a container
+  /// per value: an action carrying a large JSON value (a binding's) is
+  /// encoded once per send, on the store loop. Doubles become what
+  /// `number(_:)` makes of them; the rest is unchanged.
+  private static func plain(_ value: JSONValue) -> JSONValue {
+    switch value {
+    case .double(let number): return Self.number(number)
+    case .array(let elements): return .array(elements.map(plain))
+    case .object(let members): return .object(JSONObject(members.map { ($0.key, plain($0.value)) }))
+    default: return value
+    }
+  }
+
+  /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back,
+  /// without writing it out where the answer is known: below 2^53 a whole
+  /// double's description is its digits and `.0`, which JSONEncoder drops
+  /// and the parser reads as an integer, and any other finite double's
+  /// shortest description reads back as the double itself. Larger whole
+  /// numbers (`1e+16`), infinities and NaN go the long way.
+  fileprivate static func number(_ value: Double) -> JSONValue {
+    if value.magnitude < 0x1p53 {
+      return value == value.rounded(.towardZero) ? .int(Int(value)) : .double(value)
+    }
+    return number(described: value)
+  }
+
+  /// A `Float` as `JSONEncoder` writes it: read back from its own
+  /// description, which is not the `Double` it converts to (`0.1`).
+  fileprivate static func number(_ value: Float) -> JSONValue { number(described: value) }
+
+  /// `value` as `JSONEncoder` writes it and ``JSONParser`` reads it back:
+  /// its shortest description, without a trailing `.0`, parsed.
+  private static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(described value: F) -> JSONValue {
+    guard value.isFinite else { return .string(value.isNaN ? "NaN" : value < 0 ? "-Infinity" : "Infinity") }
+    var text = value.description
+    if text.hasSuffix(".0") { text.removeLast(2) }
+    // A finite value's description always reads back.
+    return (try? number(text: text, path: .root)) ?? .double(Double(value))
+  }
+
+  /// A number written as `text`, read as ``JSONParser`` reads it: an
+  /// integer that fits `Int` without fraction or exponent, else a `Double`.
+  fileprivate static func number(text: String, path: CodingPath) throws -> JSONValue {
+    if let integer = Int(text) { return .int(integer) }
+    guard let double = Double(text), double.isFinite else {
+      throw EncodingError.invalidValue(
+        text, EncodingError.Context(codingPath: path.keys, debugDescription: "'\(text)' is not a finite JSON number."))
+    }
+    return .double(double)
+  }
+
+  fileprivate static func number(_ value: UInt64) -> JSONValue {
+    value <= UInt64(Int.max) ? .int(Int(value)) : .double(Double(value))
+  }
+}
+
+/// The key of an element of an unkeyed container, and of `super`.
+private struct IndexKey: CodingKey {
+  let stringValue: String
+  let intValue: Int?
+  init(stringValue: String) { (self.stringValue, intValue) = (stringValue, nil) }
+  init(intValue: Int) { (stringValue, self.intValue) = ("Index \(intValue)", intValue) }
+  static let superKey = IndexKey(stringValue: "super")
+}
+
+/// A container or encoder whose value is complete only once the value that
+/// asked for it has finished encoding.
+private enum Pending {
+  case object(ObjectBuilder)
+  case array(ArrayBuilder)
+  case encoder(ValueEncoder)
+
+  func finish() -> JSONValue {
+    switch self {
+    case .object(let object): object.finish()
+    case .array(let array): array.finish()
+    case .encoder(let encoder): encoder.finish() ?? .object([:])
+    }
+  }
+}
+
+private final class ObjectBuilder {
+  /// The members in the order they were encoded. A key encoded again is
+  /// given again, and the last value given wins (``JSONObject/init(_:)``),
+  /// so that encoding costs one sort at the end rather than an ordered
+  /// insertion per member.
+  var members: [JSONObject.Element] = []
+  /// Nested containers and super encoders, by key, none of them among
+  /// ``members``. A list, not a dictionary: an enum's case is one nested
+  /// container, most structs have none, and a dictionary cost more to make
+  /// and hash into than the list costs to search.
+  private(set) var pending: [(key: String, value: Pending)] = []
+
+  init(capacity: Int = 0) {
+    if capacity > 0 { members.reserveCapacity(capacity) }
+  }
+
+  /// The nested container or super encoder standing for member `key`.
+  func pending(for key: String) -> Pending? {
+    pending.first { $0.key == key }?.value
+  }
+
+  /// Sets `key`'s nested container or super encoder, which from now on
+  /// stands for the member.
+  func setPending(_ value: Pending, for key: String) {
+    removePending(key)
+    pending.append((key, value))
+  }
+
+  func removePending(_ key: String) {
+    if !pending.isEmpty { pending.removeAll { $0.key == key } }
+  }
+
+  /// Takes out member `key`: the value a nested container goes on filling,
+  /// or one a super encoder replaces.
+  func remove(_ key: String) -> JSONValue? {
+    guard !members.isEmpty else { return nil }
+    var removed: JSONValue?
+    members.removeAll { member in
+      guard JSONObject.order(member.key, key) == 0 else { return false }
+      removed = member.value
+      return true
+    }
+    return removed
+  }
+
+  func finish() -> JSONValue {
+    for (key, pending) in pending { members.append((key, pending.finish())) }
+    // Taken out, so that they are sorted in place.
+    var taken: [JSONObject.Element] = []
+    swap(&taken, &members)
+    return .object(JSONObject(taken))
+  }
+}
+
+private final class ArrayBuilder {
+  var elements: JSONArray = []
+  /// Nested containers and super encoders, by the index they hold.
+  var pending: [(index: Int, pending: Pending)] = []
+
+  /// Holds the next index for `pending`.
+  func append(_ pending: Pending) {
+    self.pending.append((elements.count, pending))
+    elements.append(.null)
+  }
+
+  func finish() -> JSONValue {
+    for (index, pending) in pending { elements[index] = pending.finish() }
+    return .array(elements)
+  }
+}
+
+/// The `Encoder` for one value.
+private final class ValueEncoder: Encoder {
+  enum Storage {
+    case none
+    case value(JSONValue)
+    case object(ObjectBuilder)
+    case array(ArrayBuilder)
+  }
+
+  let path: CodingPath
+  /// Only for the root value's own keyed container.
+  let memberCache: JSONMemberCache?
+  /// Whether optional members without a value are left out (``JSONValueEncoder/NilMembers``).
+  let omitsNil: Bool
+  var storage = Storage.none
+  var codingPath: [any CodingKey] { path.keys }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  init(path: CodingPath, memberCache: JSONMemberCache? = nil, omitsNil: Bool) {
+    self.path = path
+    self.memberCache = memberCache
+    self.omitsNil = omitsNil
+  }
+
+  /// What was encoded; nil when nothing was.
+  func finish() -> JSONValue? {
+    switch storage {
+    case .none: nil
+    case .value(let value): value
+    case .object(let object): object.finish()
+    case .array(let array): array.finish()
+    }
+  }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    let object: ObjectBuilder
+    switch storage {
+    case .object(let existing):
+      object = existing
+    case .none:
+      // The root of a cached encoding has as many members as last time.
+      object = ObjectBuilder(capacity: memberCache?.count ?? 0)
+      storage = .object(object)
+    case .value, .array:
+      preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
+    }
+    return KeyedEncodingContainer(
+      KeyedContainer<Key>(object: object, path: path, omitsNil: omitsNil, memberCache: memberCache))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    let array: ArrayBuilder
+    switch storage {
+    case .array(let existing):
+      array = existing
+    case .none:
+      array = ArrayBuilder()
+      storage = .array(array)
+    case .value, .object:
+      preconditionFailure("Attempt to push new unkeyed encoding container when already previously encoded at this path.")
+    }
+    return UnkeyedContainer(array: array, path: path, omitsNil: omitsNil)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer { SingleValueContainer(encoder: self) }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let object: ObjectBuilder
+  let path: CodingPath
+  let omitsNil: Bool
+  var memberCache: JSONMemberCache? = nil
+  var codingPath: [any CodingKey] { path.keys }
+
+  /// Sets `key`, replacing a nested container or super encoder given for
+  /// it earlier: the last write wins, as in JSONEncoder.
+  private func set(_ value: JSONValue, _ key: Key) {
+    set(value, named: key.stringValue)
+  }
+
+  private func set(_ value: JSONValue, named name: String) {
+    object.removePending(name)
+    object.members.append((name, value))
+  }
+
+  mutating func encodeNil(forKey key: Key) { set(.null, key) }
+  mutating func encode(_ value: Bool, forKey key: Key) { set(.bool(value), key) }
+  mutating func encode(_ value: String, forKey key: Key) { set(.string(value), key) }
+  mutating func encode(_ value: Double, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+  mutating func encode(_ value: Float, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+  mutating func encode(_ value: Int, forKey key: Key) { set(.int(value), key) }
+  mutating func encode(_ value: Int8, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: Int16, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: Int32, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: Int64, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt, forKey key: Key) { set(JSONValueEncoder.number(UInt64(value)), key) }
+  mutating func encode(_ value: UInt8, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt16, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt32, forKey key: Key) { set(.int(Int(value)), key) }
+  mutating func encode(_ value: UInt64, forKey key: Key) { set(JSONValueEncoder.number(value), key) }
+
+  /// Sets `key` to `value`, or for `nil` to `null` or nothing
+  /// (``JSONValueEncoder/NilMembers``).
+  private func setIfPresent(_ value: JSONValue?, _ key: Key) {
+    if let value {
+      set(value, key)
+    } else if !omitsNil {
+      set(.null, key)
+    }
+  }
+
+  mutating func encodeIfPresent(_ value: Bool?, forKey key: Key) { setIfPresent(value.map(JSONValue.bool), key) }
+  mutating func encodeIfPresent(_ value: String?, forKey key: Key) { setIfPresent(value.map(JSONValue.string), key) }
+  mutating func encodeIfPresent(_ value: Double?, forKey key: Key) {
+    setIfPresent(value.map { JSONValueEncoder.number($0) }, key)
+  }
+  mutating func encodeIfPresent(_ value: Float?, forKey key: Key) {
+    setIfPresent(value.map { JSONValueEncoder.number($0) }, key)
+  }
+  mutating func encodeIfPresent(_ value: Int?, forKey key: Key) { setIfPresent(value.map(JSONValue.int), key) }
+  mutating func encodeIfPresent(_ value: Int8?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: Int16?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: Int32?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: Int64?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: UInt?, forKey key: Key) {
+    setIfPresent(value.map { JSONValueEncoder.number(UInt64($0)) }, key)
+  }
+  mutating func encodeIfPresent(_ value: UInt8?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: UInt16?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: UInt32?, forKey key: Key) { setIfPresent(value.map { .int(Int($0)) }, key) }
+  mutating func encodeIfPresent(_ value: UInt64?, forKey key: Key) {
+    setIfPresent(value.map { JSONValueEncoder.number($0) }, key)
+  }
+  mutating func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: Key) throws {
+    guard let value else { return setIfPresent(nil, key) }
+    try encode(value, forKey: key)
+  }
+
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    guard let memberCache else {
+      set(try JSONValueEncoder.box(value, path: path.child(key), omitsNil: omitsNil) ?? .object([:]), key)
+      return
+    }
+    // The member's path is made only if it is encoded: most are reused.
+    let name = key.stringValue
+    set(
+      try memberCache.member(value, forKey: name) { [path] children in
+        try JSONValueEncoder.box(value, path: path.child(key), cache: children) ?? .object([:])
+      }, named: name)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let nested: ObjectBuilder
+    let name = key.stringValue
+    if case .object(let existing) = object.pending(for: name) {
+      nested = existing
+    } else {
+      // A container asked for where an object was already encoded goes on
+      // filling that object.
+      nested = ObjectBuilder()
+      if case .object(let members) = object.remove(name) { nested.members = Array(members) }
+      object.setPending(.object(nested), for: name)
+    }
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key), omitsNil: omitsNil))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let nested: ArrayBuilder
+    let name = key.stringValue
+    if case .array(let existing) = object.pending(for: name) {
+      nested = existing
+    } else {
+      nested = ArrayBuilder()
+      if case .array(let elements) = object.remove(name) { nested.elements = elements }
+      object.setPending(.array(nested), for: name)
+    }
+    return UnkeyedContainer(array: nested, path: .child(path, key), omitsNil: omitsNil)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    superEncoder(named: IndexKey.superKey.stringValue, key: IndexKey.superKey)
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    superEncoder(named: key.stringValue, key: key)
+  }
+
+  private func superEncoder(named name: String, key: any CodingKey) -> any Encoder {
+    let encoder = ValueEncoder(path: .child(path, key), omitsNil: omitsNil)
+    _ = object.remove(name)
+    object.setPending(.encoder(encoder), for: name)
+    return encoder
+  }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+  let array: ArrayBuilder
+  let path: CodingPath
+  let omitsNil: Bool
+  var codingPath: [any CodingKey] { path.keys }
+  var count: Int { array.elements.count }
+
+  private func append(_ value: JSONValue) { array.elements.append(value) }
+  private var nextPath: CodingPath { .child(path, IndexKey(intValue: count)) }
+
+  mutating func encodeNil() { append(.null) }
+  mutating func encode(_ value: Bool) { append(.bool(value)) }
+  mutating func encode(_ value: String) { append(.string(value)) }
+  mutating func encode(_ value: Double) { append(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Float) { append(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Int) { append(.int(value)) }
+  mutating func encode(_ value: Int8) { append(.int(Int(value))) }
+  mutating func encode(_ value: Int16) { append(.int(Int(value))) }
+  mutating func encode(_ value: Int32) { append(.int(Int(value))) }
+  mutating func encode(_ value: Int64) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt) { append(JSONValueEncoder.number(UInt64(value))) }
+  mutating func encode(_ value: UInt8) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt16) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt32) { append(.int(Int(value))) }
+  mutating func encode(_ value: UInt64) { append(JSONValueEncoder.number(value)) }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    append(try JSONValueEncoder.box(value, path: nextPath, omitsNil: omitsNil) ?? .object([:]))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+    let nested = ObjectBuilder()
+    let path = nextPath
+    array.append(.object(nested))
+    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: path, omitsNil: omitsNil))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let nested = ArrayBuilder()
+    let path = nextPath
+    array.append(.array(nested))
+    return UnkeyedContainer(array: nested, path: path, omitsNil: omitsNil)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    let encoder = ValueEncoder(path: nextPath, omitsNil: omitsNil)
+    array.append(.encoder(encoder))
+    return encoder
+  }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+  let encoder: ValueEncoder
+  var codingPath: [any CodingKey] { encoder.codingPath }
+
+  private func set(_ value: JSONValue) {
+    guard case .none = encoder.storage else {
+      preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
+    }
+    encoder.storage = .value(value)
+  }
+
+  mutating func encodeNil() { set(.null) }
+  mutating func encode(_ value: Bool) { set(.bool(value)) }
+  mutating func encode(_ value: String) { set(.string(value)) }
+  mutating func encode(_ value: Double) { set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Float) { set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Int) { set(.int(value)) }
+  mutating func encode(_ value: Int8) { set(.int(Int(value))) }
+  mutating func encode(_ value: Int16) { set(.int(Int(value))) }
+  mutating func encode(_ value: Int32) { set(.int(Int(value))) }
+  mutating func encode(_ value: Int64) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt) { set(JSONValueEncoder.number(UInt64(value))) }
+  mutating func encode(_ value: UInt8) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt16) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt32) { set(.int(Int(value))) }
+  mutating func encode(_ value: UInt64) { set(JSONValueEncoder.number(value)) }
+
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    // The same value at the same place: the same cache.
+    set(
+      try JSONValueEncoder.box(value, path: encoder.path, cache: encoder.memberCache, omitsNil: encoder.omitsNil)
+        ?? .object([:]))
+  }
+}
+
+/// An array whose elements can be compared with the array encoded last time
+/// at the same place (``JSONMemberCache``): an element equal to the one at
+/// its position then keeps that one's JSON.
+private protocol ElementwiseEncodable {
+  func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue
+}
+
+/// The array a cache's value was last, and its elements' JSON.
+private final class EncodedElements<Element> {
+  let elements: [Element]
+  let json: [JSONValue]
+  init(elements: [Element], json: [JSONValue]) { (self.elements, self.json) = (elements, json) }
+}
+
+/// The chunked array a cache's value was last, and its elements' JSON,
+/// chunked alike.
+private final class EncodedChunks<Element> {
+  let elements: ChunkedArray<Element>
+  let json: JSONArray
+  init(elements: ChunkedArray<Element>, json: JSONArray) { (self.elements, self.json) = (elements, json) }
+}
+
+extension ChunkedArray: ElementwiseEncodable where Element: Encodable & Equatable {
+  /// A chunk that is the same storage as the one at its position last time
+  /// keeps its JSON chunk as it was, without a look at its elements; any
+  /// other chunk is compared element by element. So one element changed
+  /// among 100,000 costs one chunk's comparison and one element's encoding.
+  fileprivate func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue {
+    let previous = cache.elements as? EncodedChunks<Element>
+    // The JSON encoded last time, with the chunks that changed replaced: the
+    // others keep their storage and their stamps, so the diff passes them too.
+    var json = previous?.json ?? []
+    let kept = Swift.min(json.chunkCount, chunkCount)
+    json.keepChunks(kept)
+    for chunkIndex in 0..<chunkCount {
+      if let previous, chunkIndex < kept {
+        guard !sharesChunk(chunkIndex, with: previous.elements) else { continue }
+        json.replaceChunk(
+          chunkIndex,
+          with: try Self.encode(
+            chunks[chunkIndex], from: chunkIndex * Self.chunkSize, path: path,
+            previous: (previous.elements.chunks[chunkIndex], previous.json.chunks[chunkIndex])))
+      } else {
+        json.replaceChunk(
+          chunkIndex, with: try Self.encode(chunks[chunkIndex], from: chunkIndex * Self.chunkSize, path: path, previous: nil))
+      }
+    }
+    cache.elements = EncodedChunks(elements: self, json: json)
+    return .array(json)
+  }
+
+  /// The JSON of `chunk`, whose first element is at `offset`, reusing the JSON
+  /// of each element equal to the one at its position in `previous`.
+  private static func encode(
+    _ chunk: [Element], from offset: Int, path: CodingPath, previous: (elements: [Element], json: [JSONValue])?
+  ) throws -> [JSONValue] {
+    var json: [JSONValue] = []
+    json.reserveCapacity(chunk.count)
+    for index in chunk.indices {
+      if let previous, index < previous.elements.count, previous.elements[index] == chunk[index] {
+        json.append(previous.json[index])
+      } else {
+        json.append(
+          try JSONValueEncoder.box(chunk[index], path: .child(path, IndexKey(intValue: offset + index))) ?? .object([:]))
+      }
+    }
+    return json
+  }
+}
+
+extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
+  /// Reuses the JSON of the elements equal to last time's at both ends (so
+  /// an element put in front or taken out encodes nothing else) and of those
+  /// equal to last time's at the same position in between (so a change and
+  /// an append encode two).
+  fileprivate func encodeElements(path: CodingPath, cache: JSONMemberCache) throws -> JSONValue {
+    if let scalars = scalarJSON() { return scalars }
+    let previous = cache.elements as? EncodedElements<Element>
+    let old = previous?.elements ?? []
+    let oldJSON = previous?.json ?? []
+    let shorter = Swift.min(count, old.count)
+    var prefix = 0
+    while prefix < shorter && old[prefix] == self[prefix] { prefix += 1 }
+    var suffix = 0
+    while suffix < shorter - prefix && old[old.count - 1 - suffix] == self[count - 1 - suffix] { suffix += 1 }
+    var json: [JSONValue] = []
+    json.reserveCapacity(count)
+    json.append(contentsOf: oldJSON[..<prefix])
+    for index in prefix..<count - suffix {
+      if index < old.count && old[index] == self[index] {
+        json.append(oldJSON[index])
+      } else {
+        json.append(try JSONValueEncoder.box(self[index], path: .child(path, IndexKey(intValue: index))) ?? .object([:]))
+      }
+    }
+    json.append(contentsOf: oldJSON[(old.count - suffix)...])
+    cache.elements = EncodedElements(elements: self, json: json)
+    return .array(json)
+  }
+
+  /// The JSON of an array of integers, strings or booleans, written at once:
+  /// comparing such elements with last time's costs as much as encoding
+  /// them, and this code, generic over `Element`, would do either slowly.
+  private func scalarJSON() -> JSONValue? {
+    if let integers = self as? [Int] { return .array(JSONArray(integers.lazy.map(JSONValue.int))) }
+    if let strings = self as? [String] { return .array(JSONArray(strings.lazy.map(JSONValue.string))) }
+    if let booleans = self as? [Bool] { return .array(JSONArray(booleans.lazy.map(JSONValue.bool))) }
+    return nil
+  }
+}

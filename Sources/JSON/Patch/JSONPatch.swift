@@ -1,0 +1,40 @@
+
+/// RFC 6902 JSON Patch: applying patches, computing them, and narrowing them
+/// to a subtree.
+///
+/// - ``apply(_:to:)`` runs the six operations against a document, atomically.
+/// - ``diff(from:to:)`` computes a patch whose size follows the size of the
+///   change, matching array elements by their `"id"` member.
+/// - ``scoped(_:to:newDocument:)`` keeps what a path-filtered subscriber needs,
+///   relative to its subtree.
+///
+/// The invariant the daemon and its clients rely on:
+/// `apply(diff(from: a, to: b), to: a) == b` for all documents `a` and `b`.
+public enum JSONPatch {
+  /// Reads a patch document: a JSON array of RFC 6902 operation objects.
+  ///
+  /// - Throws: ``JSONPatchError`` with reason ``JSONPatchError/Reason/malformed(_:)``
+  ///   naming the first operation that cannot be read.
+  public static func operations(from json: JSONValue) throws(JSONPatchError) -> [PatchOperation] {
+    guard case .array(let elements) = json else {
+      throw JSONPatchError(
+        index: 0, operation: nil,
+        reason: .malformed("a patch must be an array of operations, found \(json.kindDescription)"))
+    }
+    var operations: [PatchOperation] = []
+    operations.reserveCapacity(elements.count)
+    for (index, element) in elements.enumerated() {
+      do {
+        operations.append(try PatchOperation(json: element))
+      } catch {
+        throw JSONPatchError(index: index, operation: nil, reason: .malformed(error.message))
+      }
+    }
+    return operations
+  }
+
+  /// A patch as its JSON document: an array of operation objects.
+  public static func json(_ operations: [PatchOperation]) -> JSONValue {
+    .array(operations.map(\.json))
+  }
+}

@@ -1,0 +1,14 @@
+
+extension JSONValue {
+  /// What kind of value this is, with an article, for messages ("a string").
+  var kindDescription: String {
+    switch self {
+    case .null: "null"
+    case .bool: "a boolean"
+    case .int, .double: "a number"
+    case .string: "a string"
+    case .array: "an array"
+    case .object: "an object"
+    }
+  }
+}

@@ -1,0 +1,87 @@
+import ComposableCore
+import ActionLanguage
+import FoundationEssentials
+import Testing
+
+/// Command lines that name actions, and the actions they name.
+@Suite struct ActionPathParseTests {
+  static let uuid = UUID(uuidString: "3F2504E0-4F89-41D3-9A0C-0305E82C3301")!
+
+  static let commands: [(String, [String], LibraryAction)] = [
+    ("open", [], .open),
+    ("move", ["3", "Bottom"], .move(3, to: .bottom)),
+    ("move", ["-3", "bottom"], .move(-3, to: .bottom)),
+    ("move", ["3", #""top""#], .move(3, to: .top)),
+    ("weigh", ["2.5", "true"], .weigh(grams: 2.5, exact: true)),
+    ("weigh", ["3", "false"], .weigh(grams: 3, exact: false)),
+    ("tag", [], .tag(nil, note: nil)),
+    ("tag", ["red"], .tag("red", note: nil)),
+    ("tag", ["null", #"{"text":"x","pinned":false}"#], .tag(nil, note: Note(text: "x", pinned: false))),
+    ("tag", [#""null""#], .tag("null", note: nil)),
+    ("lookup", ["3f2504e0-4f89-41d3-9a0c-0305e82c3301"], .lookup(uuid)),
+    ("items[abc].rename", ["new name"], .items(.element(id: "abc", action: .rename("new name")))),
+    ("items[abc].rename", [#""quoted""#], .items(.element(id: "abc", action: .rename("quoted")))),
+    ("items[abc].rename", ["'single'"], .items(.element(id: "abc", action: .rename("single")))),
+    ("items[abc].rename", [""], .items(.element(id: "abc", action: .rename("")))),
+    (#"items["a.b]c"].toggle"#, [], .items(.element(id: "a.b]c", action: .toggle))),
+    ("items['x y'].toggle", [], .items(.element(id: "x y", action: .toggle))),
+    ("items[42].toggle", [], .items(.element(id: "42", action: .toggle))),
+    ("settings.age", ["42"], .settings(BindingAction(field: "age", value: .int(42)))),
+    ("settings.name", ["Ann Lee"], .settings(BindingAction(field: "name", value: .string("Ann Lee")))),
+    ("settings", ["name", "Ann"], .settings(BindingAction(field: "name", value: .string("Ann")))),
+    ("attach", [#"{"text":"hi","pinned":true}"#], .attach(Note(text: "hi", pinned: true))),
+    ("tree.leaf", [], .tree(.leaf)),
+    ("tree.grow.grow.leaf", [], .tree(.grow(.grow(.leaf)))),
+  ]
+
+  @Test(arguments: commands)
+  func parsesToTheAction(path: String, arguments: [String], expected: LibraryAction) throws {
+    let action = try ActionPath.parse(path: path, arguments: arguments, as: LibraryAction.self)
+    #expect(action == expected)
+  }
+
+  /// Read once, a command line gives the action's JSON and the command line
+  /// the action is described with, in canonical form whatever the words
+  /// were; with a JSON literal among the words, no command line.
+  @Test(arguments: commands)
+  func readsTheJSONAndTheCanonicalCommandLineInOnePass(path: String, arguments: [String], expected: LibraryAction)
+    throws
+  {
+    let parsed = try ActionPath.read(path: path, arguments: arguments, schema: .library)
+    #expect(parsed.json == (try ActionPath.parse(path: path, arguments: arguments, schema: .library)))
+    if let summary = parsed.summary {
+      #expect(summary == ActionPath.describe(expected))
+    } else {
+      #expect(arguments.contains { $0.hasPrefix("{") })
+    }
+  }
+
+  @Test func producesTheJSONThatSynthesizedCodableWrites() throws {
+    #expect(
+      try ActionPath.parse(path: "move", arguments: ["3", "top"], schema: .library)
+        == .object(["move": .object(["_0": .int(3), "to": .string("top")])]))
+    #expect(try ActionPath.parse(path: "open", arguments: [], schema: .library) == .object(["open": .object([:])]))
+    #expect(
+      try ActionPath.parse(path: "items[x].toggle", arguments: [], schema: .library)
+        == .object([
+          "items": .object([
+            "_0": .object(["element": .object(["id": .string("x"), "action": .object(["toggle": .object([:])])])])
+          ])
+        ]))
+    #expect(
+      try ActionPath.parse(path: "settings.age", arguments: ["7"], schema: .library)
+        == .object(["settings": .object(["_0": .object(["field": .string("age"), "value": .int(7)])])]))
+  }
+
+  @Test func leavesOutANilOptionalAsCodableDoes() throws {
+    #expect(try ActionPath.parse(path: "tag", arguments: ["null"], schema: .library) == .object(["tag": .object([:])]))
+    #expect(
+      try ActionPath.parse(path: "tag", arguments: ["nil", "null"], schema: .library) == .object(["tag": .object([:])]))
+  }
+
+  @Test func writesAUUIDUpperCaseAsUUIDEncodes() throws {
+    let json = try ActionPath.parse(
+      path: "lookup", arguments: ["3f2504e0-4f89-41d3-9a0c-0305e82c3301"], schema: .library)
+    #expect(json == .object(["lookup": .object(["_0": .string("3F2504E0-4F89-41D3-9A0C-0305E82C3301")])]))
+  }
+}

@@ -1,0 +1,69 @@
+import FoundationEssentials
+import JSON
+import Testing
+
+/// `apply(diff(a, b), to: a) == b` over thousands of random documents and
+/// random edits of them, and the patches survive both JSON encodings.
+@Suite struct JSONPatchPropertyTests {
+  @Test(arguments: [1, 2, 3, 4] as [UInt64])
+  func applyingTheDiffGivesTheNewDocument(seed: UInt64) throws {
+    var random = RandomJSON(seed: seed)
+    for round in 0..<750 {
+      let old = random.document()
+      var new = old
+      for _ in 0..<random.int(1...3) { new = random.mutate(new) }
+      if round % 50 == 0 { new = random.document() }
+      let operations = JSONPatch.diff(from: old, to: new)
+      let context = Comment(rawValue: "seed \(seed) round \(round)\nold \(canonical(old))\nnew \(canonical(new))\npatch \(canonical(operations))")
+
+      let applied: JSONValue
+      do {
+        applied = try JSONPatch.apply(operations, to: old)
+      } catch {
+        Issue.record("\(error)\n\(context)")
+        continue
+      }
+      #expect(applied == new, context)
+      #expect(canonical(applied) == canonical(new), context)
+      #expect(JSONPatch.diff(from: new, to: new).isEmpty, context)
+      if old == new { #expect(operations.isEmpty, context) }
+
+      // Canonical JSON keeps every value exactly.
+      let bytes = CanonicalJSON.encode(JSONPatch.json(operations))
+      #expect(try JSONPatch.operations(from: JSONParser.parse(bytes)) == operations, context)
+      // Codable through Foundation: JSONEncoder writes 1.0 as 1, so compare
+      // the outcome numerically.
+      let data = try JSONEncoder().encode(operations)
+      let decoded = try JSONDecoder().decode([PatchOperation].self, from: data)
+      #expect(decoded.map(\.path) == operations.map(\.path), context)
+      #expect(JSONPatch.equal(try JSONPatch.apply(decoded, to: old), new), context)
+    }
+  }
+
+  @Test func reorderingsOfIdentifiedArraysUseTheFewestMoves() throws {
+    var random = RandomJSON(seed: 99)
+    for _ in 0..<300 {
+      let count = random.int(0...40)
+      let old = JSONPatchDiffTests.items(0..<count)
+      let permutation = Array(0..<count).shuffled(using: &random.generator)
+      let new = permutation.map { JSONPatchDiffTests.item($0) }
+      let operations = JSONPatch.diff(from: .array(old), to: .array(new))
+      #expect(try JSONPatch.apply(operations, to: .array(old)) == .array(new))
+      if operations.allSatisfy({ $0.name == "move" }) {
+        #expect(operations.count == count - longestIncreasingRun(permutation))
+      } else {
+        // More moves than elements: the whole array was replaced.
+        #expect(operations.count == 1)
+      }
+    }
+  }
+
+  private func longestIncreasingRun(_ values: [Int]) -> Int {
+    var tails: [Int] = []
+    for value in values {
+      let index = tails.firstIndex { $0 >= value } ?? tails.count
+      if index == tails.count { tails.append(value) } else { tails[index] = value }
+    }
+    return tails.count
+  }
+}
