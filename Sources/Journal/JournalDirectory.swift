@@ -124,7 +124,7 @@ public final class JournalDirectory: Sendable {
   /// - Returns: what was written and removed.
   @discardableResult
   public func writeSnapshot(
-    version: UInt64, state: JSONValue, epoch: String, time: Int64 = JournalClock.milliseconds()
+    version: UInt64, state: JSONValue, epoch: String, time: Int64 = WallClock.milliseconds()
   ) throws(JournalError) -> SnapshotResult {
     try snapshots.withLock { writer throws(JournalError) -> SnapshotResult in
       if let problem = Epoch.problem(epoch) { throw .invalidArgument("cannot write the snapshot: \(problem)") }

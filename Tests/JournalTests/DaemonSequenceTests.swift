@@ -43,7 +43,7 @@ import Platform
         version += 1
         records.append(
           JournalRecord(
-            version: version, time: JournalClock.milliseconds(),
+            version: version, time: WallClock.milliseconds(),
             origin: .object(["client": .string("test"), "connection": .int(1)]),
             action: .object(["add": .object(["_0": .string("n\(batch)-\(index)")])]),
             patch: JSONPatch.json(JSONPatch.diff(from: published, to: nextJSON))))

@@ -7,10 +7,9 @@
 /// the executor and keeps the rest of its concatenations from starting.
 ///
 /// What it keeps is not generic over `Action`: a request's reply mapping is
-/// held as a closure that enqueues the mapped action. Dictionaries of types
-/// nested in the generic class went through the standard library's
-/// unspecialized code, several thousand instructions per lookup
-/// (docs/BENCHMARKS.md).
+/// held as a closure that enqueues the mapped action, so that its
+/// dictionaries have concrete key and value types the standard library's
+/// specialized code serves, not types nested in the generic class.
 final class EffectRuntime<Action: Sendable> {
   private let executor: any EffectExecutor
   private let enqueue: (Action, Origin) -> Void

@@ -4,10 +4,9 @@ import Wire
 
 /// The published JSON document of the state, kept up to date part by part.
 ///
-/// Encoding the whole state after every action costs as much as the state is
-/// large: JSONEncoder, then parsing its output back, was four fifths of the
-/// work of a counter increment (docs/BENCHMARKS.md). Instead only the parts
-/// of the state that changed are encoded again:
+/// Encoding the whole state after every action would cost as much as the
+/// state is large, whatever the action changed. Instead only the parts of the
+/// state that changed are encoded again:
 ///
 /// - a state that lists its parts (``StateParts``, as the app's root state
 ///   does) is compared with the last one part by part, and each part that

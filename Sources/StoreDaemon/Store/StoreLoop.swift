@@ -212,7 +212,7 @@ final class StoreLoop: @unchecked Sendable {
     }
     committer.record(
       JournalRecord(
-        version: version, time: JournalClock.milliseconds(), origin: sender.record, action: publication.change.action,
+        version: version, time: WallClock.milliseconds(), origin: sender.record, action: publication.change.action,
         patch: publication.patchJSON, canonical: (publication.actionBytes, publication.patchBytes)))
     waits.note(publication.change, origin: sender.origin)
   }

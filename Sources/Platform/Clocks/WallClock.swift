@@ -1,7 +1,7 @@
 import Glibc
 
-/// Wall-clock time as the journal records it.
-public enum JournalClock {
+/// Wall-clock time, as the journal records it for each action.
+public enum WallClock {
   /// Milliseconds since the Unix epoch, from `CLOCK_REALTIME`.
   public static func milliseconds() -> Int64 {
     var now = timespec()
