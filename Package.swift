@@ -93,7 +93,9 @@ let package = Package(
       swiftSettings: settings),
     .testTarget(
       name: "FeaturesTests",
-      dependencies: ["Features", "ActionLanguage", "ComposableCore", "ComposableTesting", "JSON", "Wire", "TestSupport"],
+      dependencies: [
+        "Features", "ActionLanguage", "ComposableCore", "ComposableTesting", "JSON", "Wire", "TestSupport",
+      ],
       swiftSettings: settings),
     .testTarget(
       name: "WireTests", dependencies: ["Wire", "ComposableCore", "JSON"],

@@ -16,7 +16,8 @@ final class TestExecutor: EffectExecutor {
 
   func start(_ request: EffectRequest, id: EffectID) {
     guard case .timer(let timer) = request else { return }
-    timers[id] = ScheduledTimer(deadline: now + timer.duration, tick: 1, interval: timer.duration, repeats: timer.repeats)
+    timers[id] = ScheduledTimer(
+      deadline: now + timer.duration, tick: 1, interval: timer.duration, repeats: timer.repeats)
   }
 
   func cancel(_ id: EffectID) {
@@ -32,7 +33,8 @@ final class TestExecutor: EffectExecutor {
     else { return nil }
     now = max(now, timer.deadline)
     if timer.repeats {
-      timers[id] = ScheduledTimer(deadline: timer.deadline + timer.interval, tick: timer.tick + 1, interval: timer.interval, repeats: true)
+      timers[id] = ScheduledTimer(
+        deadline: timer.deadline + timer.interval, tick: timer.tick + 1, interval: timer.interval, repeats: true)
     } else {
       timers[id] = nil
     }

@@ -177,7 +177,9 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
   }
 
   /// Answers the in-flight request `id` with `reply`.
-  public func respond(to id: EffectID, with reply: EffectReply, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+  public func respond(
+    to id: EffectID, with reply: EffectReply, sourceLocation: Testing.SourceLocation = #_sourceLocation
+  ) {
     guard store.inFlight.contains(where: { $0.id == id }) else {
       fail("No request #\(id) is in flight.\(inFlightSummary)", sourceLocation)
       return

@@ -83,7 +83,9 @@ enum ValueDump {
         let children = Array(payloadMirror.children)
         for (offset, child) in children.enumerated() {
           let childLabel = child.label.flatMap { $0.hasPrefix(".") ? nil : $0 }
-          dump(child.value, label: childLabel, indent: indent + 1, into: &lines, trailingComma: offset < children.count - 1)
+          dump(
+            child.value, label: childLabel, indent: indent + 1, into: &lines, trailingComma: offset < children.count - 1
+          )
         }
         lines.append(pad + ")" + comma)
       } else {
@@ -106,7 +108,8 @@ enum ValueDump {
       }
       lines.append(prefix + typeName + "(")
       for (offset, child) in children.enumerated() {
-        dump(child.value, label: child.label, indent: indent + 1, into: &lines, trailingComma: offset < children.count - 1)
+        dump(
+          child.value, label: child.label, indent: indent + 1, into: &lines, trailingComma: offset < children.count - 1)
       }
       lines.append(pad + ")" + comma)
     }
@@ -131,7 +134,8 @@ enum ValueDump {
   }
 
   private static func quoted(_ string: String) -> String {
-    "\"" + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    "\""
+      + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
       .replacingOccurrences(of: "\n", with: "\\n") + "\""
   }
 

@@ -21,10 +21,12 @@ package struct WorkerProgram: Sendable {
   let makeEngine: @Sendable (_ options: WorkerOptions, _ channel: WorkerChannel) -> any WorkerEngine
 
   package init(
-    kinds: [WorkerKind], makeEngine: @escaping @Sendable (_ options: WorkerOptions, _ channel: WorkerChannel) -> any WorkerEngine
+    kinds: [WorkerKind],
+    makeEngine: @escaping @Sendable (_ options: WorkerOptions, _ channel: WorkerChannel) -> any WorkerEngine
   ) {
     let name = WorkerProtocol.programName(for: kinds[0])
-    precondition(kinds.allSatisfy { WorkerProtocol.programName(for: $0) == name }, "\(kinds) are served by different programs")
+    precondition(
+      kinds.allSatisfy { WorkerProtocol.programName(for: $0) == name }, "\(kinds) are served by different programs")
     self.name = name
     self.kinds = kinds
     self.makeEngine = makeEngine

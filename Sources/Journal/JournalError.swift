@@ -1,4 +1,5 @@
 import Platform
+
 /// Why opening, recovering, snapshotting or reading a journal failed. Every
 /// case names the file and, where it applies, the byte offset, and its
 /// ``description`` says what to do. (Appends fail with ``JournalWriteError``.)

@@ -1,6 +1,6 @@
 import Foundation
-import Journal
 import JSON
+import Journal
 import Platform
 
 // journal-bench: how long the journal takes to write and recover a million
@@ -85,8 +85,9 @@ func run() throws {
   defer { try? FileManager.default.removeItem(atPath: root) }
   let initial: JSONValue = .object(["counter": .object(["count": .int(0)])])
 
-  print("journal-bench: \(options.records) records in batches of \(options.batch), a snapshot of "
-    + "\(options.elements) elements, in \(root)\n")
+  print(
+    "journal-bench: \(options.records) records in batches of \(options.batch), a snapshot of "
+      + "\(options.elements) elements, in \(root)\n")
   print("| step | time | detail |")
   print("|---|---|---|")
 
@@ -139,7 +140,9 @@ func run() throws {
     let writer = try journal.openWriter(after: recovered, epoch: "bench")
     try writer.append([record(1)])
     let (result, seconds) = try timed { try journal.writeSnapshot(version: 1, state: bigState, epoch: "bench") }
-    row("write a snapshot of \(options.elements) elements (encode, write, sync, rename)", seconds, megabytes(result.bytes))
+    row(
+      "write a snapshot of \(options.elements) elements (encode, write, sync, rename)", seconds, megabytes(result.bytes)
+    )
     // Records that each change one element of the collection.
     let tail = (2...UInt64(1001)).map { version in
       var changed = record(version)

@@ -55,7 +55,10 @@ struct BenchOptions {
   /// The options `--help` lists.
   static let options: [ArgumentParser.Option] =
     ["--smoke", "--fuzz", "--no-redis"].map { ArgumentParser.Option($0) } + [ArgumentParser.Option("--help", "-h")]
-    + ["--seconds", "--only", "--minutes", "--connections", "--seed", "--markdown", "--redis-server", "--binaries", "--directory"]
+    + [
+      "--seconds", "--only", "--minutes", "--connections", "--seed", "--markdown", "--redis-server", "--binaries",
+      "--directory",
+    ]
     .map { ArgumentParser.Option($0, value: "a value") }
 
   init(_ arguments: [String]) throws(BenchError) {
@@ -80,7 +83,8 @@ struct BenchOptions {
         let names = text.split(separator: ",").map(String.init)
         let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i"]
         if let unknown = names.first(where: { !known.contains($0) }) {
-          throw BenchError(.invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))
+          throw BenchError(
+            .invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))
         }
         only = Set(names)
       case .option("--fuzz", _): fuzz = true
@@ -95,7 +99,9 @@ struct BenchOptions {
         }
         fuzzConnections = parsed
       case .option("--seed", let text?):
-        guard let parsed = UInt64(text) else { throw BenchError(.invalidValue(text, for: "--seed", expected: "a whole number")) }
+        guard let parsed = UInt64(text) else {
+          throw BenchError(.invalidValue(text, for: "--seed", expected: "a whole number"))
+        }
         fuzzSeed = parsed
       case .option("--markdown", let text?): markdownPath = text
       case .option("--redis-server", let text?): redisServer = text

@@ -35,7 +35,8 @@ do {
   }
   benchmark.removeDirectories()
   if !benchmark.report.failures.isEmpty {
-    FileHandle.standardError.write(Data("storedaemon-bench: \(benchmark.report.failures.count) measurement(s) failed\n".utf8))
+    FileHandle.standardError.write(
+      Data("storedaemon-bench: \(benchmark.report.failures.count) measurement(s) failed\n".utf8))
     exit(1)
   }
 } catch {

@@ -1,6 +1,6 @@
 import ComposableCore
-import Features
 import Dispatch
+import Features
 import FoundationEssentials
 import Glibc
 import Platform
@@ -103,7 +103,8 @@ final class Daemon: Sendable {
     let drained = DispatchSemaphore(value: 0)
     loop.post(.shutdown(done: { drained.signal() }))
     while drained.wait(timeout: .now() + .seconds(5)) == .timedOut {
-      Log.warning("stopping: the store loop is still busy; waiting for it, so that every action it journals is answered")
+      Log.warning(
+        "stopping: the store loop is still busy; waiting for it, so that every action it journals is answered")
     }
     // Each client reads its answers, then goodbye; one that does not read is
     // given up on after the write timeout.
@@ -144,7 +145,8 @@ final class Daemon: Sendable {
     Log.info(
       "reloaded the feature settings\(fresh.configurationFile.map { " from \($0)" } ?? ""): store API "
         + "\(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search \(features.gifSearchBaseURL), "
-        + "search debounce \(features.searchDebounceMilliseconds) ms, request timeout \(features.requestTimeoutMilliseconds) ms")
+        + "search debounce \(features.searchDebounceMilliseconds) ms, request timeout \(features.requestTimeoutMilliseconds) ms"
+    )
   }
 
   private func acceptLoop() {
@@ -222,7 +224,6 @@ final class Daemon: Sendable {
     }
   }
 }
-
 
 /// The daemon cannot start for a reason in its surroundings (exit status 70).
 struct SetupError: Error, CustomStringConvertible {

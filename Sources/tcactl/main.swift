@@ -9,7 +9,8 @@ SignalMask.unblockAll()
 
 let invocation: Invocation
 do {
-  invocation = try Invocation.parse(Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
+  invocation = try Invocation.parse(
+    Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment)
 } catch {
   Terminal.usageError(error)
   exit(Invocation.ExitCode.usage.rawValue)
@@ -38,7 +39,8 @@ default:
 let client: WireClient
 do {
   client = try WireClient(
-    path: invocation.socketPath, clientName: "tcactl \(command.rawValue)", daemonUser: invocation.daemonUser ?? .standard)
+    path: invocation.socketPath, clientName: "tcactl \(command.rawValue)",
+    daemonUser: invocation.daemonUser ?? .standard)
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many

@@ -1,5 +1,5 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import Testing
 
 /// Every way a command line can miss, and the message that says how.

@@ -1,5 +1,5 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import FoundationEssentials
 import JSON
 import Testing

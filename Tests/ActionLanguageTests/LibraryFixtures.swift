@@ -1,5 +1,5 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import FoundationEssentials
 
 /// A small action tree that uses every kind of value a schema can describe:

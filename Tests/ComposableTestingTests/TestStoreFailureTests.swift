@@ -10,7 +10,10 @@ struct Probe: Reducer {
     var log: [String] = []
   }
   enum Action: Equatable, Sendable {
-    case increment, noop, sendFollowUp, followUp, startTimer, timerFired, fetch, fetched(Int), startTicking, tick(Int)
+    case increment, noop, sendFollowUp, followUp, startTimer, timerFired, fetch
+    case fetched(Int)
+    case startTicking
+    case tick(Int)
   }
   enum CancelID { case ticking }
 
@@ -63,7 +66,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     withKnownIssue {
       store.send(.increment) { $0.count = 2 }
     } matching: { issue in
-      mentions("State after send(.increment) is not as expected", "(− expected, + actual)", "−   count: 2,", "+   count: 1,")(issue)
+      mentions(
+        "State after send(.increment) is not as expected", "(− expected, + actual)", "−   count: 2,", "+   count: 1,")(
+          issue)
     }
   }
 
@@ -71,21 +76,27 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     let store = TestStore(initialState: Probe.State()) { Probe() }
     withKnownIssue {
       store.send(.increment)
-    } matching: { mentions("The state changed, but no change was asserted.")($0) }
+    } matching: {
+      mentions("The state changed, but no change was asserted.")($0)
+    }
   }
 
   @Test func anAssertionThatChangesNothingFails() {
     let store = TestStore(initialState: Probe.State()) { Probe() }
     withKnownIssue {
       store.send(.noop) { $0.count = 0 }
-    } matching: { mentions("Expected the state to change after send(.noop)")($0) }
+    } matching: {
+      mentions("Expected the state to change after send(.noop)")($0)
+    }
   }
 
   @Test func receivingWhenNothingArrivedFails() {
     let store = TestStore(initialState: Probe.State()) { Probe() }
     withKnownIssue {
       store.receive(.followUp)
-    } matching: { mentions("Expected to receive .followUp, but no action was received.")($0) }
+    } matching: {
+      mentions("Expected to receive .followUp, but no action was received.")($0)
+    }
   }
 
   @Test func receivingTheWrongActionFails() {
@@ -93,7 +104,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.sendFollowUp)
     withKnownIssue {
       store.receive(.timerFired) { $0.log = ["follow-up"] }
-    } matching: { mentions("Received an unexpected action", "− .timerFired", "+ .followUp")($0) }
+    } matching: {
+      mentions("Received an unexpected action", "− .timerFired", "+ .followUp")($0)
+    }
   }
 
   @Test func aReceivedActionWithWrongStateFails() {
@@ -101,7 +114,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.sendFollowUp)
     withKnownIssue {
       store.receive(.followUp) { $0.log = ["something else"] }
-    } matching: { mentions("State after receive(.followUp) is not as expected", "\"something else\"", "\"follow-up\"")($0) }
+    } matching: {
+      mentions("State after receive(.followUp) is not as expected", "\"something else\"", "\"follow-up\"")($0)
+    }
   }
 
   @Test func sendingBeforeHandlingReceivedActionsFails() {
@@ -109,7 +124,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.sendFollowUp)
     withKnownIssue {
       store.send(.noop)
-    } matching: { mentions("Must handle 1 received action(s) before sending .noop", ".followUp")($0) }
+    } matching: {
+      mentions("Must handle 1 received action(s) before sending .noop", ".followUp")($0)
+    }
   }
 
   @Test func finishingWithUnreceivedActionsFails() {
@@ -117,7 +134,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.sendFollowUp)
     withKnownIssue {
       store.finish()
-    } matching: { mentions("The store received 1 unexpected action(s)", ".followUp")($0) }
+    } matching: {
+      mentions("The store received 1 unexpected action(s)", ".followUp")($0)
+    }
   }
 
   @Test func finishingWithEffectsInFlightFails() {
@@ -125,14 +144,18 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.fetch)
     withKnownIssue {
       store.finish()
-    } matching: { mentions("1 effect(s) still in flight", "https://probe.test/n")($0) }
+    } matching: {
+      mentions("1 effect(s) still in flight", "https://probe.test/n")($0)
+    }
   }
 
   @Test func droppingTheStoreWithoutFinishingStillChecks() {
     withKnownIssue {
       let store = TestStore(initialState: Probe.State()) { Probe() }
       store.send(.startTimer)
-    } matching: { mentions("still in flight", "timer")($0) }
+    } matching: {
+      mentions("still in flight", "timer")($0)
+    }
   }
 
   @Test func respondingToARequestThatIsNotInFlightFails() {
@@ -140,7 +163,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.fetch)
     withKnownIssue {
       store.respond(to: .http(.get("https://probe.test/other")), with: .http(HTTPResponse(status: 200)))
-    } matching: { mentions("No request in flight matches", "https://probe.test/other", "In flight:", "https://probe.test/n")($0) }
+    } matching: {
+      mentions("No request in flight matches", "https://probe.test/other", "In flight:", "https://probe.test/n")($0)
+    }
     store.respond(to: .http(.get("https://probe.test/n")), with: .http(HTTPResponse(status: 201)))
     store.receive(.fetched(201)) { $0.count = 201 }
   }
@@ -150,7 +175,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.send(.fetch)
     withKnownIssue {
       store.expectInFlight([])
-    } matching: { mentions("The requests in flight are not as expected", "https://probe.test/n")($0) }
+    } matching: {
+      mentions("The requests in flight are not as expected", "https://probe.test/n")($0)
+    }
     store.expectInFlight([.http(.get("https://probe.test/n"))])
     store.skipInFlightEffects()
   }
@@ -191,7 +218,9 @@ func mentions(_ fragments: String...) -> (Issue) -> Bool {
     store.exhaustivity = .off
     withKnownIssue {
       store.send(.increment) { $0.count = 5 }
-    } matching: { mentions("−   count: 5,", "+   count: 1,")($0) }
+    } matching: {
+      mentions("−   count: 5,", "+   count: 1,")($0)
+    }
   }
 
   @Test func nonExhaustiveReceiveSkipsToTheMatchingAction() {

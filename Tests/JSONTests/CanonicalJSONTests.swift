@@ -29,7 +29,9 @@ import Testing
   }
 
   @Test func integersAreDecimal() {
-    #expect(canonical(.array([.int(0), .int(-7), .int(.max), .int(.min)])) == "[0,-7,9223372036854775807,-9223372036854775808]")
+    #expect(
+      canonical(.array([.int(0), .int(-7), .int(.max), .int(.min)]))
+        == "[0,-7,9223372036854775807,-9223372036854775808]")
   }
 
   /// Integers are written as `String(_:)` writes them, at every width and

@@ -98,10 +98,14 @@ import Testing
   @Test func aSubclassInstanceIsComparedAsItsDeclaredType() throws {
     let cache = JSONMemberCache()
     let holding = Holding(base: Derived(1), any: ["a": 1])
-    #expect(try JSONValueEncoder.encode(holding, reusing: cache) == .object(["base": .object(["value": .int(1)]), "any": .object(["a": .int(1)])]))
+    #expect(
+      try JSONValueEncoder.encode(holding, reusing: cache)
+        == .object(["base": .object(["value": .int(1)]), "any": .object(["a": .int(1)])]))
     #expect(try JSONValueEncoder.encode(holding, reusing: cache) == (try JSONValueEncoder.encode(holding)))
     let changed = Holding(base: Derived(2), any: ["a": 1])
-    #expect(try JSONValueEncoder.encode(changed, reusing: cache) == .object(["base": .object(["value": .int(2)]), "any": .object(["a": .int(1)])]))
+    #expect(
+      try JSONValueEncoder.encode(changed, reusing: cache)
+        == .object(["base": .object(["value": .int(2)]), "any": .object(["a": .int(1)])]))
     #expect(cache.encodedMembers == 1)
   }
 
@@ -131,7 +135,8 @@ import Testing
   /// struct that stayed equal.
   @Test func aChangeDeepInsideAMemberEncodesOnlyWhatChanged() throws {
     let cache = JSONMemberCache()
-    var document = Document(part: Part(rows: Self.rows("r", 50), inner: Inner(counted: Counted(label: "in", values: [7]))))
+    var document = Document(
+      part: Part(rows: Self.rows("r", 50), inner: Inner(counted: Counted(label: "in", values: [7]))))
     _ = try JSONValueEncoder.encode(document, reusing: cache)
     let before = Counted.encodings.withLock { $0 }
     document.part.rows[20].values = [99]
@@ -179,7 +184,9 @@ import Testing
     #expect(throws: Failing.Refused.self) {
       try JSONValueEncoder.encode(Holder(part: Failing(fails: true), counted: good.counted), reusing: cache)
     }
-    #expect(try JSONValueEncoder.encode(good, reusing: cache) == .object(["part": .string("fine"), "counted": .array([.int(1)])]))
+    #expect(
+      try JSONValueEncoder.encode(good, reusing: cache)
+        == .object(["part": .string("fine"), "counted": .array([.int(1)])]))
     #expect(cache.encodedMembers == 0)
   }
 
@@ -198,7 +205,9 @@ import Testing
   /// of every kind give what a fresh encoding gives.
   @Test func aChangedRowOfAChunkedArrayReencodesOneRowAndSharesTheOtherChunks() throws {
     let cache = JSONMemberCache()
-    var document = Rows(rows: IdentifiedArrayOf(uniqueElements: (0..<1_000).map { Row(id: $0, counted: Counted(label: "k\($0)", values: [$0])) }))
+    var document = Rows(
+      rows: IdentifiedArrayOf(
+        uniqueElements: (0..<1_000).map { Row(id: $0, counted: Counted(label: "k\($0)", values: [$0])) }))
     let first = try JSONValueEncoder.encode(document, reusing: cache)
     let before = Counted.encodings.withLock { $0 }
     document.rows[id: 700]?.counted.values = [-1]

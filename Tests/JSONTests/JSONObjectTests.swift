@@ -1,7 +1,7 @@
 import FoundationEssentials
 import JSON
-import Testing
 import TestSupport
+import Testing
 
 /// `JSONObject` behaves as a `[String: JSONValue]` does, and keeps its
 /// members in the order of their keys' UTF-8 bytes.
@@ -35,7 +35,8 @@ import TestSupport
       case 1:
         #expect(object.removeValue(forKey: key) == dictionary.removeValue(forKey: Array(key.utf8)))
       case 2:
-        #expect(object.updateValue(.int(step), forKey: key) == dictionary.updateValue(.int(step), forKey: Array(key.utf8)))
+        #expect(
+          object.updateValue(.int(step), forKey: key) == dictionary.updateValue(.int(step), forKey: Array(key.utf8)))
       default:
         object[key] = .string("\(step)")
         dictionary[Array(key.utf8)] = .string("\(step)")

@@ -151,7 +151,8 @@ let parseFailures = [
   /// a canonical round trip.
   @Test func neverCrashesOnHostileInput() throws {
     var random = RandomJSON(seed: 2024)
-    let alphabet = Array(#"{}[]:,"\/-+.eE0123456789 truefalsnu"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xA9, 0xED, 0xF0, 0xFF]
+    let alphabet =
+      Array(#"{}[]:,"\/-+.eE0123456789 truefalsnu"#.utf8) + [0x00, 0x0A, 0x80, 0xC3, 0xA9, 0xED, 0xF0, 0xFF]
     var accepted = 0
     for round in 0..<4_000 {
       var input: [UInt8]

@@ -128,26 +128,46 @@ let appendixA: [PatchVector] = [
   }
 
   @Test(arguments: [
-    (#"{"a":{"b":1}}"#, #"[{"op":"move","from":"/a","path":"/a/c"}]"#,
-     #"operation 0 (move from "/a" to "/a/c") failed: "/a" cannot be moved into its own descendant "/a/c""#),
-    (#"{"a":1}"#, #"[{"op":"remove","path":""}]"#,
-     #"operation 0 (remove "") failed: the whole document cannot be removed; replace it instead"#),
-    (#"{"a":[1]}"#, #"[{"op":"remove","path":"/a/-"}]"#,
-     #"operation 0 (remove "/a/-") failed: "-" (past the end) names no element of the array of 1 element at "/a"; it is allowed only as the target of add, move and copy"#),
-    (#"{"a":[1]}"#, #"[{"op":"add","path":"/a/2","value":0}]"#,
-     #"operation 0 (add "/a/2") failed: index 2 is out of range for the array of 1 element at "/a""#),
-    (#"{"a":[1]}"#, #"[{"op":"replace","path":"/a/1","value":0}]"#,
-     #"operation 0 (replace "/a/1") failed: index 1 is out of range for the array of 1 element at "/a""#),
-    (#"{"a":[1]}"#, #"[{"op":"add","path":"/a/01","value":0}]"#,
-     #"operation 0 (add "/a/01") failed: "01" is not an index for the array of 1 element at "/a": use decimal digits without leading zeros"#),
-    (#"{"a":1}"#, #"[{"op":"add","path":"/a/b","value":0}]"#,
-     #"operation 0 (add "/a/b") failed: "/a" is a number, not an object or array, so it has no member "b""#),
-    (#"{"a":1}"#, #"[{"op":"replace","path":"/b","value":0}]"#,
-     #"operation 0 (replace "/b") failed: no member "b" in the object at the document root"#),
-    (#"{"a":1}"#, #"[{"op":"copy","from":"/b","path":"/c"}]"#,
-     #"operation 0 (copy from "/b" to "/c") failed: no member "b" in the object at the document root"#),
-    (#"{"a":1}"#, #"[{"op":"move","from":"/b","path":"/b"}]"#,
-     #"operation 0 (move from "/b" to "/b") failed: no member "b" in the object at the document root"#),
+    (
+      #"{"a":{"b":1}}"#, #"[{"op":"move","from":"/a","path":"/a/c"}]"#,
+      #"operation 0 (move from "/a" to "/a/c") failed: "/a" cannot be moved into its own descendant "/a/c""#
+    ),
+    (
+      #"{"a":1}"#, #"[{"op":"remove","path":""}]"#,
+      #"operation 0 (remove "") failed: the whole document cannot be removed; replace it instead"#
+    ),
+    (
+      #"{"a":[1]}"#, #"[{"op":"remove","path":"/a/-"}]"#,
+      #"operation 0 (remove "/a/-") failed: "-" (past the end) names no element of the array of 1 element at "/a"; it is allowed only as the target of add, move and copy"#
+    ),
+    (
+      #"{"a":[1]}"#, #"[{"op":"add","path":"/a/2","value":0}]"#,
+      #"operation 0 (add "/a/2") failed: index 2 is out of range for the array of 1 element at "/a""#
+    ),
+    (
+      #"{"a":[1]}"#, #"[{"op":"replace","path":"/a/1","value":0}]"#,
+      #"operation 0 (replace "/a/1") failed: index 1 is out of range for the array of 1 element at "/a""#
+    ),
+    (
+      #"{"a":[1]}"#, #"[{"op":"add","path":"/a/01","value":0}]"#,
+      #"operation 0 (add "/a/01") failed: "01" is not an index for the array of 1 element at "/a": use decimal digits without leading zeros"#
+    ),
+    (
+      #"{"a":1}"#, #"[{"op":"add","path":"/a/b","value":0}]"#,
+      #"operation 0 (add "/a/b") failed: "/a" is a number, not an object or array, so it has no member "b""#
+    ),
+    (
+      #"{"a":1}"#, #"[{"op":"replace","path":"/b","value":0}]"#,
+      #"operation 0 (replace "/b") failed: no member "b" in the object at the document root"#
+    ),
+    (
+      #"{"a":1}"#, #"[{"op":"copy","from":"/b","path":"/c"}]"#,
+      #"operation 0 (copy from "/b" to "/c") failed: no member "b" in the object at the document root"#
+    ),
+    (
+      #"{"a":1}"#, #"[{"op":"move","from":"/b","path":"/b"}]"#,
+      #"operation 0 (move from "/b" to "/b") failed: no member "b" in the object at the document root"#
+    ),
   ])
   func failuresExplainThemselves(_ document: String, _ patch: String, _ message: String) throws {
     let operations = try JSONPatch.operations(from: json(patch))
@@ -203,16 +223,30 @@ let appendixA: [PatchVector] = [
   }
 
   @Test(arguments: [
-    (#"[1]"#, #"operation 0 is malformed: an operation must be an object such as {"op":"add","path":"/a","value":1}, found a number"#),
-    (#"[{"path":"/a"}]"#, #"operation 0 is malformed: missing "op": expected add, remove, replace, move, copy or test"#),
-    (#"[{"op":"remove","path":"/a"},{"op":"delete","path":"/a"}]"#,
-     #"operation 1 is malformed: unknown op "delete": expected add, remove, replace, move, copy or test"#),
+    (
+      #"[1]"#,
+      #"operation 0 is malformed: an operation must be an object such as {"op":"add","path":"/a","value":1}, found a number"#
+    ),
+    (
+      #"[{"path":"/a"}]"#, #"operation 0 is malformed: missing "op": expected add, remove, replace, move, copy or test"#
+    ),
+    (
+      #"[{"op":"remove","path":"/a"},{"op":"delete","path":"/a"}]"#,
+      #"operation 1 is malformed: unknown op "delete": expected add, remove, replace, move, copy or test"#
+    ),
     (#"[{"op":"add","path":"/a"}]"#, #"operation 0 is malformed: missing "value" for "add""#),
     (#"[{"op":"move","path":"/a"}]"#, #"operation 0 is malformed: missing "from" for "move""#),
-    (#"[{"op":"remove","path":3}]"#, #"operation 0 is malformed: "path" must be a JSON pointer string, found a number"#),
-    (#"[{"op":"remove","path":"a"}]"#,
-     #"operation 0 is malformed: "path": JSON pointer "a" must be empty (the whole document) or start with '/': write "/a""#),
-    (#"{"op":"remove","path":"/a"}"#, #"operation 0 is malformed: a patch must be an array of operations, found an object"#),
+    (
+      #"[{"op":"remove","path":3}]"#, #"operation 0 is malformed: "path" must be a JSON pointer string, found a number"#
+    ),
+    (
+      #"[{"op":"remove","path":"a"}]"#,
+      #"operation 0 is malformed: "path": JSON pointer "a" must be empty (the whole document) or start with '/': write "/a""#
+    ),
+    (
+      #"{"op":"remove","path":"/a"}"#,
+      #"operation 0 is malformed: a patch must be an array of operations, found an object"#
+    ),
   ])
   func malformedOperationsAreNamed(_ patch: String, _ message: String) throws {
     #expect {

@@ -11,7 +11,9 @@ import Testing
   static func document(_ items: [JSONValue]) -> JSONValue { .object(["items": .array(items), "title": .string("t")]) }
 
   /// Checks the invariant and returns the patch as canonical JSON.
-  func patch(_ old: JSONValue, _ new: JSONValue, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> String {
+  func patch(_ old: JSONValue, _ new: JSONValue, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws
+    -> String
+  {
     let operations = JSONPatch.diff(from: old, to: new)
     #expect(try JSONPatch.apply(operations, to: old) == new, sourceLocation: sourceLocation)
     return canonical(operations)
@@ -36,7 +38,8 @@ import Testing
     let old = Self.document(Self.items(0..<10_000))
     var elements = Self.items(0..<10_000)
     elements[5_000] = Self.item(5_000, field: "changed")
-    #expect(try patch(old, Self.document(elements)) == #"[{"op":"replace","path":"/items/5000/field","value":"changed"}]"#)
+    #expect(
+      try patch(old, Self.document(elements)) == #"[{"op":"replace","path":"/items/5000/field","value":"changed"}]"#)
   }
 
   @Test func changesFarApartInALargeArrayStayOneOperationEach() throws {
@@ -96,9 +99,14 @@ import Testing
   @Test func plainArraysTrimAndComparePositionByPosition() throws {
     #expect(try patch(try json("[1,2,3]"), try json("[0,1,2,3]")) == #"[{"op":"add","path":"/0","value":0}]"#)
     #expect(try patch(try json("[1,2,3]"), try json("[1,3]")) == #"[{"op":"remove","path":"/1"}]"#)
-    #expect(try patch(try json("[1,2,3]"), try json("[1,2,3,4,5]")) == #"[{"op":"add","path":"/3","value":4},{"op":"add","path":"/4","value":5}]"#)
-    #expect(try patch(try json("[1,[1,2],3]"), try json("[1,[1,3],3]")) == #"[{"op":"replace","path":"/1/1","value":3}]"#)
-    #expect(try patch(try json("[1,2,3,4]"), try json("[1,5,3]")) == #"[{"op":"remove","path":"/3"},{"op":"replace","path":"/1","value":5}]"#)
+    #expect(
+      try patch(try json("[1,2,3]"), try json("[1,2,3,4,5]"))
+        == #"[{"op":"add","path":"/3","value":4},{"op":"add","path":"/4","value":5}]"#)
+    #expect(
+      try patch(try json("[1,[1,2],3]"), try json("[1,[1,3],3]")) == #"[{"op":"replace","path":"/1/1","value":3}]"#)
+    #expect(
+      try patch(try json("[1,2,3,4]"), try json("[1,5,3]"))
+        == #"[{"op":"remove","path":"/3"},{"op":"replace","path":"/1","value":5}]"#)
   }
 
   @Test func repeatedOrNonScalarIDsFallBackToPositions() throws {
@@ -106,7 +114,9 @@ import Testing
     let new = try json(#"[{"id":2,"v":3},{"id":1,"v":2},{"id":1,"v":1}]"#)
     _ = try patch(old, new)
     let objectIDs = try json(#"[{"id":{"k":1},"v":1},{"id":{"k":2},"v":2}]"#)
-    #expect(try patch(objectIDs, try json(#"[{"id":{"k":1},"v":1},{"id":{"k":2},"v":3}]"#)) == #"[{"op":"replace","path":"/1/v","value":3}]"#)
+    #expect(
+      try patch(objectIDs, try json(#"[{"id":{"k":1},"v":1},{"id":{"k":2},"v":3}]"#))
+        == #"[{"op":"replace","path":"/1/v","value":3}]"#)
   }
 
   @Test func objectsChangeMemberByMemberInKeyOrder() throws {
@@ -120,7 +130,9 @@ import Testing
 
   @Test func typeChangesReplace() throws {
     #expect(try patch(JSONValue.int(1), JSONValue.double(1)) == #"[{"op":"replace","path":"","value":1.0}]"#)
-    #expect(try patch(try json(#"{"a":[1]}"#), try json(#"{"a":{"0":1}}"#)) == #"[{"op":"replace","path":"/a","value":{"0":1}}]"#)
+    #expect(
+      try patch(try json(#"{"a":[1]}"#), try json(#"{"a":{"0":1}}"#))
+        == #"[{"op":"replace","path":"/a","value":{"0":1}}]"#)
     #expect(try patch(JSONValue.null, try json("[]")) == #"[{"op":"replace","path":"","value":[]}]"#)
   }
 
@@ -146,7 +158,13 @@ import Testing
       ("change the first", { $0[0] = Self.item(0, field: "first") }),
       ("change one in the middle", { $0[500] = Self.item(500, field: "middle") }),
       ("change the last", { $0[999] = Self.item(999, field: "last") }),
-      ("change two far apart", { $0[1] = Self.item(1, field: "a"); $0[998] = Self.item(998, field: "b") }),
+      (
+        "change two far apart",
+        {
+          $0[1] = Self.item(1, field: "a")
+          $0[998] = Self.item(998, field: "b")
+        }
+      ),
       ("append", { $0.append(Self.item(5_000)) }),
       ("insert in front", { $0.insert(Self.item(5_000), at: 0) }),
       ("remove one", { $0.remove(at: 640) }),

@@ -14,7 +14,9 @@ import Testing
       for _ in 0..<random.int(1...3) { new = random.mutate(new) }
       if round % 50 == 0 { new = random.document() }
       let operations = JSONPatch.diff(from: old, to: new)
-      let context = Comment(rawValue: "seed \(seed) round \(round)\nold \(canonical(old))\nnew \(canonical(new))\npatch \(canonical(operations))")
+      let context = Comment(
+        rawValue:
+          "seed \(seed) round \(round)\nold \(canonical(old))\nnew \(canonical(new))\npatch \(canonical(operations))")
 
       let applied: JSONValue
       do {

@@ -9,7 +9,10 @@ import Testing
     """#
 
   @Test(arguments: [
-    ("", #"{"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, "k\"l": 6, " ": 7, "m~n": 8}"#),
+    (
+      "",
+      #"{"foo": ["bar", "baz"], "": 0, "a/b": 1, "c%d": 2, "e^f": 3, "g|h": 4, "i\\j": 5, "k\"l": 6, " ": 7, "m~n": 8}"#
+    ),
     ("/foo", #"["bar", "baz"]"#), ("/foo/0", #""bar""#), ("/", "0"), ("/a~1b", "1"), ("/c%d", "2"), ("/e^f", "3"),
     ("/g|h", "4"), (#"/i\j"#, "5"), (#"/k"l"#, "6"), ("/ ", "7"), ("/m~0n", "8"),
   ])
@@ -59,10 +62,11 @@ import Testing
     #expect(JSONPointer(tokens: ["b"]).rebased(onto: a) == ab)
   }
 
-  @Test(arguments: [
-    ("0", 0), ("7", 7), ("10", 10), ("9223372036854775807", Int.max), ("01", nil), ("00", nil), ("-1", nil),
-    ("+1", nil), ("", nil), ("1e2", nil), ("1.0", nil), ("-", nil), (" 1", nil), ("9223372036854775808", nil),
-  ] as [(String, Int?)])
+  @Test(
+    arguments: [
+      ("0", 0), ("7", 7), ("10", 10), ("9223372036854775807", Int.max), ("01", nil), ("00", nil), ("-1", nil),
+      ("+1", nil), ("", nil), ("1e2", nil), ("1.0", nil), ("-", nil), (" 1", nil), ("9223372036854775808", nil),
+    ] as [(String, Int?)])
   func arrayIndicesAreCanonicalDecimal(_ token: String, _ index: Int?) {
     #expect(JSONPointer.arrayIndex(token) == index)
   }
@@ -71,7 +75,10 @@ import Testing
     let document = try json(Self.rfcDocument)
     let cases: [(String, String)] = [
       ("/foo/2", #"index 2 is out of range for the array of 2 elements at "/foo""#),
-      ("/foo/01", #""01" is not an index for the array of 2 elements at "/foo": use decimal digits without leading zeros"#),
+      (
+        "/foo/01",
+        #""01" is not an index for the array of 2 elements at "/foo": use decimal digits without leading zeros"#
+      ),
       (
         "/foo/-",
         #""-" (past the end) names no element of the array of 2 elements at "/foo"; it is allowed only as the target of add, move and copy"#

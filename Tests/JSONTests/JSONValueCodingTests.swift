@@ -33,7 +33,8 @@ import Testing
     struct Receipt: Decodable, Equatable { let id: Int }
     #expect(try JSONValueDecoder.decode(Receipt.self, fromJSON: Array(#"{"id":7,"x":[]}"#.utf8)) == Receipt(id: 7))
     #expect(try JSONValueDecoder.decode(Receipt.self, fromJSON: Data(#" {"id":7.0} "#.utf8)) == Receipt(id: 7))
-    #expect(throws: JSONParseError(offset: 6, reason: .unexpected(found: UInt8(ascii: "}"), expected: "a JSON value"))) {
+    #expect(throws: JSONParseError(offset: 6, reason: .unexpected(found: UInt8(ascii: "}"), expected: "a JSON value")))
+    {
       try JSONValueDecoder.decode(Receipt.self, fromJSON: Array(#"{"id":}"#.utf8))
     }
     do {

@@ -69,7 +69,10 @@ import Testing
 
   @Test func refusesWhatJSONDecoderRefusesAndNamesThePath() throws {
     let valid = try CanonicalJSON.value(of: Self.everything)
-    guard case .object(var members) = valid else { Issue.record("not an object"); return }
+    guard case .object(var members) = valid else {
+      Issue.record("not an object")
+      return
+    }
     let cases: [(String, JSONValue?, String)] = [
       ("count", nil, "count"),
       ("count", .string("7"), "count"),

@@ -15,7 +15,9 @@ import Testing
   static func expectSame(_ value: some Encodable, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws {
     let built = try JSONValueEncoder.encode(value)
     let reference = try reference(value)
-    #expect(built == reference, "\(CanonicalJSON.text(built)) vs \(CanonicalJSON.text(reference))", sourceLocation: sourceLocation)
+    #expect(
+      built == reference, "\(CanonicalJSON.text(built)) vs \(CanonicalJSON.text(reference))",
+      sourceLocation: sourceLocation)
   }
 
   @Test func encodesEverythingTheDecoderTestsDecode() throws {
@@ -161,7 +163,10 @@ import Testing
     try Self.expectSame(Reopened())
     #expect(
       try JSONValueEncoder.encode(Reopened())
-        == .object(["object": .object(["kept": .int(1), "array": .string("added")]), "array": .array([.int(1), .int(2), .int(3)])]))
+        == .object([
+          "object": .object(["kept": .int(1), "array": .string("added")]),
+          "array": .array([.int(1), .int(2), .int(3)]),
+        ]))
   }
 
   struct Nothing: Encodable {
@@ -185,7 +190,8 @@ import Testing
   struct PathReporter: Encodable {
     func encode(to encoder: any Encoder) throws {
       var container = encoder.singleValueContainer()
-      try container.encode(encoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/"))
+      try container.encode(
+        encoder.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/"))
     }
   }
 
@@ -193,15 +199,21 @@ import Testing
     let value = ["outer": [[PathReporter()], [PathReporter(), PathReporter()]]]
     #expect(
       try JSONValueEncoder.encode(value)
-        == .object(["outer": .array([.array([.string("outer/0/0")]), .array([.string("outer/1/0"), .string("outer/1/1")])])]))
+        == .object([
+          "outer": .array([.array([.string("outer/0/0")]), .array([.string("outer/1/0"), .string("outer/1/1")])])
+        ]))
     try Self.expectSame(value)
   }
 
   /// JSONValue itself goes through its own `encode(to:)`: a fractional
   /// double that is whole comes back as an integer, as JSONEncoder writes it.
   @Test func aJSONValueEncodesAsJSONEncoderWritesIt() throws {
-    let value: JSONValue = .object(["a": .double(2.0), "b": .array([.null, .bool(false), .string("s"), .double(0.25)])])
+    let value: JSONValue = .object([
+      "a": .double(2.0), "b": .array([.null, .bool(false), .string("s"), .double(0.25)]),
+    ])
     try Self.expectSame(value)
-    #expect(try JSONValueEncoder.encode(value) == .object(["a": .int(2), "b": .array([.null, .bool(false), .string("s"), .double(0.25)])]))
+    #expect(
+      try JSONValueEncoder.encode(value)
+        == .object(["a": .int(2), "b": .array([.null, .bool(false), .string("s"), .double(0.25)])]))
   }
 }

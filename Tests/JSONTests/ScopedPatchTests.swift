@@ -90,7 +90,9 @@ import Testing
         let after = subscribed.value(in: new)
         let scoped = JSONPatch.scoped(operations, to: subscribed, newDocument: new)
         let context = Comment(
-          rawValue: "round \(round) at \"\(subscribed)\"\nold \(canonical(old))\nnew \(canonical(new))\npatch \(canonical(operations))")
+          rawValue:
+            "round \(round) at \"\(subscribed)\"\nold \(canonical(old))\nnew \(canonical(new))\npatch \(canonical(operations))"
+        )
         guard let scoped else {
           #expect(after == nil, context)
           continue
@@ -99,7 +101,11 @@ import Testing
           #expect(before == after, context)
           continue
         }
-        if scoped.count == 1, case .replace(let path, _) = scoped[0], path.isRoot { replaced += 1 } else { rebased += 1 }
+        if scoped.count == 1, case .replace(let path, _) = scoped[0], path.isRoot {
+          replaced += 1
+        } else {
+          rebased += 1
+        }
         #expect(after != nil, context)
         #expect((try? JSONPatch.apply(scoped, to: before ?? .null)) == after, context)
       }

@@ -1,5 +1,5 @@
-import Journal
 import JSON
+import Journal
 
 /// The records the journal's tests and their child processes write: each is a
 /// function of its version, so whoever reads them back can check every byte.

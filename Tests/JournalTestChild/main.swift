@@ -15,8 +15,8 @@
 //     Prints one JSON line per step.
 import Foundation
 import Glibc
-import Journal
 import JSON
+import Journal
 
 func fail(_ message: String) -> Never {
   FileHandle.standardError.write(Data("JournalTestChild: \(message)\n".utf8))

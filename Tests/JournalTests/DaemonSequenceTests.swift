@@ -1,9 +1,9 @@
+import JSON
+import Platform
 import TestSupport
 import Testing
 
 @testable import Journal
-import JSON
-import Platform
 
 /// The sequence of calls docs/DURABILITY.md ("For the daemon") gives, with a
 /// small Codable state standing in for the app's: start, append batches,

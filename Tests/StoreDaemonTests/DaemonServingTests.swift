@@ -18,7 +18,9 @@ struct DaemonServingTests {
     let (stateVersion, counter) = try client.get(path: "/counter/count")
     #expect(stateVersion == 1)
     #expect(counter == .int(1))
-    #expect(try client.send(action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])])) == 2)
+    #expect(
+      try client.send(action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]))
+        == 2)
     #expect(try client.get(path: "/counter/count").value == .int(2))
   }
 
@@ -126,7 +128,8 @@ struct DaemonServingTests {
     let count = 60
     var frames: [UInt8] = []
     for id in 2..<(2 + count) {
-      frames += try FrameEncoder.frame(Array(#"{"type":"send","id":\#(id),"path":"counter.incrementButtonTapped"}"#.utf8))
+      frames += try FrameEncoder.frame(
+        Array(#"{"type":"send","id":\#(id),"path":"counter.incrementButtonTapped"}"#.utf8))
     }
     try raw.write(frames)
     var acks: [Int] = []

@@ -35,7 +35,8 @@ struct DemoScriptTests {
     #expect(lines.allSatisfy { $0.count <= 160 }, "a line runs long:\n\(text)")
     // The daemon and its three workers, running.
     for kind in ["timer", "network", "storage"] {
-      #expect(lines.contains { $0.hasPrefix("  \(kind) ") && $0.contains(" running ") }, "\(kind) is not running:\n\(text)")
+      #expect(
+        lines.contains { $0.hasPrefix("  \(kind) ") && $0.contains(" running ") }, "\(kind) is not running:\n\(text)")
     }
     // Actions with their changes, old → new.
     #expect(lines.contains("    ~ /counter/count: 0 → 1"))

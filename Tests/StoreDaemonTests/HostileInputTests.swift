@@ -26,7 +26,11 @@ struct HostileInputTests {
     try raw.hello()
     try raw.write([0xFF, 0xFF, 0xFF, 0xFF])
     let messages = try raw.readUntilClosed()
-    #expect(messages.first == .error(id: nil, code: .frame, message: "frame of 4294967295 bytes exceeds the maximum of 1048576 bytes; closing the connection"))
+    #expect(
+      messages.first
+        == .error(
+          id: nil, code: .frame,
+          message: "frame of 4294967295 bytes exceeds the maximum of 1048576 bytes; closing the connection"))
     #expect(messages.last.map { if case .goodbye = $0 { true } else { false } } == true)
     try bystanderWorks(bystander)
   }
@@ -56,7 +60,9 @@ struct HostileInputTests {
     try raw.send(#"{"type":"launch","id":7}"#)
     #expect(
       try raw.read()
-        == .error(id: 7, code: .unknownType, message: "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log"))
+        == .error(
+          id: 7, code: .unknownType,
+          message: "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log"))
     try raw.send(#"{"type":"send","id":"eight"}"#)
     guard case .error(nil, .invalidMessage, let message) = try raw.read() else {
       Issue.record("a mistyped id must be answered with invalid_message")
@@ -148,7 +154,8 @@ struct HostileInputTests {
     try future.send(#"{"type":"hello","protocol":99}"#)
     #expect(
       try future.readUntilClosed().first
-        == .error(id: nil, code: .unsupportedVersion, message: "this daemon speaks protocol 1; the client asked for 99"))
+        == .error(id: nil, code: .unsupportedVersion, message: "this daemon speaks protocol 1; the client asked for 99")
+    )
   }
 
   @Test func aWatcherThatReadsNothingIsDisconnectedAndNeverSlowsTheStore() throws {

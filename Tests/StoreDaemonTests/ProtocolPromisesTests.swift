@@ -102,7 +102,9 @@ struct ProtocolPromisesTests {
     let daemon = try DaemonProcess()
     let row = try tcactl(["send", "products.rows[99].addToCart.plusButtonTapped"], socket: daemon.socketPath)
     #expect(row.status == 1)
-    #expect(row.error.contains("products.rows[99].addToCart.plusButtonTapped was not applied: rows has no element with id 99"))
+    #expect(
+      row.error.contains("products.rows[99].addToCart.plusButtonTapped was not applied: rows has no element with id 99")
+    )
     #expect(row.error.contains("no version was used"))
     let closed = try tcactl(["send", "dice.destination.presented.closeButtonTapped"], socket: daemon.socketPath)
     #expect(closed.status == 1)

@@ -39,7 +39,9 @@ struct RobustnessTests {
   /// The snapshot that would resync it is larger than its buffer, so each
   /// change needs another: the lagged subscriber is told that this is why.
   @Test func aLaggedSubscriberWhoseSnapshotDoesNotFitItsBufferIsToldSo() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "4096", "--lag-timeout", "0.2", "--write-timeout", "3600"])
+    let daemon = try DaemonProcess(arguments: [
+      "--client-buffer", "4096", "--lag-timeout", "0.2", "--write-timeout", "3600",
+    ])
     let stuck = try RawConnection(daemon)
     try stuck.hello()
     try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
@@ -130,7 +132,8 @@ struct RobustnessTests {
     }
     #expect(written < 2_000_000, "the daemon must stop taking a client's requests while it reads none of the answers")
     // Closed by the daemon, not merely left unread (which would time the write out with EAGAIN).
-    #expect(failure?.errno == EPIPE || failure?.errno == ECONNRESET, "the write ended with \(String(describing: failure))")
+    #expect(
+      failure?.errno == EPIPE || failure?.errno == ECONNRESET, "the write ended with \(String(describing: failure))")
     let bystander = try daemon.client("bystander")
     _ = try bystander.send(path: "dice.view.undoLastRoll")
     let status = try String(contentsOfFile: "/proc/\(daemon.process.processIdentifier)/status", encoding: .utf8)

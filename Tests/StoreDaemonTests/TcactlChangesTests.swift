@@ -14,7 +14,9 @@ import Wire
 struct TcactlChangesTests {
   @Test func logShowsTheValueEachChangeReplaced() throws {
     let daemon = try DaemonProcess()
-    for _ in 1...3 { #expect(try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath).status == 0) }
+    for _ in 1...3 {
+      #expect(try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath).status == 0)
+    }
     let log = try tcactl(["log"], socket: daemon.socketPath)
     #expect(log.status == 0, "\(log.error)")
     #expect(
@@ -31,7 +33,8 @@ struct TcactlChangesTests {
   @Test func logFollowShowsOldAndNewForNewActionsToo() throws {
     let daemon = try DaemonProcess()
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
-    let follower = try BackgroundTcactl(["log", "-f"], socket: daemon.socketPath, outputPath: daemon.directory + "/log.out")
+    let follower = try BackgroundTcactl(
+      ["log", "-f"], socket: daemon.socketPath, outputPath: daemon.directory + "/log.out")
     try follower.waitForLine("the first record") { $0 == "    ~ /counter/count: 0 → 1" }
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     _ = try tcactl(["send", "cart.addItem", "3"], socket: daemon.socketPath)
@@ -73,7 +76,8 @@ struct TcactlChangesTests {
     let api = try FakeSeedAPI()
     let daemon = try DaemonProcess(arguments: api.daemonArguments)
     try daemon.waitForWorkers()
-    let watcher = try BackgroundTcactl(["watch"], socket: daemon.socketPath, outputPath: daemon.directory + "/watch.out")
+    let watcher = try BackgroundTcactl(
+      ["watch"], socket: daemon.socketPath, outputPath: daemon.directory + "/watch.out")
     try watcher.waitForLine("the state") { $0 == "}" }
     let sent = try tcactl(["send", "products.fetchProducts", "--wait"], socket: daemon.socketPath)
     #expect(sent.status == 0, "\(sent.error)")
@@ -136,7 +140,8 @@ func values(of line: String) -> [String] {
 func changeLines(_ output: String) -> [String] {
   output.split(separator: "\n").compactMap { line in
     let change = line.dropFirst(4)
-    guard line.hasPrefix("    "), let sign = change.first, "+-~>=".contains(sign), change.dropFirst().first == " " else {
+    guard line.hasPrefix("    "), let sign = change.first, "+-~>=".contains(sign), change.dropFirst().first == " "
+    else {
       return nil
     }
     return String(change)

@@ -38,7 +38,8 @@ struct TcactlTests {
     #expect(actions.prefix(2) == ["dice.view.rollButtonTapped", "dice.internal.startAnimation"])
     #expect(actions.last?.hasPrefix("dice.internal.rollCompleted ") == true)
 
-    let late = try tcactl(["send", "search.textChanged", "cats", "--wait", "--timeout", "0.3"], socket: daemon.socketPath)
+    let late = try tcactl(
+      ["send", "search.textChanged", "cats", "--wait", "--timeout", "0.3"], socket: daemon.socketPath)
     #expect(late.status == 1)
     #expect(late.error.contains("accepted as version 4, but its effects were still running"))
   }
@@ -49,7 +50,8 @@ struct TcactlTests {
   /// takes them from a client.)
   @Test func aJSONArgumentWithADateIsSentAsTheDaemonReadsIt() throws {
     let daemon = try DaemonProcess(arguments: ["--allow-internal-actions"])
-    let record = #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
+    let record =
+      #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
     let result = try tcactl(["send", "bmi.history.loaded", "[\(record)]", "[]"], socket: daemon.socketPath)
     #expect(result.status == 0, "\(result.error)")
     #expect(try daemon.client().get(path: "/bmi/history/records/0").value == JSONParser.parse(Array(record.utf8)))

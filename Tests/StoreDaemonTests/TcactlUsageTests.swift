@@ -9,26 +9,42 @@ import Wire
 /// where help is, exit 2, and nothing sent.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct TcactlUsageTests {
-  @Test(arguments: [
-    (["get", "--at", "-1"], "--at needs a version number (0 or more); got '-1'", "get"),
-    (["log", "-n", "0"], "-n needs a count of at least 1; got '0'", "log"),
-    (["log", "--fllow"], "unknown option '--fllow' for log; did you mean --follow?", "log"),
-    (["stauts"], "unknown command 'stauts'; did you mean status? expected one of: send, get, watch, log, actions, status", nil),
-    (["status", "now"], "status takes no arguments; got 'now'", "status"),
-    (["actions", "cart"], "actions takes no arguments; got 'cart'", "actions"),
-    (["log", "5"], "log takes no arguments; got '5'", "log"),
-    (["get", "cart", "items"], "get takes at most one state path; got 'cart' 'items'", "get"),
-    (["watch", "--at", "1"], "--at does not apply to watch (only to get)", "watch"),
-    (["get", "-f"], "--follow does not apply to get (only to log)", "get"),
-    (["status", "--since", "3"], "--since does not apply to status (only to watch and log)", "status"),
-    (["send", "counter.incrementButtonTapped", "--timeout", "5"], "--timeout applies only with --wait: 'tcactl send PATH --wait --timeout S'", "send"),
-    (["send", "counter.incrementButtonTapped", "--full"], "--full applies to send only with --wait: without it, send prints only the version", "send"),
-    (["log", "--full", "--json"], "--full and --json exclude each other: --json always prints values whole", "log"),
-    (["watch", "--epoch", "ab12"], "--epoch applies only with --since: it names the line of versions --since's version belongs to", "watch"),
-    (["send"], "send needs an action path, e.g. 'tcactl send cart.addItem 3'; 'tcactl actions' lists them", "send"),
-    (["--json"], "no command given; expected one of: send, get, watch, log, actions, status", nil),
-    (["help", "frobnicate"], "no help for 'frobnicate': it is not a command; expected one of: send, get, watch, log, actions, status", nil),
-  ] as [([String], String, String?)])
+  @Test(
+    arguments: [
+      (["get", "--at", "-1"], "--at needs a version number (0 or more); got '-1'", "get"),
+      (["log", "-n", "0"], "-n needs a count of at least 1; got '0'", "log"),
+      (["log", "--fllow"], "unknown option '--fllow' for log; did you mean --follow?", "log"),
+      (
+        ["stauts"],
+        "unknown command 'stauts'; did you mean status? expected one of: send, get, watch, log, actions, status", nil
+      ),
+      (["status", "now"], "status takes no arguments; got 'now'", "status"),
+      (["actions", "cart"], "actions takes no arguments; got 'cart'", "actions"),
+      (["log", "5"], "log takes no arguments; got '5'", "log"),
+      (["get", "cart", "items"], "get takes at most one state path; got 'cart' 'items'", "get"),
+      (["watch", "--at", "1"], "--at does not apply to watch (only to get)", "watch"),
+      (["get", "-f"], "--follow does not apply to get (only to log)", "get"),
+      (["status", "--since", "3"], "--since does not apply to status (only to watch and log)", "status"),
+      (
+        ["send", "counter.incrementButtonTapped", "--timeout", "5"],
+        "--timeout applies only with --wait: 'tcactl send PATH --wait --timeout S'", "send"
+      ),
+      (
+        ["send", "counter.incrementButtonTapped", "--full"],
+        "--full applies to send only with --wait: without it, send prints only the version", "send"
+      ),
+      (["log", "--full", "--json"], "--full and --json exclude each other: --json always prints values whole", "log"),
+      (
+        ["watch", "--epoch", "ab12"],
+        "--epoch applies only with --since: it names the line of versions --since's version belongs to", "watch"
+      ),
+      (["send"], "send needs an action path, e.g. 'tcactl send cart.addItem 3'; 'tcactl actions' lists them", "send"),
+      (["--json"], "no command given; expected one of: send, get, watch, log, actions, status", nil),
+      (
+        ["help", "frobnicate"],
+        "no help for 'frobnicate': it is not a command; expected one of: send, get, watch, log, actions, status", nil
+      ),
+    ] as [([String], String, String?)])
   func aUsageErrorIsOneLineAndWhereHelpIs(arguments: [String], message: String, command: String?) throws {
     let daemon = try DaemonProcess()
     let result = try tcactl(arguments, socket: daemon.socketPath)
@@ -53,7 +69,9 @@ struct TcactlUsageTests {
     #expect(general.status == 0 && general.output.hasPrefix("usage: tcactl [--socket PATH] <command>"))
     #expect(try tcactl(["help"], socket: "/unused").output == general.output)
     // Help wins over a mistake on the same line, so that adding --help shows how to fix it.
-    #expect(try tcactl(["log", "-n", "0", "--help"], socket: "/unused").output == (try tcactl(["help", "log"], socket: "/unused")).output)
+    #expect(
+      try tcactl(["log", "-n", "0", "--help"], socket: "/unused").output
+        == (try tcactl(["help", "log"], socket: "/unused")).output)
   }
 
   @Test func optionsMayBeWrittenWithEqualsAndArgumentsMayStartWithADash() throws {

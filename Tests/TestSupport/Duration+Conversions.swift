@@ -7,7 +7,8 @@ extension Duration {
     let (seconds, attoseconds) = components
     let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
     guard !overflow else { return seconds < 0 ? .min : .max }
-    let (total, overflowAgain) = whole.addingReportingOverflow((attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
+    let (total, overflowAgain) = whole.addingReportingOverflow(
+      (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
     return overflowAgain ? .max : total
   }
 

@@ -70,7 +70,8 @@ enum FakeGiphyAPI {
   static func slug(_ query: String) -> String {
     var slug = ""
     for scalar in query.unicodeScalars {
-      if scalar.isASCII, let character = Character(scalar).lowercased().first, character.isLetter || character.isNumber {
+      if scalar.isASCII, let character = Character(scalar).lowercased().first, character.isLetter || character.isNumber
+      {
         slug.append(character)
       } else if !scalar.isASCII {
         slug += "u" + String(scalar.value, radix: 16)

@@ -22,7 +22,8 @@ public struct ThreadProbe: Sendable {
   /// runs (or waits outside any system call).
   public var blockedSystemCall: Int? {
     guard let text = try? String(contentsOfFile: path + "/syscall", encoding: .utf8),
-      let first = text.split(separator: " ").first, let number = Int(first.trimmingCharacters(in: .whitespacesAndNewlines)),
+      let first = text.split(separator: " ").first,
+      let number = Int(first.trimmingCharacters(in: .whitespacesAndNewlines)),
       number >= 0
     else { return nil }
     return number

@@ -1,8 +1,8 @@
 import ComposableCore
 import Features
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking

@@ -2,8 +2,8 @@ import ComposableCore
 import ComposableTesting
 import Features
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 #if canImport(FoundationNetworking)
   import FoundationNetworking
@@ -19,7 +19,9 @@ struct FeaturesAgainstFakeSeedAPITests {
 
   @Test func theProductListReplacesItsBundledCatalogWithTheFakesAfterARetry() async throws {
     let api = try FakeSeedAPI()
-    let store = TestStore(initialState: ProductList.State()) { ProductList() } withDependencies: {
+    let store = TestStore(initialState: ProductList.State()) {
+      ProductList()
+    } withDependencies: {
       $0.configuration = api.configuration
     }
     store.exhaustivity = .off
@@ -42,7 +44,9 @@ struct FeaturesAgainstFakeSeedAPITests {
 
   @Test func theProfileLoadsTheFakesUser() async throws {
     let api = try FakeSeedAPI()
-    let store = TestStore(initialState: Profile.State()) { Profile() } withDependencies: {
+    let store = TestStore(initialState: Profile.State()) {
+      Profile()
+    } withDependencies: {
       $0.configuration = api.configuration
     }
     store.exhaustivity = .off
@@ -56,7 +60,9 @@ struct FeaturesAgainstFakeSeedAPITests {
     let products = try JSONDecoder().decode([Product].self, from: Data(api.productsJSON.utf8))
     let initial = Cart.State(
       catalog: IdentifiedArrayOf(uniqueElements: products), items: [CartItem(product: products[2], quantity: 2)])
-    let store = TestStore(initialState: initial) { Cart() } withDependencies: {
+    let store = TestStore(initialState: initial) {
+      Cart()
+    } withDependencies: {
       $0.configuration = api.configuration
       $0.date = .constant(Self.now)
     }
@@ -73,7 +79,9 @@ struct FeaturesAgainstFakeSeedAPITests {
 
   @Test func theCounterShowsTheFakesFact() async throws {
     let api = try FakeSeedAPI()
-    let store = TestStore(initialState: Counter.State(count: 7)) { Counter() } withDependencies: {
+    let store = TestStore(initialState: Counter.State(count: 7)) {
+      Counter()
+    } withDependencies: {
       $0.configuration = api.configuration
     }
     store.exhaustivity = .off
@@ -85,7 +93,9 @@ struct FeaturesAgainstFakeSeedAPITests {
 
   @Test func theSearchShowsTheGifsOfItsQuery() async throws {
     let api = try FakeSeedAPI()
-    let store = TestStore(initialState: GIFSearch.State()) { GIFSearch() } withDependencies: {
+    let store = TestStore(initialState: GIFSearch.State()) {
+      GIFSearch()
+    } withDependencies: {
       $0.configuration = api.configuration
     }
     store.exhaustivity = .off

@@ -38,7 +38,8 @@ import Testing
 
   @Test func badBodyLengthsAreRefused() throws {
     func length(_ fields: String) throws(HTTPRequestError) -> Int {
-      try HTTPRequestParser.bodyLength(of: HTTPRequestParser.parseHead(Array("POST / HTTP/1.1\r\n\(fields)\r\n".utf8)[...]))
+      try HTTPRequestParser.bodyLength(
+        of: HTTPRequestParser.parseHead(Array("POST / HTTP/1.1\r\n\(fields)\r\n".utf8)[...]))
     }
     #expect(try length("") == 0)
     #expect(try length("Content-Length: 5, 5\r\n") == 5)
@@ -53,7 +54,8 @@ import Testing
 
   @Test func targetsAreRecordedDecoded() {
     let request = RecordedRequest(
-      sequence: 1, connection: 1, method: "GET", target: "/gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag")
+      sequence: 1, connection: 1, method: "GET", target: "/gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag"
+    )
     #expect(request.path == "/gifs/v1/gifs/search")
     #expect(request.query("q") == "café au lait")
     #expect(request.query("x") == "+")
@@ -62,16 +64,20 @@ import Testing
     let absolute = RecordedRequest(sequence: 2, connection: 1, method: "GET", target: "http://example.test/a%20b?c=d")
     #expect(absolute.path == "/a b")
     #expect(absolute.query("c") == "d")
-    #expect(request.description == "#1 GET /gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag (connection 1)")
+    #expect(
+      request.description == "#1 GET /gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag (connection 1)")
   }
 
   @Test func answersCarryTheirLengthAndOnlyAllowedBodies() {
     let ok = String(decoding: HTTPResponseEncoder.encode(.text("hi"), method: "GET", closing: false), as: UTF8.self)
     #expect(
-      ok == "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nhi")
+      ok
+        == "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nhi"
+    )
     let head = String(decoding: HTTPResponseEncoder.encode(.text("hi"), method: "HEAD", closing: true), as: UTF8.self)
     #expect(head.hasSuffix("Content-Length: 2\r\nConnection: close\r\n\r\n"))
-    var noContent = TestHTTPResponse(status: 204, headers: [TestHTTPHeader("Content-Length", "99")], body: Data("x".utf8))
+    var noContent = TestHTTPResponse(
+      status: 204, headers: [TestHTTPHeader("Content-Length", "99")], body: Data("x".utf8))
     noContent.headers.append(TestHTTPHeader("X-Kept", "yes"))
     let empty = String(decoding: HTTPResponseEncoder.encode(noContent, method: "GET", closing: false), as: UTF8.self)
     #expect(empty == "HTTP/1.1 204 No Content\r\nX-Kept: yes\r\nConnection: keep-alive\r\n\r\n")

@@ -49,7 +49,10 @@ struct TestHTTPServerTests {
     let server = try TestHTTPServer { request in
       .json(#"{"received":\#(request.body.count)}"#, status: 201)
     }
-    struct Order: Codable, Equatable { var userId: Int; var items: [Int] }
+    struct Order: Codable, Equatable {
+      var userId: Int
+      var items: [Int]
+    }
     let order = Order(userId: 7, items: [1, 2, 3])
     let small = try await URLSessionClient.fetch(
       "\(server.baseURL)/orders", method: "POST", body: try JSONEncoder().encode(order),

@@ -1,4 +1,5 @@
 import JSON
+
 /// One action a client can send, as the `actions` message lists it: its
 /// command line (`cart.addItem <productID: Int>`) and its JSON form with a
 /// placeholder for each value (``ActionTemplate``).

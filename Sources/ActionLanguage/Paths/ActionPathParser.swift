@@ -1,4 +1,5 @@
 import JSON
+
 /// Turns one command line (a dotted path and argument words) into the JSON of
 /// the action it names, walking the schema step by step.
 ///
@@ -220,7 +221,9 @@ private struct CommandWords {
 
   func parsed(_ json: JSONValue) -> ParsedAction {
     if hasLiteral { return ParsedAction(json: json, summary: nil) }
-    let summary = isUnrenderable ? CanonicalJSON.text(json) : ActionCommand(path: steps.joined(separator: "."), arguments: arguments).description
+    let summary =
+      isUnrenderable
+      ? CanonicalJSON.text(json) : ActionCommand(path: steps.joined(separator: "."), arguments: arguments).description
     return ParsedAction(json: json, summary: summary)
   }
 }

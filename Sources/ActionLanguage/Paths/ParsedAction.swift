@@ -1,4 +1,5 @@
 import JSON
+
 /// An action read from its command line (``ActionPath/read(path:arguments:schema:)``):
 /// its JSON, and the command line as the log and the diffs show it.
 public struct ParsedAction: Sendable {

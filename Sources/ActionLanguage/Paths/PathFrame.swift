@@ -1,4 +1,5 @@
 import JSON
+
 /// One level of nesting around an action's JSON, from the root down: a case
 /// carrying a nested action, or a collection element.
 enum PathFrame {

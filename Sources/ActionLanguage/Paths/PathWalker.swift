@@ -1,4 +1,5 @@
 import JSON
+
 /// One listed path with what suggestions and tests need besides the entry.
 struct PathListing {
   /// The path as `tcactl actions` shows it.

@@ -21,7 +21,8 @@ enum ShellWord {
       for byte in bytes {
         guard byte < 0x80 else { return nil }
         let isAlphanumeric =
-          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+          (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+          || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
           || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9"))
         if isAlphanumeric { continue }
         let character = Character(Unicode.Scalar(byte))

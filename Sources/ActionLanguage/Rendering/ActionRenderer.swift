@@ -1,4 +1,5 @@
 import JSON
+
 /// Renders an action's JSON as the command line that produces it: the
 /// reverse of ``ActionPathParser``.
 enum ActionRenderer {

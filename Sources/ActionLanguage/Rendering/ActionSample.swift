@@ -1,4 +1,5 @@
 import JSON
+
 /// A valid action for one listed path, built from sample values: tests decode
 /// it with the real action type to prove the schema matches the enum.
 public struct ActionSample: Hashable, Sendable {

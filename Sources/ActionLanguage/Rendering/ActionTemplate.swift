@@ -1,4 +1,5 @@
 import JSON
+
 /// The JSON form of a listed action with a placeholder where each value goes,
 /// so that a client in any language can build the action from the `actions`
 /// list without knowing how Swift encodes enums.

@@ -1,4 +1,5 @@
 import JSON
+
 extension ActionSchema {
   /// Who alone sends `action`: the innermost internal case on its path
   /// (``ActionCase/sentBy``), or `nil` when a client may send it.

@@ -1,4 +1,5 @@
 import ComposableCore
+
 /// Bindable state whose fields also say what type of value they take, so a
 /// command line can check and convert `bmi.input.binding.height 180`.
 ///

@@ -1,4 +1,5 @@
 import ComposableCore
+
 extension EffectFailure: DescribedValue {
   /// A failure is what workers report, written as JSON:
   /// `{"kind":"timeout","message":"no answer"}`, with `status` for an HTTP

@@ -1,4 +1,5 @@
 import JSON
+
 /// A payload that effects produce (`[Product]`, `EffectFailure`, `BMIRecord`),
 /// written as a JSON literal on a command line.
 ///

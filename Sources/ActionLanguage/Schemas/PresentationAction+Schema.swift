@@ -1,4 +1,5 @@
 import ComposableCore
+
 extension PresentationAction: DescribedValue where Action: DescribedAction {}
 
 extension PresentationAction: DescribedAction where Action: DescribedAction {

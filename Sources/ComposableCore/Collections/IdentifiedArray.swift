@@ -194,7 +194,8 @@ extension IdentifiedArray: Decodable where Element: Decodable {
     for element in elements {
       guard append(element) else {
         throw DecodingError.dataCorruptedError(
-          in: container, debugDescription: "Duplicate id \(element.id) in an identified collection; ids must be unique.")
+          in: container, debugDescription: "Duplicate id \(element.id) in an identified collection; ids must be unique."
+        )
       }
     }
   }

@@ -44,4 +44,3 @@ public struct IssueReporter: Sendable {
 public func reportIssue(_ message: String, location: SourceLocation? = nil) {
   IssueReporter.current.report(message, location)
 }
-

@@ -74,7 +74,11 @@ extension Effect {
       case .http(let response) where response.isSuccess:
         return transform(.success(response))
       case .http(let response):
-        return transform(.failure(EffectFailure(.httpStatus, "\(request.method) \(request.displayURL) answered \(response.status)", status: response.status)))
+        return transform(
+          .failure(
+            EffectFailure(
+              .httpStatus, "\(request.method) \(request.displayURL) answered \(response.status)",
+              status: response.status)))
       case .failure(let failure):
         return transform(.failure(failure))
       case .timerFired, .storage:
@@ -98,7 +102,8 @@ extension Effect {
           do {
             return .success(try JSONValueDecoder.decode(type, fromJSON: response.body))
           } catch {
-            return .failure(EffectFailure(.decoding, "\(request.displayURL): body is not a valid \(Value.self): \(error)"))
+            return .failure(
+              EffectFailure(.decoding, "\(request.displayURL): body is not a valid \(Value.self): \(error)"))
           }
         })
     }

@@ -16,7 +16,9 @@ extension Reducer {
   /// the collection is reported and dropped. When an element is removed, every
   /// effect it started is cancelled; an element's cancel ids never reach another
   /// element's effects.
-  public func forEach<ElementState: Identifiable, ElementAction: Sendable, Element: Reducer<ElementState, ElementAction>>(
+  public func forEach<
+    ElementState: Identifiable, ElementAction: Sendable, Element: Reducer<ElementState, ElementAction>
+  >(
     _ toElements: WritableKeyPath<State, IdentifiedArray<ElementState>>,
     action toElementAction: CasePath<Action, IdentifiedAction<ElementState.ID, ElementAction>>,
     @ReducerBuilder<ElementState, ElementAction> element: () -> Element,

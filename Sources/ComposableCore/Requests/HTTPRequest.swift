@@ -88,7 +88,8 @@ public struct HTTPResponse: Hashable, Sendable, Codable {
   /// A response whose body is `value` encoded as JSON, as a test server would send.
   public init(status: Int = 200, json value: some Encodable) throws {
     self.init(
-      status: status, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(CanonicalJSON.encode(try JSONValue(encoding: value))))
+      status: status, headers: [HTTPHeader("Content-Type", "application/json")],
+      body: Data(CanonicalJSON.encode(try JSONValue(encoding: value))))
   }
 
   /// Whether the status is 2xx.

@@ -26,7 +26,9 @@ final class EffectRuntime<Action: Sendable> {
 
   /// The requests in flight, oldest first.
   var inFlight: [InFlightRequest] {
-    running.sorted { $0.key < $1.key }.map { InFlightRequest(id: $0.key, request: $0.value.request, scope: $0.value.scope) }
+    running.sorted { $0.key < $1.key }.map {
+      InFlightRequest(id: $0.key, request: $0.value.request, scope: $0.value.scope)
+    }
   }
 
   /// Starts an effect returned by the root reducer for an action of `origin`.
@@ -67,7 +69,8 @@ final class EffectRuntime<Action: Sendable> {
   }
 
   private func run(
-    _ effect: Effect<Action>, node: EffectNode, scope: [ScopeComponent], origin: Origin, onComplete: @escaping () -> Void
+    _ effect: Effect<Action>, node: EffectNode, scope: [ScopeComponent], origin: Origin,
+    onComplete: @escaping () -> Void
   ) {
     switch effect.operation {
     case .none:

@@ -100,7 +100,8 @@ public final class Store<R: Reducer> {
   ///
   /// - Throws: ``DroppedAction``, naming what was missing.
   public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
-    precondition(!isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext() returned nil")
+    precondition(
+      !isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext() returned nil")
     let effect = try reducedRefusingDropped(action)
     version += 1
     reducingOrigin = origin

@@ -58,7 +58,8 @@ package struct WorkerOptions: Equatable, Sendable {
       case .option("--max-response-bytes", let text?):
         guard let bytes = Int(text), (1...largestMaximumResponseBytes).contains(bytes) else {
           throw .invalidValue(
-            text, for: "--max-response-bytes", expected: "a whole number of bytes from 1 to \(largestMaximumResponseBytes)")
+            text, for: "--max-response-bytes",
+            expected: "a whole number of bytes from 1 to \(largestMaximumResponseBytes)")
         }
         maximumResponseBytes = bytes
       case .option("--log-level", let text?):

@@ -30,6 +30,7 @@ extension EffectRequest {
   package func wrongKind(for kind: WorkerKind) -> EffectFailure {
     EffectFailure(
       .invalidRequest,
-      "the \(kind.rawValue) worker does not carry out \(workerKind.rawValue) requests; they go to the \(workerKind.rawValue) worker")
+      "the \(kind.rawValue) worker does not carry out \(workerKind.rawValue) requests; they go to the \(workerKind.rawValue) worker"
+    )
   }
 }

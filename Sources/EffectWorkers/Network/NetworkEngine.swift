@@ -52,7 +52,8 @@ final class NetworkEngine: WorkerEngine {
     case .success(let urlRequest):
       let task = session.dataTask(with: urlRequest)
       transfers.add(id, task: task, for: http)
-      deadlines.schedule(id, TimerRequest(milliseconds: http.timeoutMilliseconds, repeats: false), now: MonotonicClock.now())
+      deadlines.schedule(
+        id, TimerRequest(milliseconds: http.timeoutMilliseconds, repeats: false), now: MonotonicClock.now())
       task.resume()
     }
   }

@@ -104,7 +104,8 @@ final class TransferTable: Sendable {
   func completed(task identifier: Int, error: (any Error)?) {
     finish(identifier, abort: false) { transfer in
       if let error {
-        return .failure(NetworkFailure.failure(
+        return .failure(
+          NetworkFailure.failure(
             for: error, method: transfer.method, url: transfer.url, displayURL: transfer.displayURL))
       }
       guard let response = transfer.response else {

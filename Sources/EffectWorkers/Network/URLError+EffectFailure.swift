@@ -44,7 +44,8 @@ enum NetworkFailure {
   static func responseTooLarge(method: String, displayURL: String, limit: Int) -> EffectFailure {
     EffectFailure(
       .decoding,
-      "\(method) \(displayURL): the response body exceeds the worker's limit of \(limit) bytes (--max-response-bytes); the transfer was aborted")
+      "\(method) \(displayURL): the response body exceeds the worker's limit of \(limit) bytes (--max-response-bytes); the transfer was aborted"
+    )
   }
 
   /// The kind and a reason for each URLError code.

@@ -19,7 +19,8 @@ enum DurableFile {
     guard status.st_mode & S_IFMT == S_IFREG else { throw StorageError("read", path: path, reason: .notARegularFile) }
     guard status.st_size <= limit else {
       throw StorageError(
-        "read", path: path, reason: .limit("it is \(status.st_size) bytes, over the \(limit)-byte limit for a document"))
+        "read", path: path, reason: .limit("it is \(status.st_size) bytes, over the \(limit)-byte limit for a document")
+      )
     }
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var offset = 0

@@ -24,7 +24,8 @@ struct StorageDirectory: Sendable {
   /// `stateDirectory/storage` when missing (durably: each new directory's
   /// parent is fsynced).
   init(stateDirectory: String) throws(StorageError) {
-    let trimmed = stateDirectory.count > 1 && stateDirectory.hasSuffix("/") ? String(stateDirectory.dropLast()) : stateDirectory
+    let trimmed =
+      stateDirectory.count > 1 && stateDirectory.hasSuffix("/") ? String(stateDirectory.dropLast()) : stateDirectory
     root = trimmed + "/storage"
     try DurableFile.makeDirectories(trimmed)
     try DurableFile.makeDirectory(root, in: trimmed)
@@ -53,7 +54,8 @@ struct StorageDirectory: Sendable {
       guard ContinuousClock.now < deadline else {
         close(descriptor)
         throw StorageError(
-          "lock", path: path, reason: .limit("another effectworker has held it for \(timeout); only one may use a storage directory"))
+          "lock", path: path,
+          reason: .limit("another effectworker has held it for \(timeout); only one may use a storage directory"))
       }
       usleep(50_000)
     }

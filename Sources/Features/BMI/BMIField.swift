@@ -84,7 +84,9 @@ extension String {
   /// The text without leading and trailing spaces, tabs and newlines.
   fileprivate var trimmingSpaces: String {
     let isSpace: (Character) -> Bool = { $0.isWhitespace }
-    guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else { return "" }
+    guard let start = firstIndex(where: { !isSpace($0) }), let end = lastIndex(where: { !isSpace($0) }) else {
+      return ""
+    }
     return String(self[start...end])
   }
 }

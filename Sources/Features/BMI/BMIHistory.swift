@@ -85,11 +85,13 @@ public struct BMIHistory: Reducer {
       case .delete(let id):
         guard let record = state.records.remove(id: id) else { return .none }
         state.errorMessage = nil
-        let request = StorageRequest.delete(namespace: BMIHistoryStorage.namespace, key: BMIHistoryStorage.key(for: record))
+        let request = StorageRequest.delete(
+          namespace: BMIHistoryStorage.namespace, key: BMIHistoryStorage.key(for: record))
         return .storage(request) { result in
           switch result {
           case .success(.deleted): nil
-          case .success(let reply): .deleteFailed(record, EffectFailure(.storage, "unexpected reply \(reply) to a delete"))
+          case .success(let reply):
+            .deleteFailed(record, EffectFailure(.storage, "unexpected reply \(reply) to a delete"))
           case .failure(let failure): .deleteFailed(record, failure)
           }
         }

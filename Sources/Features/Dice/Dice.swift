@@ -99,7 +99,7 @@ public struct Dice: Reducer {
     }
 
     var destination: PresentationAction<DiceHistory.Action>? {
-      if case let .destination(action) = self { action } else { nil }
+      if case .destination(let action) = self { action } else { nil }
     }
   }
 

@@ -42,7 +42,8 @@ public struct Cart: Reducer {
     public var userID: Int
 
     public init(
-      catalog: IdentifiedArrayOf<Product> = IdentifiedArrayOf(uniqueElements: Product.bundledCatalog), items: IdentifiedArrayOf<CartItem> = [], alert: CartAlert? = nil,
+      catalog: IdentifiedArrayOf<Product> = IdentifiedArrayOf(uniqueElements: Product.bundledCatalog),
+      items: IdentifiedArrayOf<CartItem> = [], alert: CartAlert? = nil,
       orderStatus: OrderStatus = .idle, errorMessage: String? = nil, userID: Int = 1
     ) {
       self.catalog = catalog

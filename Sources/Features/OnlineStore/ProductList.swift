@@ -57,7 +57,7 @@ public struct ProductList: Reducer {
     case recovered
 
     var rows: IdentifiedAction<Product.ID, ProductRow.Action>? {
-      if case let .rows(action) = self { action } else { nil }
+      if case .rows(let action) = self { action } else { nil }
     }
   }
 

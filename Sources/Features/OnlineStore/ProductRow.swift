@@ -26,7 +26,7 @@ public struct ProductRow: Reducer {
     /// An action of the row's counter.
     case addToCart(AddToCart.Action)
 
-    var addToCart: AddToCart.Action? { if case let .addToCart(action) = self { action } else { nil } }
+    var addToCart: AddToCart.Action? { if case .addToCart(let action) = self { action } else { nil } }
   }
 
   public init() {}

@@ -140,7 +140,8 @@ private struct ValueDecoder: Decoder {
     let text = try string()
     guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted."))
+        DecodingError.Context(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted.")
+      )
     }
     return date
   }
@@ -183,7 +184,8 @@ private struct ValueDecoder: Decoder {
     return .typeMismatch(
       expected,
       DecodingError.Context(
-        codingPath: codingPath, debugDescription: "Expected to decode \(expected) but found \(value.kindName) instead."))
+        codingPath: codingPath, debugDescription: "Expected to decode \(expected) but found \(value.kindName) instead.")
+    )
   }
 }
 
@@ -325,7 +327,9 @@ private struct UnkeyedContainer: UnkeyedDecodingContainer {
   mutating func decode(_ type: UInt32.Type) throws -> UInt32 { try next(type).integer(type) }
   mutating func decode(_ type: UInt64.Type) throws -> UInt64 { try next(type).integer(type) }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type) throws -> KeyedDecodingContainer<
+    NestedKey
+  > {
     try next([String: Any].self).container(keyedBy: type)
   }
 

@@ -40,7 +40,8 @@ public enum JSONValueEncoder {
   public static func encode<T: Encodable>(_ value: T, nilMembers: NilMembers = .null) throws -> JSONValue {
     guard let json = try box(value, path: .root, omitsNil: nilMembers == .omitted) else {
       throw EncodingError.invalidValue(
-        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values.")
+      )
     }
     return json
   }
@@ -60,7 +61,8 @@ public enum JSONValueEncoder {
     try value.encode(to: encoder)
     guard let json = encoder.finish() else {
       throw EncodingError.invalidValue(
-        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values."))
+        value, EncodingError.Context(codingPath: [], debugDescription: "Top-level \(T.self) did not encode any values.")
+      )
     }
     cache.commit()
     return json
@@ -72,7 +74,9 @@ public enum JSONValueEncoder {
   /// own value: what `value` holds is compared with what it held last time,
   /// and only what changed is encoded. For ``StateParts`` states, whose
   /// parts the daemon compares and encodes itself.
-  public static func encodeMember<T: Encodable>(_ value: T, key: String, reusing cache: JSONMemberCache) throws -> JSONValue {
+  public static func encodeMember<T: Encodable>(_ value: T, key: String, reusing cache: JSONMemberCache) throws
+    -> JSONValue
+  {
     cache.begin()
     let json = try box(value, path: CodingPath.root.child(IndexKey(stringValue: key)), cache: cache) ?? .object([:])
     cache.commit()
@@ -317,7 +321,8 @@ private final class ValueEncoder: Encoder {
       array = ArrayBuilder()
       storage = .array(array)
     case .value, .object:
-      preconditionFailure("Attempt to push new unkeyed encoding container when already previously encoded at this path.")
+      preconditionFailure(
+        "Attempt to push new unkeyed encoding container when already previously encoded at this path.")
     }
     return UnkeyedContainer(array: array, path: path, omitsNil: omitsNil)
   }
@@ -423,7 +428,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       if case .object(let members) = object.remove(name) { nested.members = Array(members) }
       object.setPending(.object(nested), for: name)
     }
-    return KeyedEncodingContainer(KeyedContainer<NestedKey>(object: nested, path: .child(path, key), omitsNil: omitsNil))
+    return KeyedEncodingContainer(
+      KeyedContainer<NestedKey>(object: nested, path: .child(path, key), omitsNil: omitsNil))
   }
 
   mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
@@ -485,7 +491,9 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     append(try JSONValueEncoder.box(value, path: nextPath, omitsNil: omitsNil) ?? .object([:]))
   }
 
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+    NestedKey
+  > {
     let nested = ObjectBuilder()
     let path = nextPath
     array.append(.object(nested))
@@ -512,7 +520,8 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
 
   private func set(_ value: JSONValue) {
     guard case .none = encoder.storage else {
-      preconditionFailure("Attempt to encode value through single value container when previously value already encoded.")
+      preconditionFailure(
+        "Attempt to encode value through single value container when previously value already encoded.")
     }
     encoder.storage = .value(value)
   }
@@ -585,7 +594,8 @@ extension ChunkedArray: ElementwiseEncodable where Element: Encodable & Equatabl
             previous: (previous.elements.chunks[chunkIndex], previous.json.chunks[chunkIndex])))
       } else {
         json.replaceChunk(
-          chunkIndex, with: try Self.encode(chunks[chunkIndex], from: chunkIndex * Self.chunkSize, path: path, previous: nil))
+          chunkIndex,
+          with: try Self.encode(chunks[chunkIndex], from: chunkIndex * Self.chunkSize, path: path, previous: nil))
       }
     }
     cache.elements = EncodedChunks(elements: self, json: json)
@@ -604,7 +614,8 @@ extension ChunkedArray: ElementwiseEncodable where Element: Encodable & Equatabl
         json.append(previous.json[index])
       } else {
         json.append(
-          try JSONValueEncoder.box(chunk[index], path: .child(path, IndexKey(intValue: offset + index))) ?? .object([:]))
+          try JSONValueEncoder.box(chunk[index], path: .child(path, IndexKey(intValue: offset + index))) ?? .object([:])
+        )
       }
     }
     return json
@@ -633,7 +644,8 @@ extension Array: ElementwiseEncodable where Element: Encodable & Equatable {
       if index < old.count && old[index] == self[index] {
         json.append(oldJSON[index])
       } else {
-        json.append(try JSONValueEncoder.box(self[index], path: .child(path, IndexKey(intValue: index))) ?? .object([:]))
+        json.append(
+          try JSONValueEncoder.box(self[index], path: .child(path, IndexKey(intValue: index))) ?? .object([:]))
       }
     }
     json.append(contentsOf: oldJSON[(old.count - suffix)...])

@@ -1,4 +1,3 @@
-
 /// The JSON of the members of the last value encoded with it, each kept with
 /// the value it was encoded from (``JSONValueEncoder/encode(_:reusing:)``).
 ///

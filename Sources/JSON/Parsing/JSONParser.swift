@@ -1,4 +1,3 @@
-
 /// A strict RFC 8259 JSON parser: bytes in, a ``JSONValue`` out.
 ///
 /// Everything a client sends the daemon goes through here, so the parser

@@ -74,7 +74,9 @@ package struct JSONScanner {
 
   /// The problem of the byte at ``position`` (or the end) not being `expected`.
   package func problem(_ expected: String) -> Problem {
-    guard position < bytes.count else { return Problem(offset: position, message: "expected \(expected), found the end") }
+    guard position < bytes.count else {
+      return Problem(offset: position, message: "expected \(expected), found the end")
+    }
     return Problem(offset: position, message: "expected \(expected)")
   }
 
@@ -119,7 +121,9 @@ package struct JSONScanner {
   }
 
   private func expectNumberEnd() throws(Problem) {
-    if let byte = peek(), byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || isDigit(byte) {
+    if let byte = peek(),
+      byte == UInt8(ascii: ".") || byte == UInt8(ascii: "e") || byte == UInt8(ascii: "E") || isDigit(byte)
+    {
       throw problem("an integer without fraction, exponent or leading zeros")
     }
   }

@@ -1,4 +1,3 @@
-
 extension JSONPatch {
   /// Applies `operations` in order to `document`, per RFC 6902.
   ///
@@ -72,12 +71,15 @@ extension JSONPatch {
     return nil
   }
 
-  private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) {
+  private static func add(_ value: JSONValue, at path: JSONPointer, in document: inout JSONValue)
+    throws(JSONPointerError)
+  {
     guard !path.isRoot else {
       document = value
       return
     }
-    try withParent(of: path, in: &document) { (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
+    try withParent(of: path, in: &document) {
+      (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
       if var members = container.takeMembers() {
         members[token] = value
         container = .object(members)
@@ -92,7 +94,8 @@ extension JSONPatch {
   }
 
   private static func remove(at path: JSONPointer, in document: inout JSONValue) throws(JSONPointerError) -> JSONValue {
-    try withParent(of: path, in: &document) { (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
+    try withParent(of: path, in: &document) {
+      (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
       if var members = container.takeMembers() {
         defer { container = .object(members) }
         guard let removed = members.removeValue(forKey: token) else {
@@ -109,12 +112,15 @@ extension JSONPatch {
     }
   }
 
-  private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue) throws(JSONPointerError) {
+  private static func replace(at path: JSONPointer, with value: JSONValue, in document: inout JSONValue)
+    throws(JSONPointerError)
+  {
     guard !path.isRoot else {
       document = value
       return
     }
-    try withParent(of: path, in: &document) { (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
+    try withParent(of: path, in: &document) {
+      (container: inout JSONValue, token: String, level: Int) throws(JSONPointerError) in
       if var members = container.takeMembers() {
         defer { container = .object(members) }
         guard members[token] != nil else { throw .memberNotFound(key: token, container: path.prefix(level)) }

@@ -1,4 +1,3 @@
-
 extension JSONPatch {
   /// A patch that turns `old` into `new`: `apply(diff(from: old, to: new), to: old) == new`.
   ///

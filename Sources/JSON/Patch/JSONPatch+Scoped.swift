@@ -1,4 +1,3 @@
-
 extension JSONPatch {
   /// The part of a patch that a subscriber to the subtree at `pointer` needs,
   /// with paths relative to that subtree, so that it applies to the

@@ -1,4 +1,3 @@
-
 /// RFC 6902 JSON Patch: applying patches, computing them, and narrowing them
 /// to a subtree.
 ///

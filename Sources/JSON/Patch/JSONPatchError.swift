@@ -1,4 +1,3 @@
-
 /// Why a JSON Patch could not be read or applied: which operation (by its
 /// index in the patch), and what about it failed.
 public struct JSONPatchError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -42,7 +41,8 @@ public struct JSONPatchError: Error, Hashable, Sendable, CustomStringConvertible
     case .pointer(let error):
       return prefix + error.description
     case .testFailed(let expected, let actual):
-      return prefix + "the value at \"\(operation.path)\" is \(Self.excerpt(actual)), expected \(Self.excerpt(expected))"
+      return prefix
+        + "the value at \"\(operation.path)\" is \(Self.excerpt(actual)), expected \(Self.excerpt(expected))"
     case .moveIntoDescendant:
       return prefix + "\"\(operation.from ?? .root)\" cannot be moved into its own descendant \"\(operation.path)\""
     case .removeRoot:

@@ -1,4 +1,3 @@
-
 /// One RFC 6902 JSON Patch operation.
 ///
 /// Encoded exactly as the RFC writes it — an object with `op`, `path`, and

@@ -1,4 +1,3 @@
-
 /// A JSON Pointer (RFC 6901): the location of a value inside a JSON document,
 /// as the sequence of member names and array indices leading to it.
 ///

@@ -234,13 +234,16 @@ extension ChunkedArray where Element: Equatable {
   /// without comparing their elements.
   @inlinable public func commonSuffixCount(with other: Self, limit: Int) -> Int {
     let (count, otherCount) = (self.count, other.count)
-    precondition(0 <= limit && limit <= Swift.min(count, otherCount), "ChunkedArray: suffix limit \(limit) out of range")
+    precondition(
+      0 <= limit && limit <= Swift.min(count, otherCount), "ChunkedArray: suffix limit \(limit) out of range")
     let aligned = count == otherCount
     var suffix = 0
     while suffix < limit {
       let index = count - 1 - suffix
       // At the last element of a chunk: pass the whole chunk if shared.
-      if aligned, index & Self.mask == Self.mask || suffix == 0, stamps[index >> Self.shift] == other.stamps[index >> Self.shift] {
+      if aligned, index & Self.mask == Self.mask || suffix == 0,
+        stamps[index >> Self.shift] == other.stamps[index >> Self.shift]
+      {
         suffix += index & Self.mask + 1
         continue
       }

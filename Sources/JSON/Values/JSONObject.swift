@@ -222,7 +222,8 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
   /// error, as in a `Dictionary` literal.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     let (object, duplicate) = Self.sorting(elements.map { ($0.0, $0.1) })
-    precondition(duplicate == nil, "a JSON object literal names the key '\(duplicate.map { elements[$0].0 } ?? "")' twice")
+    precondition(
+      duplicate == nil, "a JSON object literal names the key '\(duplicate.map { elements[$0].0 } ?? "")' twice")
     self = object
   }
 }

@@ -1,4 +1,3 @@
-
 extension JSONValue {
   /// What kind of value this is, with an article, for messages ("a string").
   var kindDescription: String {

@@ -1,4 +1,5 @@
 import Platform
+
 /// The names of the files in a journal directory.
 ///
 /// Versions in names are 20-digit zero-padded decimals (the width of

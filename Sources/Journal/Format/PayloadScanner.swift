@@ -49,7 +49,9 @@ enum PayloadScanner {
     var origin: Range<Int>?
     var patch: Range<Int>?
     scanner.skipWhitespace()
-    if scanner.peek() == UInt8(ascii: "}") { throw scanner.problem("the members action, origin, patch, time and version") }
+    if scanner.peek() == UInt8(ascii: "}") {
+      throw scanner.problem("the members action, origin, patch, time and version")
+    }
     while true {
       scanner.skipWhitespace()
       let keyStart = scanner.position

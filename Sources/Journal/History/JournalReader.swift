@@ -78,7 +78,8 @@ public struct JournalReader: Sendable {
       if let snapshot = contents.snapshots.first(where: { $0.version <= version }) {
         let read = try SnapshotFile.read(path: snapshot.path, version: snapshot.version)
         base = (read.version, read.state)
-      } else if contents.segments.first?.firstVersion == 1 || (contents.segments.isEmpty && contents.snapshots.isEmpty) {
+      } else if contents.segments.first?.firstVersion == 1 || (contents.segments.isEmpty && contents.snapshots.isEmpty)
+      {
         base = (0, initialState)
       } else {
         let oldest = contents.snapshots.last?.version ?? contents.segments.first?.firstVersion

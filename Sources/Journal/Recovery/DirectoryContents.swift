@@ -1,4 +1,5 @@
 import Platform
+
 /// The journal files in a directory, classified by name and sorted.
 struct DirectoryContents: Sendable {
   /// Segments, oldest first.

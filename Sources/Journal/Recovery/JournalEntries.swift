@@ -20,15 +20,6 @@ public struct JournalEntry: Sendable, Hashable {
   /// Where the patch is in the payload, found when the record was read.
   let patchRange: Range<Int>
 
-  init(version: UInt64, time: Int64, path: String, offset: Int, payload: ArraySlice<UInt8>, patchRange: Range<Int>) {
-    self.version = version
-    self.time = time
-    self.path = path
-    self.offset = offset
-    self.payload = payload
-    self.patchRange = patchRange
-  }
-
   /// The whole record.
   public func decoded() throws(JournalError) -> JournalRecord {
     let layout = try layout()

@@ -110,7 +110,9 @@ struct JournalRecovery {
         if header.firstVersion == 0 {
           damage = (0, nil, "its header says its first version is 0, which no record has")
         } else if header.firstVersion != firstVersion {
-          damage = (0, nil, "its header says its first version is \(header.firstVersion), its name says \(firstVersion)")
+          damage = (
+            0, nil, "its header says its first version is \(header.firstVersion), its name says \(firstVersion)"
+          )
         } else if index == start ? header.firstVersion > expected : header.firstVersion != expected {
           let problem = RecordProblem.versionOutOfSequence(expected: expected, found: header.firstVersion)
           damage = (0, problem, "its first version does not follow: \(problem)")

@@ -96,7 +96,8 @@ enum SnapshotFile {
     let stateBytes = bytes[stateStart..<stateStart + length]
     let computed = CRC32C.checksum(stateBytes)
     guard computed == storedChecksum else {
-      throw .unreadable("the state's checksum does not match (stored \(hex(storedChecksum)), computed \(hex(computed)))")
+      throw .unreadable(
+        "the state's checksum does not match (stored \(hex(storedChecksum)), computed \(hex(computed)))")
     }
     let state: JSONValue
     do {

@@ -1,4 +1,5 @@
 import Platform
+
 /// Why ``JournalWriter/append(_:)`` (or `sync`, `close`) failed, and what the
 /// daemon should do about it.
 ///

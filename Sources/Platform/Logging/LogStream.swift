@@ -70,7 +70,8 @@ public enum LogStream {
 
   /// The line written for `message` at `level`.
   public static func line(_ level: LogLevel, _ message: String, journal: Bool) -> String {
-    let text = message.contains("\n")
+    let text =
+      message.contains("\n")
       ? message.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\\n") : message
     return (journal ? "<\(level.rawValue)>" : "") + text + "\n"
   }

@@ -205,7 +205,9 @@ public struct UnixSocket: Sendable, Hashable {
     guard !bytes.isEmpty, bytes.count <= maximumPathLength else {
       throw SocketError(
         "address", path: path, errno: ENAMETOOLONG,
-        detail: "a socket path holds at most \(maximumPathLength) bytes; this one has \(bytes.count). Choose a shorter --socket path.")
+        detail:
+          "a socket path holds at most \(maximumPathLength) bytes; this one has \(bytes.count). Choose a shorter --socket path."
+      )
     }
     var address = sockaddr_un()
     address.sun_family = sa_family_t(AF_UNIX)

@@ -18,12 +18,14 @@ public enum DetachedThread {
   public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(ThreadStartError) {
     let context = Unmanaged.passRetained(Context(body: body)).toOpaque()
     var thread = pthread_t()
-    let result = pthread_create(&thread, nil, { raw in
-      // Balances the passRetained above; `raw` is that pointer, never nil.
-      let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
-      context.body()
-      return nil
-    }, context)
+    let result = pthread_create(
+      &thread, nil,
+      { raw in
+        // Balances the passRetained above; `raw` is that pointer, never nil.
+        let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
+        context.body()
+        return nil
+      }, context)
     guard result == 0 else {
       Unmanaged<Context>.fromOpaque(context).release()
       throw ThreadStartError(name: name, errno: result)

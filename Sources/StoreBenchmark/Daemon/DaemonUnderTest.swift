@@ -39,8 +39,10 @@ final class DaemonUnderTest {
     notify = try NotifySocket(path: directory + "/notify")
     spawnedAt = MonotonicClock.now()
     child = try Child(
-      [binaries + "/storedaemon", "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
-       "--log-level", "warning"] + arguments,
+      [
+        binaries + "/storedaemon", "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
+        "--log-level", "warning",
+      ] + arguments,
       environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }, output: logPath)
     guard let ready = notify.waitForReady(timeout: readyTimeout) else {
       child.stop(SIGKILL)
@@ -89,7 +91,9 @@ final class DaemonUnderTest {
   static func residentBytes(of pid: pid_t) -> Int {
     guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
       let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
-      let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({ Int($0.trimmingCharacters(in: .whitespaces)) })
+      let kilobytes = line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first.flatMap({
+        Int($0.trimmingCharacters(in: .whitespaces))
+      })
     else { return 0 }
     return kilobytes * 1024
   }
@@ -105,7 +109,9 @@ final class DaemonUnderTest {
     }
     guard case .object(let report) = status, case .array(let workers)? = report["workers"] else { return nil }
     for case .object(let worker) in workers {
-      if case .string(kind)? = worker["kind"], case .string("running")? = worker["state"], case .int(let pid)? = worker["pid"] {
+      if case .string(kind)? = worker["kind"], case .string("running")? = worker["state"],
+        case .int(let pid)? = worker["pid"]
+      {
         return pid_t(pid)
       }
     }

@@ -1,8 +1,8 @@
 import ComposableCore
 import Features
-import Journal
 import Foundation
 import JSON
+import Journal
 import Wire
 
 /// State directories prepared before a daemon starts on them, written with
@@ -36,7 +36,8 @@ enum Fixtures {
       try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
       let journal = try JournalDirectory(path: stateDirectory + "/journal")
       try journal.writeSnapshot(version: 0, state: try CanonicalJSON.value(of: AppFeature.State()), epoch: "bench")
-      let writer = try journal.openWriter(after: try journal.recover(), epoch: "bench", configuration: .init(sync: .never))
+      let writer = try journal.openWriter(
+        after: try journal.recover(), epoch: "bench", configuration: .init(sync: .never))
       let action = try CanonicalJSON.value(of: AppFeature.Action.counter(.incrementButtonTapped))
       let origin: JSONValue = .object(["client": .string("bench"), "connection": .int(1), "origin": .int(1)])
       var batch: [JournalRecord] = []
@@ -44,7 +45,9 @@ enum Fixtures {
         batch.append(
           JournalRecord(
             version: version, time: 1_700_000_000_000 + Int64(version), origin: origin, action: action,
-            patch: .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(version))])])))
+            patch: .array([
+              .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(version))])
+            ])))
         if batch.count == 1000 || version == UInt64(records) {
           try writer.append(batch)
           batch.removeAll(keepingCapacity: true)

@@ -35,13 +35,16 @@ struct FuzzFrames {
     case 10..<30: return Output(bytes: frame(mutated(Self.validRequests[random.below(Self.validRequests.count)])))
     case 30..<40: return Output(bytes: frame(randomBytes(count: random.below(2048))))
     case 40..<50: return Output(bytes: frame(send(path: longName())))
-    case 50..<55: return Output(bytes: frame(send(path: "tabSelected", arguments: [repeated("x", 1000 + random.below(900_000))])))
+    case 50..<55:
+      return Output(bytes: frame(send(path: "tabSelected", arguments: [repeated("x", 1000 + random.below(900_000))])))
     case 55..<65:
       let depth = 10 + random.below(600)
       return Output(bytes: frame(send(path: "products.productsResponse", arguments: [nested(depth)])))
     case 65..<70:
       let depth = 10 + random.below(600)
-      return Output(bytes: frame(Array(#"{"type":"send","id":11,"action":{"counter":"#.utf8) + Array(nested(depth).utf8) + Array("}}".utf8)))
+      return Output(
+        bytes: frame(
+          Array(#"{"type":"send","id":11,"action":{"counter":"#.utf8) + Array(nested(depth).utf8) + Array("}}".utf8)))
     case 70..<75: return Output(bytes: frame(badUTF8()))
     case 75..<78: return Output(bytes: [0xFF, 0xFF, 0xFF, UInt8(random.below(256))], endsConnection: true)
     case 78..<80:
@@ -74,8 +77,10 @@ struct FuzzFrames {
 
   private func frame(_ payload: [UInt8]) -> [UInt8] {
     let length = payload.count
-    return [UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
-      UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length)] + payload
+    return [
+      UInt8(truncatingIfNeeded: length >> 24), UInt8(truncatingIfNeeded: length >> 16),
+      UInt8(truncatingIfNeeded: length >> 8), UInt8(truncatingIfNeeded: length),
+    ] + payload
   }
 
   private func send(path: String, arguments: [String] = []) -> [UInt8] {
@@ -121,7 +126,9 @@ struct FuzzFrames {
   }
 
   private mutating func badUTF8() -> [UInt8] {
-    let invalid: [[UInt8]] = [[0xC3, 0x28], [0xFF], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xC0, 0xAF]]
+    let invalid: [[UInt8]] = [
+      [0xC3, 0x28], [0xFF], [0xED, 0xA0, 0x80], [0xF8, 0x88, 0x80, 0x80, 0x80], [0xC0, 0xAF],
+    ]
     return Array(#"{"type":"send","id":13,"path":"cart."#.utf8) + invalid[random.below(invalid.count)]
       + Array(#"","arguments":["3"]}"#.utf8)
   }
@@ -137,15 +144,20 @@ struct FuzzFrames {
       return Array(#"{"type":"status","id":18,"ignored":["#.utf8)
         + Array(Array(repeating: #"{"a":[1]}"#, count: count + 40_000).joined(separator: ",").utf8) + Array("]}".utf8)
     case 3:
-      return send(path: "products.productsResponse", arguments: ["[" + Array(repeating: "{}", count: 2_700).joined(separator: ",") + "]"])
+      return send(
+        path: "products.productsResponse",
+        arguments: ["[" + Array(repeating: "{}", count: 2_700).joined(separator: ",") + "]"])
     case 4:
-      return Array(#"{"type":"send","id":17,"action":{"bmi":{"_0":{"input":{"_0":{"binding":{"_0":{"field":"height","value":["#.utf8)
+      return Array(
+        #"{"type":"send","id":17,"action":{"bmi":{"_0":{"input":{"_0":{"binding":{"_0":{"field":"height","value":["#
+          .utf8)
         + Array(Array(repeating: "1", count: 4_000).joined(separator: ",").utf8) + Array("]}}}}}}}}".utf8)
     case 0:
       return Array(#"{"type":"send","id":14,"action":{"#.utf8)
         + Array((0..<count).map { #""k\#($0)":1"# }.joined(separator: ",").utf8) + Array("}}".utf8)
     case 1:
-      return Array(#"{"type":"get","id":15,"path":""#.utf8) + Array(String(repeating: "/a", count: count).utf8) + Array(#""}"#.utf8)
+      return Array(#"{"type":"get","id":15,"path":""#.utf8) + Array(String(repeating: "/a", count: count).utf8)
+        + Array(#""}"#.utf8)
     default:
       return Array(#"{"type":"send","id":16,"action":{"products":{"_0":{"productsResponse":{"_0":["#.utf8)
         + Array(Array(repeating: "{}", count: count).joined(separator: ",").utf8) + Array("]}}}}}".utf8)

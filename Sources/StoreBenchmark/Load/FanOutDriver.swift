@@ -72,7 +72,8 @@ enum FanOutDriver {
         }
         guard open else { throw BenchError("the server closed the publisher's connection") }
         if !stopping && !latency {
-          try sender.send(batch, requestLength: request.count, count: depth - sender.outstanding, at: MonotonicClock.now())
+          try sender.send(
+            batch, requestLength: request.count, count: depth - sender.outstanding, at: MonotonicClock.now())
         }
       }
       for index in listeners.indices where pollers[index + 1].revents != 0 {
@@ -104,7 +105,8 @@ enum FanOutDriver {
       }
     }
     return FanOutResult(
-      delivered: received.reduce(0, +), seconds: MonotonicClock.seconds(from: start, to: last), missed: missed, latencies: latencies,
+      delivered: received.reduce(0, +), seconds: MonotonicClock.seconds(from: start, to: last), missed: missed,
+      latencies: latencies,
       messageBytes: messageBytes)
   }
 }

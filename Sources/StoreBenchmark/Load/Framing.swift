@@ -13,7 +13,8 @@ enum Framing {
     switch self {
     case .frames:
       guard buffer.count - start >= 4 else { return nil }
-      let length = Int(buffer[start]) << 24 | Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
+      let length =
+        Int(buffer[start]) << 24 | Int(buffer[start + 1]) << 16 | Int(buffer[start + 2]) << 8 | Int(buffer[start + 3])
       return buffer.count - start >= 4 + length ? 4 + length : nil
     case .resp:
       return Self.respLength(buffer, start).map { $0 - start }

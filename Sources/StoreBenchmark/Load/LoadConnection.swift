@@ -14,7 +14,8 @@ final class LoadConnection {
   var replies = 0
 
   /// One read buffer for every connection: the load loops run on one thread.
-  nonisolated(unsafe) private static let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 16)
+  nonisolated(unsafe) private static let scratch = UnsafeMutableRawBufferPointer.allocate(
+    byteCount: 256 * 1024, alignment: 16)
   // Safe: only the benchmark's main thread runs load loops.
 
   init(_ socket: UnixSocket) {

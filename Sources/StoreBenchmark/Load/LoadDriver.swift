@@ -55,11 +55,13 @@ enum LoadDriver {
         }
         guard open else { throw BenchError("the server closed a connection during the run") }
         if !stopping {
-          try connection.send(batch, requestLength: request.count, count: depth - connection.outstanding, at: MonotonicClock.now())
+          try connection.send(
+            batch, requestLength: request.count, count: depth - connection.outstanding, at: MonotonicClock.now())
         }
       }
     }
     return LoadResult(
-      replies: connections.reduce(0) { $0 + $1.replies }, seconds: MonotonicClock.seconds(from: start, to: last), latencies: latencies)
+      replies: connections.reduce(0) { $0 + $1.replies }, seconds: MonotonicClock.seconds(from: start, to: last),
+      latencies: latencies)
   }
 }

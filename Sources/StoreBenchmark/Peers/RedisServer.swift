@@ -64,7 +64,9 @@ final class RedisServer {
     var buffer: [UInt8] = []
     var scratch = [UInt8](repeating: 0, count: 4096)
     while Framing.resp.replyLength(in: buffer, at: 0) == nil {
-      guard Readiness.readable(socket.descriptor, milliseconds: 5000) else { throw BenchError("redis did not answer \(arguments[0])") }
+      guard Readiness.readable(socket.descriptor, milliseconds: 5000) else {
+        throw BenchError("redis did not answer \(arguments[0])")
+      }
       let count = read(socket.descriptor, &scratch, scratch.count)
       guard count > 0 else { throw BenchError("redis closed the connection") }
       buffer += scratch[..<count]

@@ -53,7 +53,8 @@ extension Benchmark {
         samples.append(try restartTime())
       }
       report.absolute(
-        "g", "timer worker: kill -9 → serving again (a roll lands), median of \(samples.count)", percentile(samples, 0.5),
+        "g", "timer worker: kill -9 → serving again (a roll lands), median of \(samples.count)",
+        percentile(samples, 0.5),
         .milliseconds, target: .atMost(0.010), note: "max \(Unit.milliseconds.format(samples.max() ?? .nan))")
     }
   }
@@ -81,7 +82,9 @@ extension Benchmark {
     } catch {
       throw BenchError("rolling before the kill: \(error)")
     }
-    guard warmUp.contains("rollCompleted") else { throw BenchError("the roll before the kill did not land: \(warmUp.prefix(400))") }
+    guard warmUp.contains("rollCompleted") else {
+      throw BenchError("the roll before the kill did not land: \(warmUp.prefix(400))")
+    }
     kill(victim, SIGKILL)
     let killed = MonotonicClock.now()
     while true {
@@ -91,7 +94,9 @@ extension Benchmark {
       } catch {
         throw BenchError("rolling after the kill: \(error)")
       }
-      if MonotonicClock.seconds(from: killed, to: MonotonicClock.now()) > 10 { throw BenchError("no roll landed within 10 s of killing the timer worker") }
+      if MonotonicClock.seconds(from: killed, to: MonotonicClock.now()) > 10 {
+        throw BenchError("no roll landed within 10 s of killing the timer worker")
+      }
     }
     let elapsed = MonotonicClock.seconds(from: killed, to: MonotonicClock.now())
     guard let replacement = try daemon.workerPID("timer"), replacement != victim else {

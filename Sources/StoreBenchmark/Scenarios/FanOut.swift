@@ -9,22 +9,26 @@ extension Benchmark {
         let ours = try fanOutDaemon(watchers: watchers)
         let theirs = try fanOutRedis(subscribers: watchers, payloadBytes: max(ours.throughput.messageBytes - 4, 1))
         report.ratio(
-          "d", "diffs delivered/s, 1 sender pipelining 16, \(watchers) watcher(s)", ours.throughput.perSecond, .perSecond,
+          "d", "diffs delivered/s, 1 sender pipelining 16, \(watchers) watcher(s)", ours.throughput.perSecond,
+          .perSecond,
           reference: theirs.map { ("Redis pub/sub, \(watchers) subscriber(s)", $0.throughput.perSecond) },
           target: watchers == 100 ? .atLeast(0.5) : nil)
         report.ratio(
           "d", "send → last of \(watchers) watcher(s) received, p50", percentile(ours.latency.latencies, 0.5),
-          .microseconds, reference: theirs.map { ("Redis publish → last subscriber", percentile($0.latency.latencies, 0.5)) },
+          .microseconds,
+          reference: theirs.map { ("Redis publish → last subscriber", percentile($0.latency.latencies, 0.5)) },
           target: nil)
         let missed = ours.throughput.missed + ours.latency.missed
         report.check(
-          "d", "diffs missed by \(watchers) watcher(s)", "\(missed) of \(ours.throughput.delivered + ours.latency.delivered)",
+          "d", "diffs missed by \(watchers) watcher(s)",
+          "\(missed) of \(ours.throughput.delivered + ours.latency.delivered)",
           holds: missed == 0, target: "none")
       }
     }
   }
 
-  private func fanOutDaemon(watchers count: Int) throws(BenchError) -> (throughput: FanOutResult, latency: FanOutResult) {
+  private func fanOutDaemon(watchers count: Int) throws(BenchError) -> (throughput: FanOutResult, latency: FanOutResult)
+  {
     let daemon = try daemon("d\(count)", fsync: "never")
     var sockets: [UnixSocket] = []
     defer { for socket in sockets { socket.close() } }

@@ -11,7 +11,9 @@ extension Benchmark {
   func measureRequestReply() {
     measure("a") { () throws(BenchError) in
       let ours = try loadDaemon(try daemon("a", fsync: "never"), clients: 1, depth: 1, latencies: true)
-      let theirs = try redis().map { redis throws(BenchError) in try loadRedis(redis, clients: 1, depth: 1, latencies: true) }
+      let theirs = try redis().map { redis throws(BenchError) in
+        try loadRedis(redis, clients: 1, depth: 1, latencies: true)
+      }
       report.ratio(
         "a", "send → ack, 1 client, no fsync, p50", percentile(ours.latencies, 0.5), .microseconds,
         reference: theirs.map { ("Redis INCR p50", percentile($0.latencies, 0.5)) }, target: .atMost(1.2))
@@ -68,7 +70,9 @@ extension Benchmark {
     return result
   }
 
-  func loadRedis(_ redis: RedisServer, clients: Int, depth: Int, latencies: Bool = false) throws(BenchError) -> LoadResult {
+  func loadRedis(_ redis: RedisServer, clients: Int, depth: Int, latencies: Bool = false) throws(BenchError)
+    -> LoadResult
+  {
     var sockets: [UnixSocket] = []
     defer { for socket in sockets { socket.close() } }
     for _ in 0..<clients { sockets.append(try redis.connect()) }

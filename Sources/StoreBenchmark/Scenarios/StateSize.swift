@@ -21,7 +21,8 @@ extension Benchmark {
         "e", "\(largest.elements) rows vs \(smallest.elements): time per action", largest.seconds, .microseconds,
         reference: ("\(smallest.elements) rows", smallest.seconds), target: .atMost(3))
       report.check(
-        "e", "\(largest.elements) rows vs \(smallest.elements): diff size", "\(largest.diffBytes) B vs \(smallest.diffBytes) B",
+        "e", "\(largest.elements) rows vs \(smallest.elements): diff size",
+        "\(largest.diffBytes) B vs \(smallest.diffBytes) B",
         holds: largest.diffBytes == smallest.diffBytes, target: "the same")
     }
   }
@@ -52,7 +53,9 @@ extension Benchmark {
         throw BenchError("expected an ack, got \(String(decoding: ack.prefix(300), as: UTF8.self))")
       }
       var diff: [UInt8]
-      repeat { diff = try Frames.next(watcher, timeout: 60) } while FrameSummary(diff, 0, diff.count).type == "heartbeat"
+      repeat {
+        diff = try Frames.next(watcher, timeout: 60)
+      } while FrameSummary(diff, 0, diff.count).type == "heartbeat"
       guard FrameSummary(diff, 0, diff.count).type == "diff" else {
         throw BenchError("expected a diff, got \(String(decoding: diff.prefix(300), as: UTF8.self))")
       }

@@ -11,18 +11,23 @@ final class Child {
   /// Starts `arguments[0]` (``ProcessSpawner``) with `environment` added to
   /// the benchmark's own, standard input from `input` (a descriptor) or
   /// /dev/null, and standard output and error appended to `output`.
-  init(_ arguments: [String], environment: [String: String] = [:], output: String, input: Int32? = nil) throws(BenchError) {
+  init(_ arguments: [String], environment: [String: String] = [:], output: String, input: Int32? = nil)
+    throws(BenchError)
+  {
     var merged: [String: String] = [:]
     var index = 0
     while let entry = environ[index] {
       let text = String(cString: entry)
-      if let equals = text.firstIndex(of: "=") { merged[String(text[..<equals])] = String(text[text.index(after: equals)...]) }
+      if let equals = text.firstIndex(of: "=") {
+        merged[String(text[..<equals])] = String(text[text.index(after: equals)...])
+      }
       index += 1
     }
     merged.merge(environment) { $1 }
     do {
       pid = try ProcessSpawner.spawn(
-        executable: arguments[0], arguments: Array(arguments.dropFirst()), environment: merged.map { "\($0.key)=\($0.value)" },
+        executable: arguments[0], arguments: Array(arguments.dropFirst()),
+        environment: merged.map { "\($0.key)=\($0.value)" },
         standardInput: input, outputPath: output)
     } catch {
       throw BenchError("cannot start \(arguments[0]): \(error)")

@@ -16,7 +16,8 @@ enum Unit {
     switch self {
     case .microseconds: return String(format: "%.1f µs", value * 1e6)
     case .milliseconds: return String(format: "%.2f ms", value * 1e3)
-    case .perSecond: return value >= 1e6 ? String(format: "%.2fM/s", value / 1e6) : String(format: "%.1fk/s", value / 1e3)
+    case .perSecond:
+      return value >= 1e6 ? String(format: "%.2fM/s", value / 1e6) : String(format: "%.1fk/s", value / 1e3)
     case .mebibytes: return String(format: "%.1f MiB", value / 1_048_576)
     case .bytes: return "\(Int(value)) B"
     }
@@ -105,7 +106,9 @@ final class Report {
     if !judged { row.met = nil }
     rows.append(row)
     let mark = row.met.map { $0 ? "met" : "NOT MET" } ?? ""
-    print("  \(row.id)\t\(row.what): \(row.figure)\(row.reference.isEmpty ? "" : " | \(row.reference)")\(row.ratio.isEmpty ? "" : " | \(row.ratio)") \(row.target) \(mark)")
+    print(
+      "  \(row.id)\t\(row.what): \(row.figure)\(row.reference.isEmpty ? "" : " | \(row.reference)")\(row.ratio.isEmpty ? "" : " | \(row.ratio)") \(row.target) \(mark)"
+    )
     fflush(nil)  // every stream: the table lines show as they are measured
   }
 
@@ -117,7 +120,8 @@ final class Report {
     ]
     for row in rows {
       let met = row.met.map { $0 ? "yes" : "**no**" } ?? (judged ? "" : "(smoke)")
-      lines.append("| \(row.id) | \(row.what) | \(row.figure) | \(row.reference) | \(row.ratio) | \(row.target) | \(met) |")
+      lines.append(
+        "| \(row.id) | \(row.what) | \(row.figure) | \(row.reference) | \(row.ratio) | \(row.target) | \(met) |")
     }
     let judgedRows = rows.compactMap(\.met)
     if judged {

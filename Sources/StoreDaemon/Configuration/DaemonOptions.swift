@@ -148,7 +148,8 @@ struct DaemonOptions: Sendable {
       case .option("--socket", let text?): socketPath = text
       case .option("--state-dir", let text?): stateDirectory = text
       case .option("--allow-group", let text?): options.allowedGroup = text
-      case .option("--handshake-timeout", let text?): options.handshakeTimeout = try seconds(text, for: "--handshake-timeout")
+      case .option("--handshake-timeout", let text?):
+        options.handshakeTimeout = try seconds(text, for: "--handshake-timeout")
       case .option("--heartbeat", let text?): options.heartbeatInterval = try seconds(text, for: "--heartbeat")
       case .option("--lag-timeout", let text?): options.lagTimeout = try seconds(text, for: "--lag-timeout")
       case .option("--write-timeout", let text?): options.writeTimeout = try seconds(text, for: "--write-timeout")

@@ -23,7 +23,8 @@ struct FeatureSetting: Sendable {
     url("store-api", "the online store's API (products, carts, users)", \.storeAPIBaseURL),
     url("numbers-api", "the number facts API", \.numbersAPIBaseURL),
     url("gif-api", "the GIF search API (Giphy's shape)", \.gifSearchBaseURL),
-    FeatureSetting(name: "gif-api-key", valueName: "KEY", help: "the GIF search API key") { configuration, value throws(UsageError) in
+    FeatureSetting(name: "gif-api-key", valueName: "KEY", help: "the GIF search API key") {
+      configuration, value throws(UsageError) in
       configuration.gifSearchAPIKey = value
     },
     milliseconds("search-debounce", "seconds the search text must rest before a search", \.searchDebounceMilliseconds),
@@ -59,7 +60,8 @@ struct FeatureSetting: Sendable {
   ) -> FeatureSetting {
     FeatureSetting(name: name, valueName: "S", help: help) { configuration, value throws(UsageError) in
       guard let seconds = Double(value), seconds >= minimum, seconds <= 3600 else {
-        throw UsageError("\(name) takes a number of seconds between \(minimum == 0 ? "0" : "\(minimum)") and 3600, got '\(value)'")
+        throw UsageError(
+          "\(name) takes a number of seconds between \(minimum == 0 ? "0" : "\(minimum)") and 3600, got '\(value)'")
       }
       configuration[keyPath: keyPath] = Int((seconds * 1000).rounded())
     }

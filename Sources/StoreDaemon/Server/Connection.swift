@@ -225,7 +225,9 @@ final class Connection: Sendable {
             closeWithError(id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
             return
           case .failure(let failure):
-            closeWithError(id: nil, .handshake, "the first message must be 'hello' with the protocol version; \(failure.error.message)")
+            closeWithError(
+              id: nil, .handshake,
+              "the first message must be 'hello' with the protocol version; \(failure.error.message)")
             return
           }
           continue

@@ -72,7 +72,8 @@ struct Listener: Sendable {
   /// The next connection; nil once ``close()`` was called.
   func accept() throws(SocketError) -> UnixSocket? {
     var descriptors = [
-      pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
+      pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
     ]
     while true {
       let ready = poll(&descriptors, 2, -1)
@@ -83,7 +84,7 @@ struct Listener: Sendable {
       if descriptors[1].revents != 0 { return nil }
       do {
         return try socket.accept()
-      } catch where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+      } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
         continue  // The connection went away before it was accepted.
       }
     }
@@ -104,11 +105,14 @@ struct Listener: Sendable {
     var info = stat()
     guard lstat(path, &info) == 0 else { return }
     guard info.st_mode & S_IFMT == S_IFSOCK else {
-      throw SocketError("bind", path: path, errno: EEXIST, detail: "the path exists and is not a socket; remove it or choose another --socket")
+      throw SocketError(
+        "bind", path: path, errno: EEXIST,
+        detail: "the path exists and is not a socket; remove it or choose another --socket")
     }
     if let live = try? UnixSocket.connect(to: path) {
       live.close()
-      throw SocketError("bind", path: path, errno: EADDRINUSE, detail: "another storedaemon is already serving this socket")
+      throw SocketError(
+        "bind", path: path, errno: EADDRINUSE, detail: "another storedaemon is already serving this socket")
     }
     unlink(path)
   }

@@ -264,7 +264,9 @@ final class Outbox: Sendable {
     guard let descriptor, !state.writerIsBusy, !state.isRetired else { return false }
     var lastTakenAt = state.lastTakenAt
     while let bytes = Self.take(&state, upTo: Self.writeBatchBytes) {
-      let written = bytes.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL)) }
+      let written = bytes.withUnsafeBytes {
+        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+      }
       // Only bytes the socket took say that the client made room.
       if written > 0 { lastTakenAt = state.lastTakenAt } else { state.lastTakenAt = lastTakenAt }
       if written == bytes.count { continue }

@@ -18,7 +18,8 @@ struct PeerPolicy: Sendable {
 
   /// The message a refused peer reads before the connection closes.
   func refusal(for peer: PeerCredentials) -> String {
-    var text = "uid \(peer.uid) may not use this socket: storedaemon runs as uid \(ownerUID) and accepts its own user and root"
+    var text =
+      "uid \(peer.uid) may not use this socket: storedaemon runs as uid \(ownerUID) and accepts its own user and root"
     if let allowedGroup {
       text += " and members of group '\(allowedGroup.name)'"
     } else {

@@ -1,5 +1,5 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import JSON
 import Wire
 

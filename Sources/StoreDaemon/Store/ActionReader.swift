@@ -1,5 +1,5 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import Features
 import JSON
 import Wire
@@ -51,7 +51,8 @@ final class ActionReader {
           && summary == ActionPath.describe(parsed.json, schema: schema),
         "\(path) \(arguments) read as \(parsed.json) (\(summary)), which its encoding does not give back")
       if let refusal = access.refusal(of: parsed.json) { throw MessageError(.invalidAction, refusal) }
-      return SentAction(action: action, json: parsed.json, canonical: CanonicalJSON.encode(parsed.json), summary: summary)
+      return SentAction(
+        action: action, json: parsed.json, canonical: CanonicalJSON.encode(parsed.json), summary: summary)
     }
   }
 
@@ -79,7 +80,8 @@ final class ActionReader {
     }
     if let refusal = access.refusal(of: json) { throw MessageError(.invalidAction, refusal) }
     return SentAction(
-      action: action, json: json, canonical: CanonicalJSON.encode(json), summary: ActionPath.describe(json, schema: schema))
+      action: action, json: json, canonical: CanonicalJSON.encode(json),
+      summary: ActionPath.describe(json, schema: schema))
   }
 
   /// `text`, or its beginning and its length when it is long: an error

@@ -1,7 +1,7 @@
 import ComposableCore
 import Features
-import Journal
 import JSON
+import Journal
 import Wire
 
 /// The actions reduced since the last commit to the journal: their records,

@@ -1,8 +1,8 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import Dispatch
-import Journal
 import JSON
+import Journal
 import Wire
 
 /// Answers `log` and `get` with `at` from the journal, on a thread of its own:
@@ -155,7 +155,8 @@ struct HistoryReader: Sendable {
         .versionUnavailable,
         "version \(requested) is no longer in the journal: it was compacted into a snapshot\(advice)")
     } catch .versionNotWritten(let requested, let last) {
-      throw MessageError(.versionUnavailable, "version \(requested) is not in the journal yet: it ends at version \(last)")
+      throw MessageError(
+        .versionUnavailable, "version \(requested) is not in the journal yet: it ends at version \(last)")
     } catch {
       throw MessageError(.journal, "the journal could not be read: \(error)")
     }

@@ -1,7 +1,7 @@
-import ComposableCore
 import ActionLanguage
-import Journal
+import ComposableCore
 import JSON
+import Journal
 import Wire
 
 /// The action log and past states (`log`, `get` with `at`): read from the

@@ -1,7 +1,7 @@
 import ComposableCore
 import Features
-import Journal
 import JSON
+import Journal
 import Wire
 
 /// The batch and its commit: the actions reduced from one batch of commands
@@ -30,7 +30,10 @@ final class JournalCommitter: EffectExecutor {
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
 
-  init(journal: JournalDirectory, writer: JournalWriter, epoch: String, syncPolicy: SyncPolicy, supervisor: WorkerSupervisor) {
+  init(
+    journal: JournalDirectory, writer: JournalWriter, epoch: String, syncPolicy: SyncPolicy,
+    supervisor: WorkerSupervisor
+  ) {
     self.journal = journal
     self.writer = writer
     self.epoch = epoch
@@ -104,7 +107,8 @@ final class JournalCommitter: EffectExecutor {
       let result = try journal.writeSnapshot(version: version, state: document, epoch: epoch)
       Log.info("wrote a snapshot at version \(version) (\(result.bytes) bytes); older journal segments were dropped")
     } catch {
-      Log.warning("could not write a snapshot at version \(version): \(error); the journal keeps growing until one succeeds")
+      Log.warning(
+        "could not write a snapshot at version \(version): \(error); the journal keeps growing until one succeeds")
     }
   }
 

@@ -1,5 +1,5 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import Features
 import JSON
 import Wire
@@ -214,7 +214,10 @@ final class Publisher {
   func subscribe(_ client: ConnectedClient, id: Int, path: String, since: UInt64?, resumable: Bool) {
     let connection = client.connection
     guard subscribers[connection.id] == nil else {
-      answer(.error(id: id, code: .alreadySubscribed, message: "this connection is already subscribed; open another for a second subscription"), to: connection)
+      answer(
+        .error(
+          id: id, code: .alreadySubscribed,
+          message: "this connection is already subscribed; open another for a second subscription"), to: connection)
       return
     }
     let pointer: JSONPointer
@@ -231,7 +234,10 @@ final class Publisher {
     // changes are no longer known). It then reads as null, as it does for a
     // live subscriber whose part went away.
     if value == nil && (since == nil || missed?.contains(where: { replacesView(pointer, $0) }) == false) {
-      answer(.error(id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"), to: connection)
+      answer(
+        .error(
+          id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"
+        ), to: connection)
       return
     }
     let subscriber = Subscriber(client: client, pointer: pointer)
@@ -261,7 +267,8 @@ final class Publisher {
       return .failure(MessageError(.invalidPath, "'\(path)' is not a JSON Pointer: \(error)"))
     }
     guard let value = pointer.value(in: document) else {
-      return .failure(MessageError(.invalidPath, "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"))
+      return .failure(
+        MessageError(.invalidPath, "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"))
     }
     return .success(value)
   }
@@ -326,7 +333,8 @@ final class Publisher {
 
   private func diffFrame(_ change: DiffHistory.Change, patch: [PatchOperation]) -> [UInt8] {
     let patchJSON = JSONPatch.json(patch)
-    return MessageCodec.frame(ServerMessage.diff(version: change.version, action: change.action, summary: change.summary, patch: patchJSON))
+    return MessageCodec.frame(
+      ServerMessage.diff(version: change.version, action: change.action, summary: change.summary, patch: patchJSON))
   }
 
   /// Offers a frame to a subscriber at `now`, after the open batch's root

@@ -25,6 +25,7 @@ struct ActionSender {
 
   /// An action that an effect of the action of `origin` sent.
   static func effect(origin: Origin) -> ActionSender {
-    ActionSender(origin: origin, record: .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))]), sent: nil)
+    ActionSender(
+      origin: origin, record: .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))]), sent: nil)
   }
 }

@@ -1,8 +1,8 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import Features
-import Journal
 import JSON
+import Journal
 import Wire
 
 /// The state the daemon starts from: the journal's newest snapshot plus the
@@ -78,7 +78,9 @@ struct StateRecovery {
       // The state's shape gained defaults (a new optional field): later diffs
       // are computed from the re-encoded state, so recovery must start from it.
       try journal.writeSnapshot(version: recovered.lastVersion, state: document, epoch: epoch)
-      Log.info("the recovered state re-encodes differently (its type changed compatibly); wrote a snapshot at version \(recovered.lastVersion)")
+      Log.info(
+        "the recovered state re-encodes differently (its type changed compatibly); wrote a snapshot at version \(recovered.lastVersion)"
+      )
     }
     var recent: [DiffHistory.Change] = []
     if document == replayed {
@@ -92,7 +94,8 @@ struct StateRecovery {
         let frame = MessageCodec.frame(
           ServerMessage.diff(version: record.version, action: record.action, summary: summary, patch: record.patch))
         recent.append(
-          DiffHistory.Change(version: record.version, action: record.action, summary: summary, patch: patch, byteCount: frame.count))
+          DiffHistory.Change(
+            version: record.version, action: record.action, summary: summary, patch: patch, byteCount: frame.count))
       }
     }
     Log.info(

@@ -3,8 +3,8 @@ import ComposableCore
 import Dispatch
 import Features
 import FoundationEssentials
-import Journal
 import JSON
+import Journal
 import Platform
 import Synchronization
 import Wire
@@ -276,7 +276,8 @@ final class StoreLoop: @unchecked Sendable {
     openBatchIfNeeded()
     let origin = nextOrigin
     nextOrigin += 1
-    let sender = ActionSender(origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
+    let sender = ActionSender(
+      origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
     let version: UInt64
     do throws(DroppedAction) {
       version = try store.reduceRefusingDropped(.recovered, origin: origin)
@@ -408,7 +409,9 @@ final class StoreLoop: @unchecked Sendable {
       if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
       let sender = ActionSender(
         origin: origin,
-        record: .object(["client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin))]),
+        record: .object([
+          "client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin)),
+        ]),
         sent: sent)
       // Reduced and published, then what it led to, then acknowledged; the
       // frames wait in the held outboxes until the batch is durable
@@ -441,7 +444,8 @@ final class StoreLoop: @unchecked Sendable {
     case .subscribe(let id, let path, let since, let clientEpoch):
       guard !history.isFollowing(connection.id) else {
         send(
-          .error(id: id, code: .alreadySubscribed, message: "this connection follows the log; open another to subscribe"),
+          .error(
+            id: id, code: .alreadySubscribed, message: "this connection follows the log; open another to subscribe"),
           to: connection)
         return
       }

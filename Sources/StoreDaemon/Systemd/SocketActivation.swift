@@ -29,7 +29,9 @@ enum SocketActivation {
     let descriptors = Array(firstDescriptor..<firstDescriptor + count)
     // Close-on-exec, as sd_listen_fds does: the workers must not inherit them.
     for descriptor in descriptors { _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC) }
-    let names = environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) } ?? []
+    let names =
+      environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
+      ?? []
     let index = names.firstIndex(of: descriptorName) ?? 0
     guard index < descriptors.count else {
       throw SetupError("LISTEN_FDNAMES names more sockets (\(names.count)) than LISTEN_FDS passes (\(count))")
@@ -44,7 +46,8 @@ enum SocketActivation {
       var length = socklen_t(MemoryLayout<Int32>.size)
       return getsockopt(descriptor, SOL_SOCKET, name, &value, &length) == 0 ? value : nil
     }
-    guard option(SO_DOMAIN) == AF_UNIX, option(SO_TYPE) == Int32(SOCK_STREAM.rawValue), option(SO_ACCEPTCONN) == 1 else {
+    guard option(SO_DOMAIN) == AF_UNIX, option(SO_TYPE) == Int32(SOCK_STREAM.rawValue), option(SO_ACCEPTCONN) == 1
+    else {
       throw SetupError(
         "file descriptor \(descriptor) from systemd is not a listening Unix stream socket; the socket unit must "
           + "have ListenStream= with a path (see systemd/system/storedaemon.socket.in)")

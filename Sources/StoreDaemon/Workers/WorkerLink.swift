@@ -70,7 +70,9 @@ final class WorkerLink: Sendable {
     kind: WorkerKind, generation: Int, executable: String, arguments: [String], environment: [String],
     report: @escaping @Sendable (Report) -> Void
   ) throws(SocketError) -> WorkerLink {
-    let child = try ConnectedChild.spawn(executable: executable, arguments: arguments, environment: environment, socketDescriptor: WorkerProtocol.socketDescriptor)
+    let child = try ConnectedChild.spawn(
+      executable: executable, arguments: arguments, environment: environment,
+      socketDescriptor: WorkerProtocol.socketDescriptor)
     let link = WorkerLink(kind: kind, generation: generation, child: child, report: report)
     var writerStarted = false
     do {
@@ -221,7 +223,8 @@ final class WorkerLink: Sendable {
       // WNOWAIT: learn that it ended without reaping, so `kill()` can never
       // signal a recycled pid.
       var info = siginfo_t()
-      let ended = waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
+      let ended =
+        waitid(P_PID, id_t(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info._sifields._sigchld.si_pid == pid
       if ended {
         isReaped.withLock { reaped in
           while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

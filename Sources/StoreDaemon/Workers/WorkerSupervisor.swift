@@ -156,7 +156,13 @@ final class WorkerSupervisor: EffectExecutor {
     case .degraded(let retryAt):
       let wait = (retryAt - .now).components.seconds
       replies.append(
-        (.failure(unavailable(slot, "it is degraded after crashing repeatedly; requests fail until it is tried again in \(max(wait, 0)) s")), id))
+        (
+          .failure(
+            unavailable(
+              slot,
+              "it is degraded after crashing repeatedly; requests fail until it is tried again in \(max(wait, 0)) s")),
+          id
+        ))
     case .stopped:
       replies.append((.failure(EffectFailure(.workerUnavailable, "storedaemon is shutting down")), id))
     }
@@ -286,7 +292,8 @@ final class WorkerSupervisor: EffectExecutor {
       case .running:
         if let ping = slot.outstandingPing {
           if now - ping.sentAt > configuration.pingTimeout {
-            Log.error("\(slot.kind.rawValue) worker has not answered a ping for \(configuration.pingTimeout); killing it")
+            Log.error(
+              "\(slot.kind.rawValue) worker has not answered a ping for \(configuration.pingTimeout); killing it")
             slot.outstandingPing = nil
             slot.link?.kill()
           }
@@ -325,7 +332,10 @@ final class WorkerSupervisor: EffectExecutor {
       cancel(id)
       let state = pending.sent ? "did not answer" : "did not start"
       replies.append(
-        (.failure(EffectFailure(.timeout, "the \(slot.kind.rawValue) worker \(state) in time; the request was cancelled")), id))
+        (
+          .failure(
+            EffectFailure(.timeout, "the \(slot.kind.rawValue) worker \(state) in time; the request was cancelled")), id
+        ))
     }
   }
 

@@ -40,21 +40,21 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
 
   /// `ada (uid 1000)`, or `uid 1000` for a uid with no name.
   public static func name(_ uid: uid_t) -> String {
-    let name = withPasswordEntry({ getpwuid_r(uid, &$0, $1, $2, &$3) }) { String(cString: $0.pw_name) }
+    let name = withPasswordEntry(lookUp: { getpwuid_r(uid, &$0, $1, $2, &$3) }, read: { String(cString: $0.pw_name) })
     return name.map { "\($0) (uid \(uid))" } ?? "uid \(uid)"
   }
 
   /// The uid of the user called `name`, if there is one.
   static func uid(named name: String) -> uid_t? {
-    withPasswordEntry({ getpwnam_r(name, &$0, $1, $2, &$3) }) { $0.pw_uid }
+    withPasswordEntry(lookUp: { getpwnam_r(name, &$0, $1, $2, &$3) }, read: { $0.pw_uid })
   }
 
   /// Looks an entry up with one of the reentrant calls (`getpwnam_r`,
   /// `getpwuid_r`: clients connect from several threads at once) and reads
   /// it with `read`; nil when there is none.
   private static func withPasswordEntry<T>(
-    _ lookUp: (inout passwd, UnsafeMutablePointer<CChar>, Int, inout UnsafeMutablePointer<passwd>?) -> Int32,
-    _ read: (passwd) -> T
+    lookUp: (inout passwd, UnsafeMutablePointer<CChar>, Int, inout UnsafeMutablePointer<passwd>?) -> Int32,
+    read: (passwd) -> T
   ) -> T? {
     var entry = passwd()
     var found: UnsafeMutablePointer<passwd>?

@@ -128,7 +128,9 @@ public final class WireClient {
 
   /// The state at the JSON Pointer `path` ("" for all of it) and its version;
   /// with `at`, as of that earlier version.
-  public func get(path: String = "", at version: UInt64? = nil) throws(ClientError) -> (version: UInt64, value: JSONValue) {
+  public func get(path: String = "", at version: UInt64? = nil) throws(ClientError) -> (
+    version: UInt64, value: JSONValue
+  ) {
     switch try request({ .get(id: $0, path: path, at: version) }) {
     case .state(_, let version, _, let value): return (version, value)
     case let other: throw .protocolViolation("expected 'state', got \(other.json)")

@@ -4,7 +4,9 @@ public enum FrameEncoder {
   ///
   /// - Throws: ``FrameError/oversized(length:maximum:)`` when `payload` is longer
   ///   than `maximum`, so a sender never writes a frame its peer must refuse.
-  public static func frame(_ payload: some Collection<UInt8>, maximum: UInt32 = FrameDecoder.defaultMaximum) throws(FrameError) -> [UInt8] {
+  public static func frame(_ payload: some Collection<UInt8>, maximum: UInt32 = FrameDecoder.defaultMaximum)
+    throws(FrameError) -> [UInt8]
+  {
     guard payload.count <= Int(maximum) else {
       throw .oversized(length: UInt32(clamping: payload.count), maximum: maximum)
     }

@@ -37,7 +37,8 @@ public enum ClientLimits {
       guard depth <= Self.depth else {
         throw MessageError(
           .invalidMessage,
-          "'send': argument \(index + 1) nests arrays and objects \(depth) levels deep; at most \(Self.depth) are accepted")
+          "'send': argument \(index + 1) nests arrays and objects \(depth) levels deep; at most \(Self.depth) are accepted"
+        )
       }
     }
   }

@@ -98,11 +98,13 @@ public enum ClientMessage: Equatable, Sendable {
       throw MessageError(.invalidMessage, "a message must be a JSON object with a 'type', got \(json)")
     }
     guard case .string(let type)? = object["type"] else {
-      throw MessageError(.invalidMessage, "a message needs a string 'type'; expected one of: \(Self.types.joined(separator: ", "))")
+      throw MessageError(
+        .invalidMessage, "a message needs a string 'type'; expected one of: \(Self.types.joined(separator: ", "))")
     }
     switch type {
     case "hello":
-      self = .hello(protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "")
+      self = .hello(
+        protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "")
     case "send":
       let id = try object.int("id", in: type)
       let wait = try object.optionalBool("wait", in: type) ?? false
@@ -113,7 +115,9 @@ public enum ClientMessage: Equatable, Sendable {
         try ClientLimits.check(path: path, arguments: arguments)
         self = .send(id: id, action: .path(path, arguments: arguments), wait: wait)
       } else {
-        throw MessageError(.invalidMessage, "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
+        throw MessageError(
+          .invalidMessage,
+          "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
       }
     case "get":
       let path = try object.optionalString("path", in: type) ?? ""
@@ -138,7 +142,8 @@ public enum ClientMessage: Equatable, Sendable {
         id: try object.int("id", in: type), since: try object.optionalUInt64("since", in: type), last: last,
         follow: try object.optionalBool("follow", in: type) ?? false)
     default:
-      throw MessageError(.unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+      throw MessageError(
+        .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
     }
   }
 }

@@ -32,7 +32,9 @@ extension JSONObject {
 
   func optionalUInt64(_ key: String, in type: String) throws(MessageError) -> UInt64? {
     guard let value = try optionalInt(key, in: type) else { return nil }
-    guard value >= 0 else { throw MessageError(.invalidMessage, "'\(type)': '\(key)' must not be negative, got \(value)") }
+    guard value >= 0 else {
+      throw MessageError(.invalidMessage, "'\(type)': '\(key)' must not be negative, got \(value)")
+    }
     return UInt64(value)
   }
 

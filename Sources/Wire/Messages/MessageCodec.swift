@@ -91,7 +91,8 @@ public enum MessageCodec {
   private static func frame(payload: [UInt8]) -> [UInt8] {
     if let frame = try? FrameEncoder.frame(payload, maximum: maximumPayload) { return frame }
     let error = ServerMessage.error(
-      id: nil, code: .internal, message: "a message of \(payload.count) bytes exceeds the \(maximumPayload)-byte maximum")
+      id: nil, code: .internal,
+      message: "a message of \(payload.count) bytes exceeds the \(maximumPayload)-byte maximum")
     // Safe: this error message is a few hundred bytes, far below any maximum.
     return try! FrameEncoder.frame(encode(error.json))
   }

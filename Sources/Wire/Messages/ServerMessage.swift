@@ -56,7 +56,8 @@ public enum ServerMessage: Equatable, Sendable {
 
   /// The message types the daemon sends.
   public static let types = [
-    "welcome", "ack", "settled", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status", "goodbye",
+    "welcome", "ack", "settled", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status",
+    "goodbye",
     "log", "record",
   ]
 
@@ -71,7 +72,9 @@ public enum ServerMessage: Equatable, Sendable {
     case .ack(let id, let version):
       return .object(["type": .string("ack"), "id": .int(id), "version": .int(Int(clamping: version))])
     case .settled(let id, let version, let changes):
-      return .object(["type": .string("settled"), "id": .int(id), "version": .int(Int(clamping: version)), "changes": changes])
+      return .object([
+        "type": .string("settled"), "id": .int(id), "version": .int(Int(clamping: version)), "changes": changes,
+      ])
     case .error(let id, let code, let message):
       return .object([
         "type": .string("error"), "id": id.map(JSONValue.int) ?? .null, "code": .string(code.rawValue),
@@ -79,7 +82,8 @@ public enum ServerMessage: Equatable, Sendable {
       ])
     case .state(let id, let version, let path, let value):
       return .object([
-        "type": .string("state"), "id": .int(id), "version": .int(Int(clamping: version)), "path": .string(path), "state": value,
+        "type": .string("state"), "id": .int(id), "version": .int(Int(clamping: version)), "path": .string(path),
+        "state": value,
       ])
     case .snapshot(let version, let path, let value, let notice):
       var object: JSONObject = [
@@ -178,7 +182,8 @@ public enum ServerMessage: Equatable, Sendable {
     case "record":
       self = .record(try LogEntry(json: try value("record")))
     default:
-      throw MessageError(.unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+      throw MessageError(
+        .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
     }
   }
 }

@@ -38,13 +38,15 @@ public enum WorkerCommand: Equatable, Sendable {
     switch type {
     case "start":
       self = .start(
-        id: try object.workerID("id", in: type), request: try object.workerDecode(EffectRequest.self, "request", in: type))
+        id: try object.workerID("id", in: type),
+        request: try object.workerDecode(EffectRequest.self, "request", in: type))
     case "cancel":
       self = .cancel(id: try object.workerID("id", in: type))
     case "ping":
       self = .ping(id: try object.workerInt("id", in: type))
     default:
-      throw WorkerMessageError("unknown worker command '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+      throw WorkerMessageError(
+        "unknown worker command '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
     }
   }
 }

@@ -44,7 +44,9 @@ public enum WorkerEvent: Equatable, Sendable {
           "'ready' needs 'kind', one of: \(WorkerKind.allCases.map(\.rawValue).joined(separator: ", "))")
       }
       let pid = try object.workerInt("pid", in: type)
-      guard let pid = Int32(exactly: pid), pid > 0 else { throw WorkerMessageError("'ready' has an invalid pid \(pid)") }
+      guard let pid = Int32(exactly: pid), pid > 0 else {
+        throw WorkerMessageError("'ready' has an invalid pid \(pid)")
+      }
       self = .ready(kind: kind, pid: pid, protocol: try object.workerInt("protocol", in: type))
     case "reply":
       self = .reply(

@@ -32,7 +32,9 @@ struct InvocationParser {
       }
     }
     if invocation.command == nil && invocation.given.contains(.version) { invocation.command = .version }
-    if invocation.command == nil && !unknownCommand && !invocation.given.subtracting([.socket, .daemonUser, .help]).isEmpty {
+    if invocation.command == nil && !unknownCommand
+      && !invocation.given.subtracting([.socket, .daemonUser, .help]).isEmpty
+    {
       let names = Command.daemonCommands.map(\.rawValue).joined(separator: ", ")
       fail("no command given; expected one of: \(names)")
     }
@@ -66,7 +68,8 @@ struct InvocationParser {
     } else {
       unknownCommand = true
       let names = Command.daemonCommands.map(\.rawValue)
-      let guess = NearestWord.nearest(to: word, among: names + ["help", "version"]).map { "did you mean \($0)? " } ?? ""
+      let guess =
+        NearestWord.nearest(to: word, among: names + ["help", "version"]).map { "did you mean \($0)? " } ?? ""
       fail("unknown command '\(word)'; \(guess)expected one of: \(names.joined(separator: ", "))")
     }
   }

@@ -33,7 +33,8 @@ enum ActionLog {
     }
     guard invocation.follow else {
       if printer.count == 0 && !invocation.json {
-        Terminal.line(Terminal.dim("no actions after version \(invocation.since ?? 0) (the state is at version \(end))"))
+        Terminal.line(
+          Terminal.dim("no actions after version \(invocation.since ?? 0) (the state is at version \(end))"))
       }
       return .ok
     }

@@ -33,7 +33,10 @@ enum Commands {
       return .ok
     }
     guard case .object(let fields) = report else { throw .protocolViolation("'status' must be an object") }
-    for key in ["server", "pid", "uptimeSeconds", "version", "epoch", "clients", "subscribers", "effectsInFlight", "socket", "stateDirectory"] {
+    for key in [
+      "server", "pid", "uptimeSeconds", "version", "epoch", "clients", "subscribers", "effectsInFlight", "socket",
+      "stateDirectory",
+    ] {
       if let value = fields[key] {
         let text = if case .string(let string) = value { string } else { CanonicalJSON.text(value) }
         Terminal.line("\(key.padding(toLength: 16))\(text)")
@@ -42,7 +45,8 @@ enum Commands {
     if case .array(let workers)? = fields["workers"] {
       Terminal.line("workers")
       let columns = ["kind", "state", "pid", "restarts", "inFlight", "queued", "lastExit"]
-      let rows = [["KIND", "STATE", "PID", "RESTARTS", "IN FLIGHT", "QUEUED", "LAST EXIT"]]
+      let rows =
+        [["KIND", "STATE", "PID", "RESTARTS", "IN FLIGHT", "QUEUED", "LAST EXIT"]]
         + workers.map { worker in
           columns.map { key -> String in
             guard case .object(let fields) = worker, let value = fields[key] else { return "-" }

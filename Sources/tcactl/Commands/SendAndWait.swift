@@ -22,9 +22,13 @@ enum SendAndWait {
     _ invocation: Invocation, path: String, arguments: [String], client: WireClient
   ) throws(ClientError) -> Invocation.ExitCode {
     if invocation.json {
-      let (version, settled, changes) = try client.sendAndWait(path: path, arguments: arguments, timeout: invocation.timeout)
+      let (version, settled, changes) = try client.sendAndWait(
+        path: path, arguments: arguments, timeout: invocation.timeout)
       Terminal.line(
-        CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "settled": .int(Int(clamping: settled)), "changes": changes])))
+        CanonicalJSON.text(
+          .object([
+            "version": .int(Int(clamping: version)), "settled": .int(Int(clamping: settled)), "changes": changes,
+          ])))
       return .ok
     }
     let deadline = ContinuousClock.now + invocation.timeout
@@ -37,7 +41,9 @@ enum SendAndWait {
     while accepted == nil || settled.map({ stateVersion < lastChanged($0.changes) }) ?? true {
       guard let message = try client.nextMessage(until: deadline) else {
         throw .timedOut(
-          accepted.map { "the action was accepted as version \($0), but its effects were still running after \(invocation.timeout)" }
+          accepted.map {
+            "the action was accepted as version \($0), but its effects were still running after \(invocation.timeout)"
+          }
             ?? "the daemon did not answer the send within \(invocation.timeout)")
       }
       switch message {

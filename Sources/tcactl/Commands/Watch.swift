@@ -29,14 +29,16 @@ enum Watch {
         }
       case .ack(_, let version):
         if invocation.json {
-          Terminal.line(CanonicalJSON.text(.object(["resumedAfter": .int(Int(clamping: version)), "epoch": .string(client.epoch)])))
+          Terminal.line(
+            CanonicalJSON.text(.object(["resumedAfter": .int(Int(clamping: version)), "epoch": .string(client.epoch)])))
         } else {
           Terminal.line(Terminal.dim("resuming after version \(version) (epoch \(client.epoch))"))
         }
       case .diff(let version, _, let summary, let patchJSON):
         if invocation.json {
           Terminal.line(
-            CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "action": .string(summary), "patch": patchJSON])))
+            CanonicalJSON.text(
+              .object(["version": .int(Int(clamping: version)), "action": .string(summary), "patch": patchJSON])))
           continue
         }
         let changes = try apply(patchJSON, version: version, to: &state)
@@ -52,7 +54,9 @@ enum Watch {
   ///
   /// - Throws: ``ClientError/protocolViolation(_:)`` when the patch is not a
   ///   JSON Patch or does not apply to the state held.
-  static func apply(_ patchJSON: JSONValue, version: UInt64, to state: inout TrackedState) throws(ClientError) -> [Change] {
+  static func apply(_ patchJSON: JSONValue, version: UInt64, to state: inout TrackedState) throws(ClientError)
+    -> [Change]
+  {
     let patch: [PatchOperation]
     do {
       patch = try JSONPatch.operations(from: patchJSON)

@@ -13,7 +13,9 @@ enum JSONPrinter {
     case .object(let members) where !members.isEmpty:
       let inner = indent + "  "
       return "{\n"
-        + members.sorted { $0.key < $1.key }.map { inner + CanonicalJSON.text(.string($0.key)) + ": " + pretty($0.value, indent: inner) }
+        + members.sorted { $0.key < $1.key }.map {
+          inner + CanonicalJSON.text(.string($0.key)) + ": " + pretty($0.value, indent: inner)
+        }
         .joined(separator: ",\n") + "\n\(indent)}"
     default:
       return CanonicalJSON.text(value)

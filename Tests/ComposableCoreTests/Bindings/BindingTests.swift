@@ -44,7 +44,9 @@ struct Form: Reducer {
     withKnownIssue {
       store.send(.binding(BindingAction(field: "height", value: .int(3))))
     } matching: { issue in
-      issue.comments.contains { $0.rawValue.contains("no bindable field 'height'; expected one of: name, age, subscribed") }
+      issue.comments.contains {
+        $0.rawValue.contains("no bindable field 'height'; expected one of: name, age, subscribed")
+      }
     }
   }
 

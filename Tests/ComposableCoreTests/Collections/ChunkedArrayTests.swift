@@ -12,7 +12,8 @@ import Testing
   /// One change of every kind the collection offers, at a position given as
   /// a fraction of the count, done to a `ChunkedArray` and to an `Array`.
   enum Change: CaseIterable {
-    case set, modify, append, appendMany, insert, insertMany, remove, removeLast, removeRange, replaceRange, removeWhere,
+    case set, modify, append, appendMany, insert, insertMany, remove, removeLast, removeRange, replaceRange,
+      removeWhere,
       sort, removeAll
 
     func apply(_ array: inout ChunkedArray<Int>, at position: Int) { run(&array, position) }
@@ -90,7 +91,8 @@ import Testing
     let changedChunk = 70_000 / ChunkedArray<Int>.chunkSize
     #expect((0..<rows.chunkCount).filter { !rows.sharesChunk($0, with: before) } == [changedChunk])
     rows.append(1)
-    #expect((0..<before.chunkCount).filter { !rows.sharesChunk($0, with: before) } == [changedChunk, before.chunkCount - 1])
+    #expect(
+      (0..<before.chunkCount).filter { !rows.sharesChunk($0, with: before) } == [changedChunk, before.chunkCount - 1])
   }
 
   @Test func commonPrefixAndSuffixAgreeWithAnElementByElementCount() {

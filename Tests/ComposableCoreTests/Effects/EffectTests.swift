@@ -6,8 +6,16 @@ import Testing
 struct Effects: Reducer {
   struct State: Equatable, Sendable { var log: [String] = [] }
   enum Action: Equatable, Sendable {
-    case merge, concatenate, fired(String), cancelLater, startSearch(String), stop, typed(Int), debounced(Int)
-    case cancelConcatenation, startWatched, startTicking, typedWatched(Int), failed(EffectFailure)
+    case merge, concatenate
+    case fired(String)
+    case cancelLater
+    case startSearch(String)
+    case stop
+    case typed(Int)
+    case debounced(Int)
+    case cancelConcatenation, startWatched, startTicking
+    case typedWatched(Int)
+    case failed(EffectFailure)
   }
   enum CancelID { case search, later, debounce }
 
@@ -15,9 +23,12 @@ struct Effects: Reducer {
     Reduce { state, action in
       switch action {
       case .merge:
-        return .merge(.timer(after: .seconds(2), send: .fired("slow")), .timer(after: .seconds(1), send: .fired("fast")))
+        return .merge(
+          .timer(after: .seconds(2), send: .fired("slow")), .timer(after: .seconds(1), send: .fired("fast")))
       case .concatenate:
-        return .concatenate(.timer(after: .seconds(2), send: .fired("first")), .send(.fired("second")), .timer(after: .seconds(1), send: .fired("third")))
+        return .concatenate(
+          .timer(after: .seconds(2), send: .fired("first")), .send(.fired("second")),
+          .timer(after: .seconds(1), send: .fired("third")))
       case .cancelConcatenation:
         return .concatenate(.timer(after: .seconds(1), send: .fired("one")), .send(.fired("two")))
           .cancellable(id: CancelID.later)
@@ -125,7 +136,10 @@ struct Effects: Reducer {
     // A reply no timer gives is a failure too, not a silent drop.
     store.send(.startWatched)
     store.respond(to: .timer(.after(.seconds(1))), with: .http(HTTPResponse(status: 200)))
-    store.receive(.failed(EffectFailure(.invalidRequest, "unexpected reply \(EffectReply.http(HTTPResponse(status: 200))) to a timer"))) {
+    store.receive(
+      .failed(
+        EffectFailure(.invalidRequest, "unexpected reply \(EffectReply.http(HTTPResponse(status: 200))) to a timer"))
+    ) {
       $0.log.append("failed: unexpected reply \(EffectReply.http(HTTPResponse(status: 200))) to a timer")
     }
   }
@@ -167,10 +181,12 @@ struct Effects: Reducer {
   @Test func mapLiftsSendsAndReplies() {
     let effect = Effect<Int>.merge(.send(1), .timer(after: .seconds(1), send: 2)).map { "\($0)" }
     let executor = RecordingExecutor()
-    let store = Store(initialState: [String](), reducer: Reduce { state, action in
-      state.append(action)
-      return action == "go" ? effect : .none
-    }, executor: executor)
+    let store = Store(
+      initialState: [String](),
+      reducer: Reduce { state, action in
+        state.append(action)
+        return action == "go" ? effect : .none
+      }, executor: executor)
     store.send("go")
     #expect(store.state == ["go", "1"])
     store.deliver(.timerFired(tick: 1), to: executor.started[0].id)

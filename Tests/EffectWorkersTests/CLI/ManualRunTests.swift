@@ -14,7 +14,8 @@ import Testing
     let network = try ManualRun(["--help"], program: "effectworker-network", in: directory)
     #expect(network.outcome == .exited(0))
     #expect(
-      network.output.hasPrefix("usage: effectworker-network --kind network [--max-response-bytes N] [--log-level LEVEL]\n"))
+      network.output.hasPrefix(
+        "usage: effectworker-network --kind network [--max-response-bytes N] [--log-level LEVEL]\n"))
     #expect(network.output.contains("(default 8388608, at most 33554432)"))
     #expect(!network.output.contains("--state-dir"))
   }
@@ -24,11 +25,13 @@ import Testing
     let directory = try TemporaryDirectory()
     let run = try ManualRun(["--kind", "network"], in: directory)
     #expect(run.outcome == .exited(64))
-    #expect(run.error.hasPrefix("effectworker: effectworker does not serve the network kind; effectworker-network does"))
+    #expect(
+      run.error.hasPrefix("effectworker: effectworker does not serve the network kind; effectworker-network does"))
     let network = try ManualRun(["--kind", "timer"], program: "effectworker-network", in: directory)
     #expect(network.outcome == .exited(64))
     #expect(
-      network.error.hasPrefix("effectworker-network: effectworker-network does not serve the timer kind; effectworker does"))
+      network.error.hasPrefix(
+        "effectworker-network: effectworker-network does not serve the timer kind; effectworker does"))
   }
 
   @Test(arguments: [ManualRun.Descriptor3.closed, .devNull])
@@ -36,7 +39,9 @@ import Testing
     let directory = try TemporaryDirectory()
     let run = try ManualRun(["--kind", "timer"], descriptor3: descriptor3, in: directory)
     #expect(run.outcome == .exited(64))
-    #expect(run.error.contains(descriptor3 == .closed ? "file descriptor 3 is not open" : "file descriptor 3 is not a socket"))
+    #expect(
+      run.error.contains(descriptor3 == .closed ? "file descriptor 3 is not open" : "file descriptor 3 is not a socket")
+    )
     #expect(run.error.contains("storedaemon starts its workers"))
     #expect(run.error.contains("usage: effectworker"))
   }

@@ -13,7 +13,8 @@ import Testing
       try WorkerOptions.parse(["--state-dir", "/var/lib/x", "--kind", "storage"])
         == .run(WorkerOptions(kind: .storage, stateDirectory: "/var/lib/x")))
     #expect(
-      try WorkerOptions.parse(["--kind", "timer", "--log-level", "debug"]) == .run(WorkerOptions(kind: .timer, logLevel: .debug)))
+      try WorkerOptions.parse(["--kind", "timer", "--log-level", "debug"])
+        == .run(WorkerOptions(kind: .timer, logLevel: .debug)))
   }
 
   @Test func theResponseLimitDefaultsTo8MiB() throws {

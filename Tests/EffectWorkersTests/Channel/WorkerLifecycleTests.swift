@@ -34,13 +34,15 @@ import Wire
     switch kind {
     case .timer:
       try worker.send([
-        .start(id: 1, request: .timer(.after(.seconds(3600)))), .start(id: 2, request: .timer(.every(.milliseconds(10)))),
+        .start(id: 1, request: .timer(.after(.seconds(3600)))),
+        .start(id: 2, request: .timer(.every(.milliseconds(10)))),
       ])
     case .network:
       try worker.send(.start(id: 1, request: .http(.get(silent.url("/never"), timeout: .seconds(3600)))))
     case .storage:
       let document = Data(repeating: 7, count: 4 << 20)
-      try worker.send((1...4).map { .start(id: $0, request: .storage(.put(namespace: "n", key: "k\($0)", value: document))) })
+      try worker.send(
+        (1...4).map { .start(id: $0, request: .storage(.put(namespace: "n", key: "k\($0)", value: document))) })
     }
     _ = try worker.eventsBeforePong(1)
     worker.closeSocket()

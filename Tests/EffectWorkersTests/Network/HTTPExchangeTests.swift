@@ -2,8 +2,8 @@ import ComposableCore
 import Dispatch
 import Foundation
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// The network worker as a real process against a real loopback HTTP/1.1
@@ -13,7 +13,9 @@ import Wire
   @Test(arguments: [200, 201, 204, 404, 500, 503])
   func everyStatusComesBackAsAResponse(_ status: Int) throws {
     let directory = try TemporaryDirectory()
-    let server = try TestHTTPServer { _ in status == 204 ? TestHTTPResponse(status: 204) : .text("status \(status)", status: status) }
+    let server = try TestHTTPServer { _ in
+      status == 204 ? TestHTTPResponse(status: 204) : .text("status \(status)", status: status)
+    }
     let worker = try SpawnedWorker(.network, in: directory)
     guard case .http(let response) = try worker.perform(.http(.get(server.baseURL + "/status")), id: 1) else {
       Issue.record("no response for \(status)")
@@ -28,7 +30,10 @@ import Wire
     let server = try TestHTTPServer { request in
       TestHTTPResponse(
         status: 200,
-        headers: [TestHTTPHeader("Content-Type", "application/json"), TestHTTPHeader("X-Echo", request.header("X-Request-Id") ?? "none")],
+        headers: [
+          TestHTTPHeader("Content-Type", "application/json"),
+          TestHTTPHeader("X-Echo", request.header("X-Request-Id") ?? "none"),
+        ],
         body: Data(#"{"ok":true}"#.utf8))
     }
     let worker = try SpawnedWorker(.network, in: directory)
@@ -83,7 +88,8 @@ import Wire
     let started = ContinuousClock.now
     let reply = try worker.perform(.http(.get(url, timeout: .milliseconds(500))), id: 1)
     #expect(ContinuousClock.now - started >= .milliseconds(490))
-    #expect(reply == .failure(EffectFailure(.timeout, "GET \(server.baseURL)/search?…: no complete response within 500 ms")))
+    #expect(
+      reply == .failure(EffectFailure(.timeout, "GET \(server.baseURL)/search?…: no complete response within 500 ms")))
     #expect(try server.waitForAbandonedRequests(count: 1).first?.path == "/search")
   }
 
@@ -144,7 +150,8 @@ import Wire
     }
     let worker = try SpawnedWorker(.network, in: directory)
     try worker.send(
-      (1...20).map { .start(id: EffectID($0), request: .http(.get(server.baseURL + "/\($0)", timeout: .seconds(120)))) })
+      (1...20).map { .start(id: EffectID($0), request: .http(.get(server.baseURL + "/\($0)", timeout: .seconds(120)))) }
+    )
     var bodies: [EffectID: String] = [:]
     for _ in 1...20 {
       let (id, reply) = try worker.reply(timeout: .seconds(120))

@@ -15,7 +15,8 @@ import Wire
     let started = ContinuousClock.now
     let reply = try worker.perform(.http(.get(server.url("/drip"), timeout: .milliseconds(800))), id: 1)
     #expect(ContinuousClock.now - started >= .milliseconds(790))
-    #expect(reply == .failure(EffectFailure(.timeout, "GET \(server.url("/drip")): no complete response within 800 ms")))
+    #expect(
+      reply == .failure(EffectFailure(.timeout, "GET \(server.url("/drip")): no complete response within 800 ms")))
   }
 
   static func closeDelimited(_ body: Int) -> [UInt8] {

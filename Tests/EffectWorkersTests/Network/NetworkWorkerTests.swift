@@ -29,11 +29,14 @@ import Wire
         == .failure(EffectFailure(.invalidRequest, "GET http://[::1: the URL is not valid")))
     #expect(
       try worker.perform(.http(.get("gopher://example.com/")), id: 2)
-        == .failure(EffectFailure(.invalidRequest, "GET gopher://example.com/: the scheme 'gopher' is not supported; use http or https")))
+        == .failure(
+          EffectFailure(
+            .invalidRequest, "GET gopher://example.com/: the scheme 'gopher' is not supported; use http or https")))
     #expect(
       try worker.perform(.storage(.list(namespace: "n")), id: 3)
         == .failure(
-          EffectFailure(.invalidRequest, "the network worker does not carry out storage requests; they go to the storage worker")))
+          EffectFailure(
+            .invalidRequest, "the network worker does not carry out storage requests; they go to the storage worker")))
     #expect(try worker.eventsBeforePong(1).isEmpty)
   }
 
@@ -46,7 +49,8 @@ import Wire
     let started = ContinuousClock.now
     let reply = try worker.perform(.http(.get(silent.url("/slow"), timeout: .milliseconds(400))), id: 1)
     #expect(ContinuousClock.now - started >= .milliseconds(390))
-    #expect(reply == .failure(EffectFailure(.timeout, "GET \(silent.url("/slow")): no complete response within 400 ms")))
+    #expect(
+      reply == .failure(EffectFailure(.timeout, "GET \(silent.url("/slow")): no complete response within 400 ms")))
   }
 
   @Test func aCancelledRequestIsNeverAnswered() throws {
@@ -70,7 +74,8 @@ import Wire
     let directory = try TemporaryDirectory()
     let silent = try LoopbackPort(.silent)
     let worker = try SpawnedWorker(.network, in: directory)
-    try worker.send((1...20).map { .start(id: EffectID($0), request: .http(.get(silent.url("/\($0)"), timeout: .seconds(60)))) })
+    try worker.send(
+      (1...20).map { .start(id: EffectID($0), request: .http(.get(silent.url("/\($0)"), timeout: .seconds(60)))) })
     #expect(try worker.eventsBeforePong(1).isEmpty)
   }
 }

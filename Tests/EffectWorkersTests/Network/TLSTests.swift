@@ -14,7 +14,10 @@ struct TLSTests {
     let certificate = directory.appending("cert.pem")
     let key = directory.appending("key.pem")
     let generate = try Self.openssl(
-      ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj", "/CN=localhost"],
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "1", "-subj",
+        "/CN=localhost",
+      ],
       output: directory.appending("req.log"))
     generate.waitUntilExit()
     try #require(generate.terminationStatus == 0)
@@ -65,6 +68,7 @@ struct TLSTests {
       }
       usleep(20_000)
     }
-    throw WorkerTestError("openssl s_server did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
+    throw WorkerTestError(
+      "openssl s_server did not start: \((try? String(contentsOfFile: log, encoding: .utf8)) ?? "")")
   }
 }

@@ -34,7 +34,8 @@ import Testing
     #expect(failure.kind == .connection)
     #expect(
       failure.message
-        == "POST https://api.example.com/v1/search?…: could not connect to the server (connection refused or unreachable) (URLError -1004)")
+        == "POST https://api.example.com/v1/search?…: could not connect to the server (connection refused or unreachable) (URLError -1004)"
+    )
     #expect(!failure.message.contains("SECRET") && !failure.message.contains("pw"))
   }
 
@@ -49,7 +50,8 @@ import Testing
     #expect(failure.kind == .connection)
     #expect(
       failure.message
-        == "GET https://api.example.com/v1?…: the transfer failed (SSL certificate problem: self-signed certificate for https://api.example.com/v1?…; URLError -1)")
+        == "GET https://api.example.com/v1?…: the transfer failed (SSL certificate problem: self-signed certificate for https://api.example.com/v1?…; URLError -1)"
+    )
   }
 
   @Test func errorsThatAreNotURLErrorsAreConnectionFailures() {

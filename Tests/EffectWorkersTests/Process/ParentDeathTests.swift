@@ -1,13 +1,13 @@
 import ComposableCore
 import Foundation
 import Glibc
+import Platform
 import Synchronization
 import TestSupport
 import Testing
 import Wire
 
 @testable import EffectWorkers
-import Platform
 
 /// A worker given its daemon's pid (`STOREDAEMON_PID`) dies with the daemon,
 /// even stopped, when it can no longer read the end of file its socket gives;
@@ -36,7 +36,8 @@ import Platform
     let worker = SpawnedWorker.executable(for: .timer)
     let shell = try ConnectedChild.spawn(
       executable: "/bin/sh", arguments: ["-c", "STOREDAEMON_PID=$$ '\(worker)' --kind timer & wait"],
-      environment: ["PATH=/usr/bin:/bin"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: directory.appending("worker.log"))
+      environment: ["PATH=/usr/bin:/bin"], socketDescriptor: WorkerProtocol.socketDescriptor,
+      outputPath: directory.appending("worker.log"))
     defer { shell.socket.close() }
     let pid = try readyPID(from: shell.socket)
     defer { if !Self.isGone(pid) { kill(pid, SIGKILL) } }
@@ -59,7 +60,8 @@ import Platform
       let result = Result<ConnectedChild, any Error>(catching: {
         let child = try ConnectedChild.spawn(
           executable: SpawnedWorker.executable(for: .timer), arguments: ["--kind", "timer"],
-          environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(getpid())"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: directory.appending("worker.log"))
+          environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(getpid())"],
+          socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: directory.appending("worker.log"))
         // `ready` comes after the signal is armed: only then may this thread end.
         _ = try readyPID(from: child.socket)
         return child
@@ -87,14 +89,17 @@ import Platform
     let other = getppid()
     let child = try ConnectedChild.spawn(
       executable: SpawnedWorker.executable(for: .timer), arguments: ["--kind", "timer"],
-      environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(other)"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: log)
+      environment: ["PATH=/usr/bin:/bin", "STOREDAEMON_PID=\(other)"],
+      socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: log)
     defer { child.socket.close() }
     let outcome = ProcessOutcome.wait(for: child.pid, timeout: .seconds(30))
     if outcome == nil { kill(child.pid, SIGKILL) }
     #expect(outcome == .exited(0))
     let written = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
     #expect(
-      written.contains("storedaemon (pid \(other)) ended before this worker was set to end with it (its parent is now pid \(getpid()))"),
+      written.contains(
+        "storedaemon (pid \(other)) ended before this worker was set to end with it (its parent is now pid \(getpid()))"
+      ),
       "\(written)")
   }
 

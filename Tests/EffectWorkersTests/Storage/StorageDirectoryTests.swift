@@ -105,7 +105,8 @@ import Testing
     let long = String(repeating: "x", count: 81)
     #expect(
       storage.perform(.list(namespace: long))
-        == .failure(EffectFailure(.invalidRequest, "list \(long): the namespace is 81 bytes of UTF-8; at most 80 are allowed")))
+        == .failure(
+          EffectFailure(.invalidRequest, "list \(long): the namespace is 81 bytes of UTF-8; at most 80 are allowed")))
     let oversized = Data(count: StorageDirectory.maximumDocumentBytes + 1)
     #expect(
       storage.perform(.put(namespace: "n", key: "big", value: oversized))

@@ -11,8 +11,12 @@ import Wire
     let state = ["--state-dir", temporary.appending("state")]
     do {
       let first = try SpawnedWorker(.storage, arguments: state, in: temporary)
-      #expect(try first.perform(.storage(.put(namespace: "bmi", key: "b", value: Data("two".utf8))), id: 1) == .storage(.stored))
-      #expect(try first.perform(.storage(.put(namespace: "bmi", key: "a", value: Data("one".utf8))), id: 2) == .storage(.stored))
+      #expect(
+        try first.perform(.storage(.put(namespace: "bmi", key: "b", value: Data("two".utf8))), id: 1)
+          == .storage(.stored))
+      #expect(
+        try first.perform(.storage(.put(namespace: "bmi", key: "a", value: Data("one".utf8))), id: 2)
+          == .storage(.stored))
       #expect(
         try first.perform(.storage(.get(namespace: "bmi", key: "a")), id: 3)
           == .storage(.document(StorageDocument(key: "a", value: Data("one".utf8)))))
@@ -26,8 +30,10 @@ import Wire
           .documents([
             StorageDocument(key: "a", value: Data("one".utf8)), StorageDocument(key: "b", value: Data("two".utf8)),
           ])))
-    #expect(try second.perform(.storage(.delete(namespace: "bmi", key: "a")), id: 2) == .storage(.deleted(existed: true)))
-    #expect(try second.perform(.storage(.delete(namespace: "bmi", key: "a")), id: 3) == .storage(.deleted(existed: false)))
+    #expect(
+      try second.perform(.storage(.delete(namespace: "bmi", key: "a")), id: 2) == .storage(.deleted(existed: true)))
+    #expect(
+      try second.perform(.storage(.delete(namespace: "bmi", key: "a")), id: 3) == .storage(.deleted(existed: false)))
     #expect(try second.perform(.storage(.get(namespace: "bmi", key: "a")), id: 4) == .storage(.document(nil)))
     #expect(try second.perform(.storage(.get(namespace: "other", key: "a")), id: 5) == .storage(.document(nil)))
     #expect(try second.perform(.storage(.list(namespace: "other")), id: 6) == .storage(.documents([])))
@@ -39,7 +45,8 @@ import Wire
     let worker = try SpawnedWorker(.storage, arguments: ["--state-dir", state], in: temporary)
     let keys = ["../x", "a/b", ".", "..", ".lock", ".tmp-abc", "/abs"]
     for (index, key) in keys.enumerated() {
-      let reply = try worker.perform(.storage(.put(namespace: "ns", key: key, value: Data(key.utf8))), id: EffectID(index))
+      let reply = try worker.perform(
+        .storage(.put(namespace: "ns", key: key, value: Data(key.utf8))), id: EffectID(index))
       #expect(reply == .storage(.stored), "\(key)")
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: state).sorted() == ["storage"])
@@ -47,7 +54,8 @@ import Wire
     let files = try FileManager.default.contentsOfDirectory(atPath: state + "/storage/ns")
     #expect(files.count == keys.count)
     #expect(files.allSatisfy { !$0.hasPrefix(".") })
-    guard case .storage(.documents(let documents)) = try worker.perform(.storage(.list(namespace: "ns")), id: 100) else {
+    guard case .storage(.documents(let documents)) = try worker.perform(.storage(.list(namespace: "ns")), id: 100)
+    else {
       Issue.record("list failed")
       return
     }
@@ -99,11 +107,15 @@ import Wire
         == .failure(EffectFailure(.invalidRequest, "put /k: the namespace is empty")))
     let oversized = try worker.perform(
       .storage(.put(namespace: "n", key: "k", value: Data(count: (16 << 20) + 1))), id: 2)
-    #expect(oversized == .failure(EffectFailure(.invalidRequest, "put n/k: the document is 16777217 bytes, over the 16777216-byte limit")))
+    #expect(
+      oversized
+        == .failure(
+          EffectFailure(.invalidRequest, "put n/k: the document is 16777217 bytes, over the 16777216-byte limit")))
     #expect(
       try worker.perform(.timer(.after(.zero)), id: 3)
         == .failure(
-          EffectFailure(.invalidRequest, "the storage worker does not carry out timer requests; they go to the timer worker")))
+          EffectFailure(
+            .invalidRequest, "the storage worker does not carry out timer requests; they go to the timer worker")))
     #expect(try worker.perform(.storage(.put(namespace: "n", key: "k", value: Data())), id: 4) == .storage(.stored))
   }
 

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Glibc
+import TestSupport
 
 /// A worker program (`effectworker` unless told) run the way a person would run it: no daemon, and file
 /// descriptor 3 either closed or open on something that is not a socket.

@@ -1,8 +1,8 @@
 import ComposableCore
 import Foundation
-import TestSupport
 import Glibc
 import Platform
+import TestSupport
 import Wire
 
 /// A real worker process (`effectworker`, or `effectworker-network` for the
@@ -103,7 +103,9 @@ final class SpawnedWorker {
   func perform(_ request: EffectRequest, id: EffectID, timeout: Duration = .seconds(60)) throws -> EffectReply {
     try send(.start(id: id, request: request))
     let (repliedID, reply) = try self.reply(timeout: timeout)
-    guard repliedID == id else { throw WorkerTestError("expected the reply to \(id), got one to \(repliedID): \(reply)") }
+    guard repliedID == id else {
+      throw WorkerTestError("expected the reply to \(id), got one to \(repliedID): \(reply)")
+    }
     return reply
   }
 

@@ -34,7 +34,9 @@ import Testing
 
   @Test func filteringKeepsAValidHeap() {
     var heap = DeadlineHeap()
-    for value in (0..<1_000).shuffled() { heap.insert(.init(deadline: UInt64(value), serial: UInt64(value), id: UInt64(value))) }
+    for value in (0..<1_000).shuffled() {
+      heap.insert(.init(deadline: UInt64(value), serial: UInt64(value), id: UInt64(value)))
+    }
     heap.filter { $0.id % 3 == 0 }
     var removed: [UInt64] = []
     while let entry = heap.removeFirst() { removed.append(entry.id) }

@@ -23,7 +23,9 @@ import Testing
 
   @Test func timersDueTogetherFireInTheOrderTheyStarted() {
     var schedule = TimerSchedule()
-    for id in [5, 3, 9, 1] as [EffectID] { schedule.schedule(id, TimerRequest(milliseconds: 10, repeats: false), now: 0) }
+    for id in [5, 3, 9, 1] as [EffectID] {
+      schedule.schedule(id, TimerRequest(milliseconds: 10, repeats: false), now: 0)
+    }
     #expect(schedule.fireDue(now: 10 * ms).map(\.id) == [5, 3, 9, 1])
   }
 

@@ -1,12 +1,12 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import FoundationEssentials
+import JSON
+import TestSupport
 import Testing
 import Wire
 
 @testable import Features
-import JSON
-import TestSupport
 
 /// The App's action schema against the real enums: every listed path builds
 /// an action that decodes, and real actions render as command lines that
@@ -49,7 +49,9 @@ import TestSupport
     var reduced = 0
     for sample in schema.samples {
       guard let action = try? JSONValueDecoder.decode(AppFeature.Action.self, from: sample.action) else { continue }
-      _ = withDependencies { $0.date = .constant(Date(timeIntervalSince1970: 1_790_000_000.5)) } operation: {
+      _ = withDependencies {
+        $0.date = .constant(Date(timeIntervalSince1970: 1_790_000_000.5))
+      } operation: {
         app.reduce(into: &state, action: action)
       }
       reduced += 1

@@ -1,11 +1,11 @@
-import ComposableCore
 import ActionLanguage
+import ComposableCore
 import FoundationEssentials
+import JSON
 import Testing
 import Wire
 
 @testable import Features
-import JSON
 
 /// The examples of docs/PROTOCOL.md, "Actions as JSON": the listed entries
 /// appear there byte for byte, and each action the rules spell out is what

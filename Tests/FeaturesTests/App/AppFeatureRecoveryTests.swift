@@ -14,7 +14,8 @@ import Testing
 
   /// Reduces `recovered` on `state` outside any store and checks that it is a
   /// no-op: storedaemon skips it exactly when `recoveryActions(for:)` is empty.
-  func expectRecoveredDoesNothing(to state: AppFeature.State, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+  func expectRecoveredDoesNothing(to state: AppFeature.State, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+  {
     var copy = state
     let effect = AppFeature().reduce(into: &copy, action: .recovered)
     #expect(copy == state, "recovered changed the state", sourceLocation: sourceLocation)
@@ -62,7 +63,8 @@ import Testing
       with: .storage(.documents([BMIFixtures.document(BMIFixtures.firstID.uuidString, BMIFixtures.savedJSON)])))
     store.send(.search(.textChanged("cat")))
     store.advance(by: .seconds(2))
-    store.respond(to: GIFSearchFixtures.search("cat"), with: try GIFSearchFixtures.found([GIFSearchFixtures.gif("cat1")]))
+    store.respond(
+      to: GIFSearchFixtures.search("cat"), with: try GIFSearchFixtures.found([GIFSearchFixtures.gif("cat1")]))
     store.skipReceivedActions()
     store.expectInFlight([])
 
@@ -93,7 +95,8 @@ import Testing
 
   @Test func everyFeatureWaitingGetsItsOwnRecoveryAction() {
     // One jacket being ordered from the bundled catalog while the live one loads.
-    let sendingCart = Cart.State(items: [CartItem(product: Product.bundledCatalog[2], quantity: 1)], orderStatus: .sending)
+    let sendingCart = Cart.State(
+      items: [CartItem(product: Product.bundledCatalog[2], quantity: 1)], orderStatus: .sending)
     var loadingProducts = ProductList.State(status: .loading)
     loadingProducts.rows[id: 3]?.count = 1
     let state = AppFeature.State(
@@ -113,7 +116,8 @@ import Testing
         .profile(.recovered), .bmi(.recovered), .search(.recovered),
       ])
 
-    let store = TestStore(initialState: state, reducer: { AppFeature() }, withDependencies: { $0.randomNumbers = .constant(6) })
+    let store = TestStore(
+      initialState: state, reducer: { AppFeature() }, withDependencies: { $0.randomNumbers = .constant(6) })
     // The root itself changes nothing: each feature does.
     store.send(.recovered)
     store.receive(.counter(.recovered))
@@ -132,7 +136,9 @@ import Testing
     store.receive(.bmi(.input(.recovered)))
     store.receive(.bmi(.history(.recovered)))
     store.expectInFlight([
-      .http(HTTPRequest(url: "http://numbers.test/42", headers: [HTTPHeader("Accept", "text/plain")], timeout: .seconds(15))),
+      .http(
+        HTTPRequest(url: "http://numbers.test/42", headers: [HTTPHeader("Accept", "text/plain")], timeout: .seconds(15))
+      ),
       .timer(.after(Dice.rollDuration)),
       Fixtures.productsRequest,
       Fixtures.profileRequest,
@@ -143,7 +149,8 @@ import Testing
       .storage(.list(namespace: "bmi-history")),
     ])
     // The order was not sent again.
-    #expect(!store.inFlight.contains { if case .http(let request) = $0.request { request.method == "POST" } else { false } })
+    #expect(
+      !store.inFlight.contains { if case .http(let request) = $0.request { request.method == "POST" } else { false } })
 
     // The restarted roll lands as any roll.
     store.advance(by: Dice.rollDuration)

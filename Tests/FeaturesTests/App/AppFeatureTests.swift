@@ -1,10 +1,10 @@
 import ComposableCore
 import ComposableTesting
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import Features
-import JSON
 
 /// Stories of the root: every feature is reachable under its name, the online
 /// store's parts stay in step, and tabs fetch what they show.
@@ -134,6 +134,7 @@ import JSON
       Issue.record("the state must encode as a JSON object")
       return
     }
-    #expect(members.keys.sorted() == ["bmi", "cart", "counter", "dice", "products", "profile", "search", "selectedTab"])
+    #expect(
+      members.keys.sorted() == ["bmi", "cart", "counter", "dice", "products", "profile", "search", "selectedTab"])
   }
 }

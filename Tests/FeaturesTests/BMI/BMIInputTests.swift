@@ -8,7 +8,9 @@ import Testing
 /// The calculator form: typing through bindings, and saving to storage.
 @Suite struct BMIInputTests {
   func makeStore(_ state: BMIInput.State) -> TestStore<BMIInput> {
-    TestStore(initialState: state) { BMIInput() } withDependencies: {
+    TestStore(initialState: state) {
+      BMIInput()
+    } withDependencies: {
       $0.uuid = .incrementing()
       $0.date = .constant(BMIFixtures.now)
     }
@@ -113,7 +115,8 @@ import Testing
   /// a second entry, so the message says to check the history first.
   @Test(arguments: [
     (
-      EffectFailure(.interrupted, "the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
+      EffectFailure(
+        .interrupted, "the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
       "Could not save your BMI: the save's answer was lost, so it may or may not have been stored. Check the history "
         + "before saving again. (the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it)"
     ),

@@ -9,7 +9,9 @@ import Testing
 /// it; choosing the history tab reloads it too.
 @Suite struct BMITests {
   func makeStore(_ state: BMI.State = BMI.State()) -> TestStore<BMI> {
-    TestStore(initialState: state) { BMI() } withDependencies: {
+    TestStore(initialState: state) {
+      BMI()
+    } withDependencies: {
       $0.uuid = .incrementing()
       $0.date = .constant(BMIFixtures.now)
     }

@@ -17,7 +17,9 @@ import Testing
     let store = TestStore(initialState: Counter.State(count: 42)) { Counter() }
     store.send(.numberFactButtonTapped) { $0.isLoading = true }
     store.respond(
-      to: .http(HTTPRequest(url: "http://numbers.test/42", headers: [HTTPHeader("Accept", "text/plain")], timeout: .seconds(15))),
+      to: .http(
+        HTTPRequest(url: "http://numbers.test/42", headers: [HTTPHeader("Accept", "text/plain")], timeout: .seconds(15))
+      ),
       with: .http(HTTPResponse(status: 200, text: "42 is the answer.")))
     store.receive(.numberFactResponse("42 is the answer.")) {
       $0.isLoading = false
@@ -60,7 +62,8 @@ import Testing
       "The number facts service cannot be reached right now. Try again shortly."
     ),
     (
-      EffectFailure(.interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
+      EffectFailure(
+        .interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
       "The answer from the number facts service was lost. Try again."
     ),
     (

@@ -11,7 +11,8 @@ import Testing
 
   /// A store whose die lands on `rolls`, in order.
   func makeStore(_ initialState: Dice.State = Dice.State(), rolls: [Int] = [1]) -> TestStore<Dice> {
-    TestStore(initialState: initialState, reducer: { Dice() }, withDependencies: { $0.randomNumbers = .sequence(rolls) })
+    TestStore(
+      initialState: initialState, reducer: { Dice() }, withDependencies: { $0.randomNumbers = .sequence(rolls) })
   }
 
   /// Taps roll and lets the die land on `value`.

@@ -90,7 +90,9 @@ import Testing
   }
 
   @Test func payConfirmSendsTheOrderAndEmptiesTheCart() {
-    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -116,7 +118,9 @@ import Testing
   }
 
   @Test func anAnswerWithoutAnIdStillPlacesTheOrder() {
-    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -133,7 +137,9 @@ import Testing
   }
 
   @Test func serverErrorShowsTheFailureAlertAndKeepsTheCart() {
-    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -153,7 +159,9 @@ import Testing
   }
 
   @Test func connectionFailureShowsTheFailureAlert() {
-    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -173,7 +181,8 @@ import Testing
   /// so instead of "try again later", which would have the customer pay twice.
   @Test(arguments: [
     (
-      EffectFailure(.interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
+      EffectFailure(
+        .interrupted, "the network worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
       "The order was sent, but its answer was lost; it may or may not have been placed. Check your orders before paying again."
     ),
     (
@@ -182,7 +191,9 @@ import Testing
     ),
   ])
   func anOrderWhoseAnswerIsLostMayHaveBeenPlaced(failure: EffectFailure, message: String) {
-    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -241,7 +252,9 @@ import Testing
   }
 
   @Test func theCartCannotChangeWhileTheOrderIsSent() {
-    let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() } withDependencies: {
+    let store = TestStore(initialState: cartWithBackpacksAndJacket()) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
@@ -277,7 +290,9 @@ import Testing
   @Test func anOrderBeingSentWhenStoredaemonStoppedFailsWithoutBeingSentAgain() {
     var sending = cartWithBackpacksAndJacket()
     sending.orderStatus = .sending
-    let store = TestStore(initialState: sending) { Cart() } withDependencies: {
+    let store = TestStore(initialState: sending) {
+      Cart()
+    } withDependencies: {
       $0.date = .constant(Self.now)
     }
     let message =

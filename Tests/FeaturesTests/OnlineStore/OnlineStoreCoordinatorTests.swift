@@ -53,7 +53,8 @@ import Testing
       $0.products.rows[id: 3]?.count = 1
     }
     store.send(.products(.fetchProducts)) { $0.products.status = .loading }
-    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.respond(
+      to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
     store.receive(.products(.productsResponse(Product.samples))) {
       $0.products.status = .loaded
       $0.products.rows = OnlineStoreFixtures.rows([0, 0, 1])
@@ -141,7 +142,9 @@ import Testing
   }
 
   @Test func aPlacedOrderResetsEverything() {
-    let store = TestStore(initialState: loaded) { OnlineStoreTestRoot() } withDependencies: {
+    let store = TestStore(initialState: loaded) {
+      OnlineStoreTestRoot()
+    } withDependencies: {
       $0.date = .constant(CartTests.now)
     }
     store.send(plus(1)) {
@@ -172,7 +175,9 @@ import Testing
   }
 
   @Test func aFailedOrderResetsNothing() {
-    let store = TestStore(initialState: loaded) { OnlineStoreTestRoot() } withDependencies: {
+    let store = TestStore(initialState: loaded) {
+      OnlineStoreTestRoot()
+    } withDependencies: {
       $0.date = .constant(CartTests.now)
     }
     store.send(plus(1)) {

@@ -14,8 +14,8 @@ struct OnlineStoreTestRoot: Reducer {
     case products(ProductList.Action)
     case cart(Cart.Action)
 
-    var products: ProductList.Action? { if case let .products(action) = self { action } else { nil } }
-    var cart: Cart.Action? { if case let .cart(action) = self { action } else { nil } }
+    var products: ProductList.Action? { if case .products(let action) = self { action } else { nil } }
+    var cart: Cart.Action? { if case .cart(let action) = self { action } else { nil } }
   }
 
   var body: some Reducer<State, Action> {

@@ -19,7 +19,8 @@ import Testing
     let store = TestStore(initialState: ProductList.State()) { ProductList() }
     store.send(.fetchProducts) { $0.status = .loading }
     store.expectInFlight([OnlineStoreFixtures.productsRequest])
-    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.respond(
+      to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
     store.receive(.productsResponse(Product.samples)) {
       $0.status = .loaded
       $0.rows = OnlineStoreFixtures.rows()
@@ -50,7 +51,8 @@ import Testing
     #expect(store.state.rows == ProductList.State.bundledRows)
 
     store.send(.fetchProducts) { $0.status = .loading }
-    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.respond(
+      to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
     store.receive(.productsResponse(Product.samples)) {
       $0.status = .loaded
       $0.rows = OnlineStoreFixtures.rows()
@@ -80,7 +82,8 @@ import Testing
   @Test func aFetchFromNothingLoadsToo() {
     let store = TestStore(initialState: ProductList.State(status: .idle, rows: [])) { ProductList() }
     store.send(.fetchProducts) { $0.status = .loading }
-    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.respond(
+      to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
     store.receive(.productsResponse(Product.samples)) {
       $0.status = .loaded
       $0.rows = OnlineStoreFixtures.rows()
@@ -137,7 +140,8 @@ import Testing
     let store = TestStore(initialState: ProductList.State(status: .loading)) { ProductList() }
     store.send(.recovered)
     store.expectInFlight([OnlineStoreFixtures.productsRequest])
-    store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
+    store.respond(
+      to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
     store.receive(.productsResponse(Product.samples)) {
       $0.status = .loaded
       $0.rows = OnlineStoreFixtures.rows()

@@ -28,7 +28,8 @@ import Testing
   @Test func aServerErrorIsShownAndTheOldResultsCleared() {
     let store = storeSearchingForCat()
     store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 500, text: "oops")))
-    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 500", status: 500)
+    let failure = EffectFailure(
+      .httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 500", status: 500)
     store.receive(.searchFailed(failure)) {
       $0.isLoading = false
       $0.results = []
@@ -108,7 +109,8 @@ import Testing
   @Test func afterAFailureTheSameTextSearchesAgain() throws {
     let store = storeSearchingForCat()
     store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 503, text: "busy")))
-    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 503", status: 503)
+    let failure = EffectFailure(
+      .httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 503", status: 503)
     store.receive(.searchFailed(failure)) {
       $0.isLoading = false
       $0.results = []
@@ -143,7 +145,8 @@ import Testing
   }
 
   @Test func theMessageNeverShowsTheRequestURL() {
-    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 429", status: 429)
+    let failure = EffectFailure(
+      .httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 429", status: 429)
     let message = GIFSearch.message(for: failure, hasAPIKey: true)
     #expect(message == "The GIF service answered with status 429.")
     #expect(!message.contains("test-key"))
@@ -154,7 +157,9 @@ import Testing
   /// Giphy answers 401 to a search without a key: storedaemon was started
   /// without one, and the message says how to give it one.
   @Test func withoutAnAPIKeyTheMessageNamesTheSettingThatFixesIt() {
-    let store = TestStore(initialState: GIFSearch.State()) { GIFSearch() } withDependencies: {
+    let store = TestStore(initialState: GIFSearch.State()) {
+      GIFSearch()
+    } withDependencies: {
       $0.configuration.gifSearchAPIKey = ""
     }
     store.send(.textChanged("cat")) { $0.text = "cat" }
@@ -163,7 +168,8 @@ import Testing
       $0.query = "cat"
       $0.isLoading = true
     }
-    guard let search = store.inFlight.first, case .http(let request) = search.request, request.url.contains("?api_key=&q=cat&")
+    guard let search = store.inFlight.first, case .http(let request) = search.request,
+      request.url.contains("?api_key=&q=cat&")
     else {
       Issue.record("expected the search without a key in flight: \(store.inFlight)")
       return
@@ -181,8 +187,10 @@ import Testing
   /// Giphy answers 403 to a key it does not know.
   @Test func aRefusedAPIKeyIsSaidToBeInvalid() {
     let store = storeSearchingForCat()
-    store.respond(to: F.search("cat"), with: .http(HTTPResponse(status: 403, text: "Invalid authentication credentials")))
-    let failure = EffectFailure(.httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 403", status: 403)
+    store.respond(
+      to: F.search("cat"), with: .http(HTTPResponse(status: 403, text: "Invalid authentication credentials")))
+    let failure = EffectFailure(
+      .httpStatus, "GET \(HTTPRequest.get(F.searchURL("cat")).displayURL) answered 403", status: 403)
     store.receive(.searchFailed(failure)) {
       $0.isLoading = false
       $0.results = []

@@ -45,7 +45,8 @@ enum GIFSearchFixtures {
       _ = try JSONValueDecoder.decode(GifSearchResponse.self, fromJSON: body)
       return EffectFailure(.decoding, "unexpectedly decoded")
     } catch {
-      return EffectFailure(.decoding, "\(HTTPRequest.get(url).displayURL): body is not a valid GifSearchResponse: \(error)")
+      return EffectFailure(
+        .decoding, "\(HTTPRequest.get(url).displayURL): body is not a valid GifSearchResponse: \(error)")
     }
   }
 }

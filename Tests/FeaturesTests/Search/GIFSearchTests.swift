@@ -176,7 +176,9 @@ import Testing
   }
 
   @Test func theDebounceIntervalComesFromConfiguration() throws {
-    let store = TestStore(initialState: GIFSearch.State()) { GIFSearch() } withDependencies: {
+    let store = TestStore(initialState: GIFSearch.State()) {
+      GIFSearch()
+    } withDependencies: {
       $0.configuration.searchDebounceMilliseconds = 300
     }
     store.send(.textChanged("cat")) { $0.text = "cat" }

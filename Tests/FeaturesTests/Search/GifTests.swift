@@ -51,11 +51,13 @@ import Testing
     Gif(
       id: "JIX9t2j0ZTN9S", url: "https://giphy.com/gifs/cat-JIX9t2j0ZTN9S", username: "giphystudios", user: studios,
       images: Gif.Images(
-        original: Gif.Rendition(url: "https://media.giphy.com/media/JIX9t2j0ZTN9S/giphy.gif", width: "480", height: "270"))),
+        original: Gif.Rendition(
+          url: "https://media.giphy.com/media/JIX9t2j0ZTN9S/giphy.gif", width: "480", height: "270"))),
     Gif(
       id: "mlvseq9yvZhba", url: "https://giphy.com/gifs/mlvseq9yvZhba", username: "",
       images: Gif.Images(
-        original: Gif.Rendition(url: "https://media.giphy.com/media/mlvseq9yvZhba/giphy.gif", width: "?", height: "250"))),
+        original: Gif.Rendition(url: "https://media.giphy.com/media/mlvseq9yvZhba/giphy.gif", width: "?", height: "250")
+      )),
   ]
 
   @Test func aRealGiphyAnswerLandsAsCards() {
@@ -78,7 +80,8 @@ import Testing
           id: "JIX9t2j0ZTN9S", gifURL: "https://media.giphy.com/media/JIX9t2j0ZTN9S/giphy.gif", width: 480,
           height: 270, user: Self.studios),
         // Giphy's width is not a number: 0, as the seed's mapper does.
-        GifCard(id: "mlvseq9yvZhba", gifURL: "https://media.giphy.com/media/mlvseq9yvZhba/giphy.gif", width: 0, height: 250),
+        GifCard(
+          id: "mlvseq9yvZhba", gifURL: "https://media.giphy.com/media/mlvseq9yvZhba/giphy.gif", width: 0, height: 250),
       ]
     }
   }

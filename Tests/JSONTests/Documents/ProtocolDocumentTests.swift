@@ -18,7 +18,10 @@ import Testing
 
   @Test func canonicalJSONVectors() {
     let vectors: [(JSONValue, String)] = [
-      (.object(["b": .int(1), "a": .array([.bool(true), .null]), "B": .object([:])]), #"{"B":{},"a":[true,null],"b":1}"#),
+      (
+        .object(["b": .int(1), "a": .array([.bool(true), .null]), "B": .object([:])]),
+        #"{"B":{},"a":[true,null],"b":1}"#
+      ),
       (.string("line\nbreak \"quoted\" a/b é \u{1}"), #""line\nbreak \"quoted\" a/b é \u0001""#),
       (.array([.double(1.0), .double(0.1), .double(1e-7), .double(1e16), .int(-3)]), "[1.0,0.1,1e-07,1e+16,-3]"),
     ]

@@ -1,8 +1,8 @@
+import JSON
 import JournalTestChild
 import Testing
 
 @testable import Journal
-import JSON
 
 @Suite struct RecordFormatTests {
   /// Encoding a record and reading it back gives the same record, for plain
@@ -115,7 +115,8 @@ import JSON
   /// The scanner accepts what the grammar allows and finds the members'
   /// ranges; unknown members are skipped.
   @Test func scannerLayout() throws {
-    let text = #" { "zeta" : [1, {"a":"\"}"}], "version":7,"time":-12,"patch":[],"origin":null,"action":{"x":"\u00e9"} } "#
+    let text =
+      #" { "zeta" : [1, {"a":"\"}"}], "version":7,"time":-12,"patch":[],"origin":null,"action":{"x":"\u00e9"} } "#
     let bytes = Array(text.utf8)
     let layout = try bytes.withBytes { buffer throws(PayloadScanner.Problem) in try PayloadScanner.scan(buffer) }
     #expect(layout.version == 7)

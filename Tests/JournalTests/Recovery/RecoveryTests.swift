@@ -42,7 +42,9 @@ import Testing
     #expect(records == SampleJournal.records(141...175))
     #expect(recovered.lastVersion == 175)
     #expect(try recovered.replay(initialState: .null) == SampleJournal.state(at: 175))
-    #expect(recovered.bytesSinceSnapshot == SampleJournal.records(141...175).map { RecordFormat.encode($0).count }.reduce(0, +))
+    #expect(
+      recovered.bytesSinceSnapshot
+        == SampleJournal.records(141...175).map { RecordFormat.encode($0).count }.reduce(0, +))
   }
 
   /// A snapshot that got ahead of the journal (its records were never

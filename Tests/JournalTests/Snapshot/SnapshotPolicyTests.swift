@@ -36,7 +36,8 @@ import Testing
 
   @Test func recordsSinceSnapshot() {
     #expect(progress(records: 7, bytes: 0).recordsSinceSnapshot == 7)
-    let none = JournalProgress(lastVersion: 5, durableVersion: 5, snapshotVersion: nil, snapshotBytes: 0, bytesSinceSnapshot: 9)
+    let none = JournalProgress(
+      lastVersion: 5, durableVersion: 5, snapshotVersion: nil, snapshotBytes: 0, bytesSinceSnapshot: 9)
     #expect(none.recordsSinceSnapshot == 5)
   }
 }

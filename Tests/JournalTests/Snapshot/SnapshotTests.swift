@@ -1,10 +1,10 @@
 import Foundation
+import JSON
 import JournalTestChild
 import TestSupport
 import Testing
 
 @testable import Journal
-import JSON
 
 @Suite struct SnapshotTests {
   /// The file's format: a JSON header line, the state, a line feed.
@@ -12,7 +12,8 @@ import JSON
     let bytes = SnapshotFile.encode(version: 7, epoch: "e1", time: 1_700_000_000_000, state: .object(["a": .int(1)]))
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(
-      text == #"{"crc32c":3489125738,"epoch":"e1","format":1,"length":7,"magic":"storedaemon-snapshot","time":1700000000000,"version":7}"#
+      text
+        == #"{"crc32c":3489125738,"epoch":"e1","format":1,"length":7,"magic":"storedaemon-snapshot","time":1700000000000,"version":7}"#
         + "\n" + #"{"a":1}"# + "\n")
     #expect(CRC32C.checksum(Array(#"{"a":1}"#.utf8)) == 3_489_125_738)
     let snapshot = try SnapshotFile.decode(bytes, path: "p", expectedVersion: 7)
@@ -138,7 +139,8 @@ import JSON
     let directory = try TemporaryDirectory()
     let journal = try JournalDirectory(path: directory.journal)
     let result = try journal.writeSnapshot(version: 0, state: .int(1), epoch: "e")
-    let text = String(decoding: try Files.read(result.path), as: UTF8.self).replacing("\"format\":1", with: "\"format\":3")
+    let text = String(decoding: try Files.read(result.path), as: UTF8.self).replacing(
+      "\"format\":1", with: "\"format\":3")
     try Files.write(Array(text.utf8), to: result.path)
     #expect(throws: JournalError.unsupportedFormat(path: result.path, found: 3, supported: 1)) {
       try journal.recover(repair: true)

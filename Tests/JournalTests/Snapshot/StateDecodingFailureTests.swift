@@ -1,7 +1,7 @@
+import JSON
 import Testing
 
 @testable import Journal
-import JSON
 
 @Suite struct StateDecodingFailureTests {
   struct State: Decodable {

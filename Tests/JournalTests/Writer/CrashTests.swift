@@ -37,7 +37,8 @@ import Testing
         #expect(records == SampleJournal.records(base + 1...recovered.lastVersion))
       }
       #expect(
-        try recovered.replay(initialState: SampleJournal.initialState) == SampleJournal.state(at: recovered.lastVersion))
+        try recovered.replay(initialState: SampleJournal.initialState) == SampleJournal.state(at: recovered.lastVersion)
+      )
       for event in recovered.report.events {
         switch event {
         case .tornTailCut(let tail):

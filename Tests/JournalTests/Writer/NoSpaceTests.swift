@@ -1,11 +1,11 @@
 import Foundation
 import Glibc
+import JSON
 import JournalTestChild
 import TestSupport
 import Testing
 
 @testable import Journal
-import JSON
 
 /// Running out of space rejects one batch, leaves the journal valid, and the
 /// writer resumes once there is room: with a real file size limit in a child

@@ -27,9 +27,14 @@ import Testing
   }
 
   @Test func anOptionIsNamedByItsFirstSpellingAndMayBeRepeated() throws {
-    #expect(try Self.read(["-f", "--follow", "-h"]) == [.option("--follow", value: nil), .option("--follow", value: nil), .option("--help", value: nil)])
     #expect(
-      try Self.read(["--socket", "/a", "--socket=/b"]) == [.option("--socket", value: "/a"), .option("--socket", value: "/b")])
+      try Self.read(["-f", "--follow", "-h"]) == [
+        .option("--follow", value: nil), .option("--follow", value: nil), .option("--help", value: nil),
+      ])
+    #expect(
+      try Self.read(["--socket", "/a", "--socket=/b"]) == [
+        .option("--socket", value: "/a"), .option("--socket", value: "/b"),
+      ])
   }
 
   @Test func positionalWordsComeAnywhereAndAllAfterTheDoubleDash() throws {

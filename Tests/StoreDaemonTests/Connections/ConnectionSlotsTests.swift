@@ -30,7 +30,8 @@ struct ConnectionSlotsTests {
   /// waiting for the loop.
   @Test func closedClientsFreeTheirSlotsWhileTheStoreLoopIsBusy() throws {
     let daemon = try DaemonProcess(
-      arguments: ["--max-clients", "64"], environment: ["STOREDAEMON_DEBUG_STALL": "counter.decrementButtonTapped:3600"])
+      arguments: ["--max-clients", "64"], environment: ["STOREDAEMON_DEBUG_STALL": "counter.decrementButtonTapped:3600"]
+    )
     let staller = try daemon.client("staller")
     _ = try staller.post { .send(id: $0, action: .path("counter.decrementButtonTapped", arguments: [])) }
     try waitUntil("the store loop stalls") { daemon.standardError.contains("stalling the store loop") }

@@ -39,7 +39,8 @@ struct ThreadLimitTests {
     guard case .error(nil, .tooManyClients, let message)? = refusal else {
       let logTail = String(daemon.standardError.suffix(300))
       Issue.record(
-        "expected too_many_clients once threads ran out, got \(String(describing: refusal)) after \(served.count) clients: \(logTail)")
+        "expected too_many_clients once threads ran out, got \(String(describing: refusal)) after \(served.count) clients: \(logTail)"
+      )
       return
     }
     #expect(message.contains("could not start the client-") && message.contains("try again later"), "\(message)")

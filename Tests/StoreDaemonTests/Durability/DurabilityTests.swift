@@ -2,8 +2,8 @@ import ComposableCore
 import Dispatch
 import Foundation
 import Glibc
-import Journal
 import JSON
+import Journal
 import Synchronization
 import TestSupport
 import Testing
@@ -98,7 +98,8 @@ import Wire
         try FileManager.default.removeItem(atPath: journalDirectory + "/" + name)
       }
       for (name, bytes) in saved {
-        try (name == segmentName ? bytes.prefix(wholeFour + cut) : bytes).write(to: URL(fileURLWithPath: journalDirectory + "/" + name))
+        try (name == segmentName ? bytes.prefix(wholeFour + cut) : bytes).write(
+          to: URL(fileURLWithPath: journalDirectory + "/" + name))
       }
       let restarted = try DaemonProcess(reusing: daemon)
       let (version, count) = try restarted.client().get(path: "/counter/count")
@@ -107,7 +108,9 @@ import Wire
       #expect(aside.count == 1, "cut at \(cut): \(aside)")
       if let name = aside.first {
         let kept = try Data(contentsOf: URL(fileURLWithPath: journalDirectory + "/" + name))
-        #expect(kept == saved[segmentName]!.subdata(in: wholeFour..<wholeFour + cut), "cut at \(cut): the torn bytes are kept")
+        #expect(
+          kept == saved[segmentName]!.subdata(in: wholeFour..<wholeFour + cut), "cut at \(cut): the torn bytes are kept"
+        )
       }
       #expect(restarted.standardError.contains("warning: recovery:"))
       #expect(restarted.stop() == 0)
@@ -316,7 +319,11 @@ import Wire
     #expect(recoveries.map(\.summary) == ["recovered"])
     // What the recovery restarted is shown as its effect.
     let recoveryOrigin = try #require(recoveries.first?.origin[path: "origin"])
-    #expect(log.contains { $0.origin == .object(["effect": .bool(true), "origin": recoveryOrigin]) && $0.summary.hasPrefix("dice.internal.rollCompleted") })
+    #expect(
+      log.contains {
+        $0.origin == .object(["effect": .bool(true), "origin": recoveryOrigin])
+          && $0.summary.hasPrefix("dice.internal.rollCompleted")
+      })
     #expect(restarted.standardError.contains("effects were in flight when storedaemon stopped"))
 
     // A clean stop fails what is in flight, so nothing waits and the next
@@ -332,7 +339,8 @@ import Wire
     #expect(try thirdClient.get(path: "/dice/isRolling").value == .bool(false))
     #expect(try thirdClient.get(path: "/dice/errorMessage").value != .null)
     let thirdLog = try thirdClient.log(since: nil, last: nil).records
-    #expect(thirdLog.filter { $0.origin[path: "recovery"] == .bool(true) }.count == 1, "only the first restart recovered")
+    #expect(
+      thirdLog.filter { $0.origin[path: "recovery"] == .bool(true) }.count == 1, "only the first restart recovered")
     #expect(thirdLog.last?.summary.hasPrefix("dice.internal.rollFailed") == true)
   }
 
@@ -349,7 +357,9 @@ import Wire
     process.arguments = ["--pid", "\(pid)", "--fsize=\(fileSize):"]
     try process.run()
     process.waitUntilExit()
-    guard process.terminationStatus == 0 else { throw DaemonTestError("prlimit failed with \(process.terminationStatus)") }
+    guard process.terminationStatus == 0 else {
+      throw DaemonTestError("prlimit failed with \(process.terminationStatus)")
+    }
   }
 }
 

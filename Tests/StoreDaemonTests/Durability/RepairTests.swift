@@ -1,8 +1,8 @@
 import ComposableCore
 import Foundation
 import Glibc
-import Journal
 import JSON
+import Journal
 import Testing
 import Wire
 

@@ -37,7 +37,8 @@ struct StrayFileTests {
     _ = try daemon.client().send(path: "counter.incrementButtonTapped")
     #expect(daemon.stop() == 0)
     let journal = daemon.stateDirectory + "/journal"
-    let real = try #require(try FileManager.default.contentsOfDirectory(atPath: journal).first { $0.hasSuffix(".journal") })
+    let real = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: journal).first { $0.hasSuffix(".journal") })
     let path = journal + "/" + name
     #expect(stray.make(path, pointingAt: journal + "/" + real))
 
@@ -45,7 +46,8 @@ struct StrayFileTests {
       try DaemonProcess(reusing: daemon)
     } throws: { error in
       let text = "\(error)"
-      return text.contains("status 65") && text.contains("open of \(path) failed: it is \(stray.kind), not a regular file")
+      return text.contains("status 65")
+        && text.contains("open of \(path) failed: it is \(stray.kind), not a regular file")
     }
     // Once it is gone, the daemon starts as before.
     #expect(stray == .directory ? rmdir(path) == 0 : unlink(path) == 0)

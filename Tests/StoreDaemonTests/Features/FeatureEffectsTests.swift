@@ -135,7 +135,8 @@ import Wire
     try typing.hello()
     try typing.write(
       ["c", "ca", "cat"].enumerated().flatMap { id, text in
-        try FrameEncoder.frame(Array(#"{"type":"send","id":\#(id + 1),"path":"search.textChanged","arguments":["\#(text)"]}"#.utf8))
+        try FrameEncoder.frame(
+          Array(#"{"type":"send","id":\#(id + 1),"path":"search.textChanged","arguments":["\#(text)"]}"#.utf8))
       })
     for _ in 0..<3 {
       guard case .ack? = try typing.read() else {
@@ -154,7 +155,9 @@ import Wire
     let searches = api.requests(to: .gifSearch)
     #expect(searches.count == 1)
     // Each keystroke restarted the debounce: it elapsed once.
-    let elapsed = try client.log(since: nil, last: nil).records.filter { $0.summary.hasPrefix("search.debounceElapsed") }
+    let elapsed = try client.log(since: nil, last: nil).records.filter {
+      $0.summary.hasPrefix("search.debounceElapsed")
+    }
     #expect(elapsed.count == 1, "\(elapsed.map(\.summary))")
     #expect(searches.first?.query("q") == "cat")
     #expect(searches.first?.query("api_key") == api.gifAPIKey)
@@ -188,10 +191,12 @@ import Wire
     let dogsAnswer = DispatchSemaphore(value: 0)
     let holding = Mutex(true)
     let server = try TestHTTPServer { request in
-      let hold = request.path.hasSuffix("/gifs/search") && holding.withLock { first in
-        defer { first = false }
-        return first
-      }
+      let hold =
+        request.path.hasSuffix("/gifs/search")
+        && holding.withLock { first in
+          defer { first = false }
+          return first
+        }
       // A generous bound, so that a failing test still ends.
       if hold { _ = dogsAnswer.wait(timeout: .now() + 120) }
       // Sent through the server's pause, which notes a client that went away.

@@ -50,7 +50,8 @@ struct LostAnswerTests {
     #expect(symlink(built, fakes.appending("effectworker")) == 0)
     // `false` exits 1 at once: every network worker crashes, and the kind is degraded.
     #expect(symlink("/bin/false", fakes.appending("effectworker-network")) == 0)
-    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--effectworker", fakes.appending("effectworker")])
+    let daemon = try DaemonProcess(
+      arguments: api.daemonArguments + ["--effectworker", fakes.appending("effectworker")])
     try waitUntil("the network kind is degraded", timeout: .seconds(60)) {
       try daemon.workers()["network"]?["state"] == .string("degraded")
     }

@@ -27,7 +27,10 @@ struct ActionLogTests {
     #expect(page.through == 4 && !page.more)
     #expect(page.records.map(\.version) == [1, 2, 3, 4])
     #expect(page.records.allSatisfy { $0.time >= before && $0.time <= after })
-    #expect(page.records.map(\.summary).prefix(3) == ["counter.incrementButtonTapped", "dice.view.rollButtonTapped", "dice.internal.startAnimation"])
+    #expect(
+      page.records.map(\.summary).prefix(3) == [
+        "counter.incrementButtonTapped", "dice.view.rollButtonTapped", "dice.internal.startAnimation",
+      ])
     #expect(page.records[3].summary.hasPrefix("dice.internal.rollCompleted "))
     // The client by name; the roll's effects point back at the action they followed from.
     let origins = page.records.map(\.origin)
@@ -75,7 +78,11 @@ struct ActionLogTests {
     while versions.count < 20 {
       if case .record(let entry) = try follower.nextMessage() {
         versions.append(entry.version)
-        #expect(entry.patch == .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(entry.version))])]))
+        #expect(
+          entry.patch
+            == .array([
+              .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(entry.version))])
+            ]))
       }
     }
     #expect(versions == Array(2...21))
@@ -147,7 +154,10 @@ struct ActionLogTests {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
     var states: [JSONValue] = [try client.get().value]
-    for command in [["counter.incrementButtonTapped"], ["cart.addItem", "3"], ["cart.addItem", "5"], ["bmi.input.binding.height", "180"]] {
+    for command in [
+      ["counter.incrementButtonTapped"], ["cart.addItem", "3"], ["cart.addItem", "5"],
+      ["bmi.input.binding.height", "180"],
+    ] {
       _ = try client.send(path: command[0], arguments: Array(command.dropFirst()))
       states.append(try client.get().value)
     }
@@ -172,13 +182,25 @@ struct ActionLogTests {
     let daemon = try DaemonProcess()
     let client = try daemon.client()
     _ = try client.send(path: "counter.incrementButtonTapped")
-    #expect(throws: ClientError.rejected(code: .versionUnavailable, message: "version 9 has not been reached: the state is at version 1")) {
+    #expect(
+      throws: ClientError.rejected(
+        code: .versionUnavailable, message: "version 9 has not been reached: the state is at version 1")
+    ) {
       try client.get(path: "", at: 9)
     }
-    #expect(throws: ClientError.rejected(code: .versionUnavailable, message: "version 2 has not been reached: the state is at version 1")) {
+    #expect(
+      throws: ClientError.rejected(
+        code: .versionUnavailable, message: "version 2 has not been reached: the state is at version 1")
+    ) {
       try client.log(since: 2, last: nil)
     }
-    #expect(throws: ClientError.rejected(code: .invalidPath, message: "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, products, profile, search, selectedTab")) {
+    #expect(
+      throws: ClientError.rejected(
+        code: .invalidPath,
+        message:
+          "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, products, profile, search, selectedTab"
+      )
+    ) {
       try client.get(path: "/nowhere", at: 0)
     }
     #expect(try client.get(path: "/counter/count").value == .int(1))
@@ -240,7 +262,8 @@ struct ActionLogTests {
     let entry = try LogEntry(json: JSONParser.parse(Array(json.output.utf8)))
     #expect(entry.version == 2 && entry.summary == "cart.addItem 3")
 
-    #expect(try tcactl(["log", "--since", "2"], socket: daemon.socketPath).output.contains("no actions after version 2"))
+    #expect(
+      try tcactl(["log", "--since", "2"], socket: daemon.socketPath).output.contains("no actions after version 2"))
     #expect(try tcactl(["get", "counter.count", "--at", "1"], socket: daemon.socketPath).output == "1\n")
     #expect(try tcactl(["get", "counter.count", "--at", "0"], socket: daemon.socketPath).output == "0\n")
     let future = try tcactl(["get", "--at", "7"], socket: daemon.socketPath)

@@ -18,7 +18,8 @@ struct SocketOwnershipTests {
     let socket = open + "/sub/s.sock"
     let start = try RefusedStart(["--socket", socket, "--state-dir", scratch.appending("state")], socket: socket)
     #expect(start.status == 70, "\(start.standardError)")
-    #expect(start.standardError.contains("\(open), above it: others may write to it (mode 0777"), "\(start.standardError)")
+    #expect(
+      start.standardError.contains("\(open), above it: others may write to it (mode 0777"), "\(start.standardError)")
   }
 
   /// The fault hunt's case: `evil` belongs to another user, who could rename
@@ -48,13 +49,16 @@ struct SocketOwnershipTests {
     let other: uid_t = getuid() == 65534 ? 65533 : 65534
     let refused = try tcactl(["status", "--daemon-user", "\(other)"], socket: daemon.socketPath)
     #expect(refused.status == 69, "\(refused)")
-    #expect(refused.error.contains("refusing the process listening at \(daemon.socketPath) (pid \(daemon.pid))"), "\(refused.error)")
+    #expect(
+      refused.error.contains("refusing the process listening at \(daemon.socketPath) (pid \(daemon.pid))"),
+      "\(refused.error)")
     #expect(refused.error.contains("(uid \(getuid())), not as"), "\(refused.error)")
     #expect(refused.error.contains("(uid \(other))") || refused.error.contains("uid \(other)"), "\(refused.error)")
     #expect(refused.error.contains("it may be an impostor"), "\(refused.error)")
     #expect(refused.output.isEmpty)
 
-    let fromEnvironment = try tcactl(["status"], socket: daemon.socketPath, environment: ["TCA_DAEMON_USER": "\(other)"])
+    let fromEnvironment = try tcactl(
+      ["status"], socket: daemon.socketPath, environment: ["TCA_DAEMON_USER": "\(other)"])
     #expect(fromEnvironment.status == 69, "\(fromEnvironment)")
     #expect(try tcactl(["status", "--daemon-user", "\(getuid())"], socket: daemon.socketPath).status == 0)
 
@@ -78,12 +82,17 @@ struct SocketOwnershipTests {
     let socket = run + "/s.sock"
     let storedaemon = DaemonProcess.productsDirectory.appendingPathComponent("storedaemon").path
     let impostor = try SpawnedProcess(
-      ["/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", storedaemon, "--socket", socket, "--state-dir", state],
+      [
+        "/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", storedaemon, "--socket", socket,
+        "--state-dir", state,
+      ],
       output: scratch.appending("impostor.log"))
     defer { _ = impostor.stop() }
     try waitUntil("the impostor serves") {
       guard impostor.isRunning else {
-        throw DaemonTestError("the impostor exited: \((try? String(contentsOfFile: scratch.appending("impostor.log"), encoding: .utf8)) ?? "")")
+        throw DaemonTestError(
+          "the impostor exited: \((try? String(contentsOfFile: scratch.appending("impostor.log"), encoding: .utf8)) ?? "")"
+        )
       }
       return try tcactl(["status", "--daemon-user", "nobody"], socket: socket).status == 0
     }

@@ -15,7 +15,9 @@ struct StateOwnershipTests {
     let socket = scratch.appending("run/s.sock")
     let start = try RefusedStart(["--socket", socket, "--state-dir", state], socket: socket)
     #expect(start.status == 70, "\(start.standardError)")
-    #expect(start.standardError.contains("state directory failed for \(state): others may write to it (mode 0777"), "\(start.standardError)")
+    #expect(
+      start.standardError.contains("state directory failed for \(state): others may write to it (mode 0777"),
+      "\(start.standardError)")
   }
 
   @Test(.enabled(if: geteuid() == 0, "giving a directory to another user needs root"))
@@ -26,7 +28,8 @@ struct StateOwnershipTests {
     let socket = scratch.appending("run/s.sock")
     let start = try RefusedStart(["--socket", socket, "--state-dir", state], socket: socket)
     #expect(start.status == 70, "\(start.standardError)")
-    #expect(start.standardError.contains("state directory failed for \(state): it belongs to"), "\(start.standardError)")
+    #expect(
+      start.standardError.contains("state directory failed for \(state): it belongs to"), "\(start.standardError)")
     #expect(start.standardError.contains("(uid 65534)"), "\(start.standardError)")
   }
 
@@ -39,7 +42,8 @@ struct StateOwnershipTests {
     withExtendedLifetime(scratch) {}
     #expect(start.status == 64, "\(start.standardError)")
     #expect(
-      start.standardError.contains("the settings file '\(settings)' may be written by others (mode 0666), so it was not read"),
+      start.standardError.contains(
+        "the settings file '\(settings)' may be written by others (mode 0666), so it was not read"),
       "\(start.standardError)")
   }
 
@@ -52,7 +56,9 @@ struct StateOwnershipTests {
     let start = try RefusedStart(["--socket", socket, "--state-dir", state], socket: socket)
     withExtendedLifetime(scratch) {}
     #expect(start.status == 64, "\(start.standardError)")
-    #expect(start.standardError.contains("the settings file '\(settings)' belongs to nobody (uid 65534)"), "\(start.standardError)")
+    #expect(
+      start.standardError.contains("the settings file '\(settings)' belongs to nobody (uid 65534)"),
+      "\(start.standardError)")
   }
 
   /// A FIFO is never opened for reading in a way that waits for a writer.
@@ -63,7 +69,8 @@ struct StateOwnershipTests {
     let start = try RefusedStart(["--socket", socket, "--state-dir", state], socket: socket)
     withExtendedLifetime(scratch) {}
     #expect(start.status == 64, "\(start.standardError)")
-    #expect(start.standardError.contains("the settings file '\(settings)' is not a regular file"), "\(start.standardError)")
+    #expect(
+      start.standardError.contains("the settings file '\(settings)' is not a regular file"), "\(start.standardError)")
   }
 
   /// A private state directory in a fresh scratch directory, and a socket path beside it.

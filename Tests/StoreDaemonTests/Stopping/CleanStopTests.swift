@@ -64,7 +64,9 @@ struct CleanStopTests {
     while true {
       let page = try reader.log(since: since, last: nil)
       for record in page.records {
-        if case .string(let name)? = record.origin[path: "client"] { bySender[name, default: []].insert(record.version) }
+        if case .string(let name)? = record.origin[path: "client"] {
+          bySender[name, default: []].insert(record.version)
+        }
       }
       since = page.through
       if !page.more { return bySender }

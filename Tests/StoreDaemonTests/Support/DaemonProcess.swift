@@ -42,7 +42,9 @@ final class DaemonProcess {
   /// have stopped (as after `kill -9`); the directory then belongs to this one.
   /// The directory passes to the new daemon once it serves; one that fails to
   /// start leaves it with `previous`, for the test to inspect.
-  convenience init(reusing previous: DaemonProcess, arguments: [String] = [], environment: [String: String] = [:]) throws {
+  convenience init(reusing previous: DaemonProcess, arguments: [String] = [], environment: [String: String] = [:])
+    throws
+  {
     try self.init(directory: previous.directory, arguments: arguments, ownsDirectory: false, environment: environment)
     previous.ownsDirectory = false
     ownsDirectory = true
@@ -196,11 +198,15 @@ func tcactl(
   let outputData = output.fileHandleForReading.readDataToEndOfFile()
   let errorData = error.fileHandleForReading.readDataToEndOfFile()
   process.waitUntilExit()
-  return (process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self))
+  return (
+    process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self)
+  )
 }
 
 /// Reads messages until `predicate` accepts one, failing after `limit` messages.
-func nextMessage(from client: WireClient, limit: Int = 10_000, where predicate: (ServerMessage) -> Bool) throws -> ServerMessage {
+func nextMessage(from client: WireClient, limit: Int = 10_000, where predicate: (ServerMessage) -> Bool) throws
+  -> ServerMessage
+{
   for _ in 0..<limit {
     let message = try client.nextMessage()
     if predicate(message) { return message }

@@ -65,7 +65,11 @@ final class FakeNotifySocket {
           message.msg_control = controlBytes.baseAddress
           message.msg_controllen = controlBytes.count
           let count = recvmsg(descriptor, &message, 0)
-          return (count, count > 0 ? Self.timestamp(in: UnsafeRawBufferPointer(rebasing: controlBytes[..<message.msg_controllen])) : nil)
+          return (
+            count,
+            count > 0
+              ? Self.timestamp(in: UnsafeRawBufferPointer(rebasing: controlBytes[..<message.msg_controllen])) : nil
+          )
         }
       }
     }
@@ -101,7 +105,9 @@ final class FakeNotifySocket {
   func waitFor(_ field: String, timeout: Duration = eventTimeout) throws -> [String] {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      if let fields = next(timeout: deadline - .now), fields.contains(where: { $0 == field || (field.hasSuffix("=") && $0.hasPrefix(field)) }) {
+      if let fields = next(timeout: deadline - .now),
+        fields.contains(where: { $0 == field || (field.hasSuffix("=") && $0.hasPrefix(field)) })
+      {
         return fields
       }
     }

@@ -5,7 +5,8 @@ import Foundation
 enum JournalFiles {
   /// The path of the newest segment in `directory`.
   static func lastSegment(in directory: String) throws -> String {
-    let segments = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".journal") }.sorted()
+    let segments = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".journal") }
+      .sorted()
     guard let last = segments.last else { throw DaemonTestError("no journal segment in \(directory)") }
     return directory + "/" + last
   }

@@ -45,7 +45,9 @@ final class SpawnedProcess: Sendable {
     } else {
       result = posix_spawn(&pid, arguments[0], &actions, &attributes, argv, environ)
     }
-    guard result == 0 else { throw DaemonTestError("posix_spawn \(arguments[0]): \(String(cString: strerror(result)))") }
+    guard result == 0 else {
+      throw DaemonTestError("posix_spawn \(arguments[0]): \(String(cString: strerror(result)))")
+    }
     self.pid = pid
   }
 

@@ -31,7 +31,9 @@ struct ReloadTests {
     _ = try client.sendAndWait(path: "products.fetchProducts", timeout: eventTimeout)
     #expect(second.requests(to: .products).count == 1)
     #expect(first.requests(to: .products).isEmpty)
-    #expect(daemon.standardError.contains("reloaded the feature settings from \(settings): store API \(second.storeAPIBaseURL)"))
+    #expect(
+      daemon.standardError.contains(
+        "reloaded the feature settings from \(settings): store API \(second.storeAPIBaseURL)"))
 
     // A broken file is reported; the settings in use stay.
     try "store-api = nowhere\n".write(toFile: settings, atomically: true, encoding: .utf8)

@@ -3,8 +3,8 @@ import Dispatch
 import Foundation
 import Glibc
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// What storedaemon tells systemd (sd_notify(3)), read from a fake
@@ -15,7 +15,10 @@ struct ServiceNotifyTests {
   @Test(arguments: [false, true])
   func readyOnceServingThenStatusThenStoppingOnSigterm(abstract: Bool) throws {
     let directory = try TemporaryDirectory()
-    let notify = abstract ? try FakeNotifySocket(abstract: "sd-test-\(getpid())") : try FakeNotifySocket(path: directory.appending("notify"))
+    let notify =
+      abstract
+      ? try FakeNotifySocket(abstract: "sd-test-\(getpid())")
+      : try FakeNotifySocket(path: directory.appending("notify"))
     let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.name])
     // Recovery is announced first, with more time asked for.
     let first = try #require(notify.next())
@@ -101,7 +104,9 @@ struct ServiceNotifyTests {
   @Test func aWatchdogMeantForAnotherProcessIsNotPinged() throws {
     let directory = try TemporaryDirectory()
     let notify = try FakeNotifySocket(path: directory.appending("notify"))
-    let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.name, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1"])
+    let daemon = try DaemonProcess(environment: [
+      "NOTIFY_SOCKET": notify.name, "WATCHDOG_USEC": "200000", "WATCHDOG_PID": "1",
+    ])
     _ = try notify.waitFor("READY=1")
     defer { daemon.stop() }
     // Three pings would be due in 300 ms; none may come. At least that long

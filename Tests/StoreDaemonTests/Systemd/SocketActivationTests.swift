@@ -16,7 +16,8 @@ import Wire
 struct SocketActivationTests {
   static let activate = "/usr/bin/systemd-socket-activate"
 
-  @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is not installed"))
+  @Test(
+    .enabled(if: FileManager.default.isExecutableFile(atPath: activate), "systemd-socket-activate is not installed"))
   func systemdSocketActivateStartsTheDaemonOnTheFirstConnection() throws {
     let directory = try TemporaryDirectory()
     let socketPath = directory.appending("storedaemon.sock")
@@ -71,7 +72,9 @@ struct SocketActivationTests {
       let bytes = try waiting.read(timeout: eventTimeout)
       try #require(!bytes.isEmpty, "the restarted daemon closed the waiting connection")
       decoder.append(bytes)
-      while let payload = try decoder.nextFrame() { answers.append(try ServerMessage(json: MessageCodec.parse(payload))) }
+      while let payload = try decoder.nextFrame() {
+        answers.append(try ServerMessage(json: MessageCodec.parse(payload)))
+      }
     }
     guard case .welcome = answers[0] else {
       Issue.record("expected welcome, got \(answers[0])")

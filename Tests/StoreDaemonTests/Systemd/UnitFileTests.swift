@@ -3,8 +3,8 @@ import Foundation
 import Glibc
 import JSON
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 import Wire
 
 /// The systemd units in `systemd/` as `scripts/install.sh` installs them:
@@ -25,7 +25,8 @@ struct UnitFileTests {
   @Test func stagedInstallPutsBinariesAndUnitsWhereTheUnitsExpectThem() throws {
     let scratch = try TemporaryDirectory(prefix: "sd-units")
     let stage = scratch.appending("stage")
-    let install = try Installer.run(["--destdir", stage, "--prefix", "/usr/local", "--binaries", Installer.products], in: scratch)
+    let install = try Installer.run(
+      ["--destdir", stage, "--prefix", "/usr/local", "--binaries", Installer.products], in: scratch)
     try #require(install.status == 0, "install.sh failed: \(install.error)")
 
     let prefix = stage + "/usr/local"
@@ -63,7 +64,9 @@ struct UnitFileTests {
     let runtimeDirectory = try #require(service["Service", "RuntimeDirectory"])
     #expect(socket["Socket", "ListenStream"] == "/run/\(runtimeDirectory)/storedaemon.sock")
     #expect(socket["Socket", "ListenStream"] == "/run/storedaemon/storedaemon.sock")
-    #expect(userSocket["Socket", "ListenStream"] == "%t/\(try #require(userService["Service", "RuntimeDirectory"]))/storedaemon.sock")
+    #expect(
+      userSocket["Socket", "ListenStream"]
+        == "%t/\(try #require(userService["Service", "RuntimeDirectory"]))/storedaemon.sock")
     #expect(socket["Socket", "FileDescriptorName"] == "storedaemon")
     #expect(userSocket["Socket", "FileDescriptorName"] == "storedaemon")
     #expect(service["Service", "StateDirectory"] == "storedaemon")
@@ -79,7 +82,9 @@ struct UnitFileTests {
     #expect(command.firstIndex(of: "--allow-group").map { command[$0 + 1] } == group)
     let sysusers = try String(contentsOfFile: prefix + "/lib/sysusers.d/storedaemon.conf", encoding: .utf8)
     // "u NAME …" makes the user and a group of the same name.
-    let users = sysusers.split(separator: "\n").map { $0.split(separator: " ") }.filter { $0.first == "u" && $0.count > 1 }
+    let users = sysusers.split(separator: "\n").map { $0.split(separator: " ") }.filter {
+      $0.first == "u" && $0.count > 1
+    }
     #expect(users.map { String($0[1]) } == [group])
     #expect(service["Service", "User"] == group)
   }
@@ -91,7 +96,11 @@ struct UnitFileTests {
     let service = try UnitFile(path: prefix + "/lib/systemd/system/storedaemon.service")
     #expect(service.execStart?.first == prefix + "/bin/storedaemon")
     let verify = try UnitFileTestsSupport.run(
-      SystemdTools.analyze!, ["verify", "--man=no", prefix + "/lib/systemd/system/storedaemon.service", prefix + "/lib/systemd/system/storedaemon.socket"],
+      SystemdTools.analyze!,
+      [
+        "verify", "--man=no", prefix + "/lib/systemd/system/storedaemon.service",
+        prefix + "/lib/systemd/system/storedaemon.socket",
+      ],
       in: scratch)
     #expect(verify.status == 0)
     #expect(verify.error.isEmpty, "systemd-analyze verify complained:\n\(verify.error)")
@@ -102,13 +111,15 @@ struct UnitFileTests {
     let scratch = try TemporaryDirectory(prefix: "sd-units")
     let home = scratch.appending("home")
     let runtime = scratch.appending("xdg-runtime")
-    try FileManager.default.createDirectory(atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: runtime, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
     var environment = ProcessInfo.processInfo.environment
     environment["HOME"] = home
     environment["XDG_CONFIG_HOME"] = scratch.appending("config")
     environment["XDG_RUNTIME_DIR"] = runtime
     let options = ["--user", "--prefix", home + "/.local"]
-    let install = try Installer.run(options + ["--binaries", Installer.products], environment: environment, in: scratch)
+    let install = try Installer.run(
+      options + ["--binaries", Installer.products], environment: environment, in: scratch)
     try #require(install.status == 0, "install.sh --user failed: \(install.error)")
 
     let units = scratch.appending("config/systemd/user")
@@ -122,7 +133,8 @@ struct UnitFileTests {
 
     // --user reads the user unit search path and resolves %t from $XDG_RUNTIME_DIR.
     let verify = try UnitFileTestsSupport.run(
-      SystemdTools.analyze!, ["verify", "--user", "--man=no", units + "/storedaemon.service", units + "/storedaemon.socket"],
+      SystemdTools.analyze!,
+      ["verify", "--user", "--man=no", units + "/storedaemon.service", units + "/storedaemon.socket"],
       environment: environment, in: scratch)
     #expect(verify.status == 0)
     #expect(verify.error.isEmpty, "systemd-analyze verify --user complained:\n\(verify.error)")
@@ -132,13 +144,18 @@ struct UnitFileTests {
     #expect(try regularFiles(under: home).isEmpty && regularFiles(under: scratch.appending("config")).isEmpty)
   }
 
-  @Test(.enabled(if: SystemdTools.analyze != nil, "systemd-analyze is not installed: the service's exposure is not rated"))
+  @Test(
+    .enabled(if: SystemdTools.analyze != nil, "systemd-analyze is not installed: the service's exposure is not rated"))
   func systemServiceIsRatedTwoOrBetter() throws {
     let scratch = try TemporaryDirectory(prefix: "sd-units")
     let prefix = try Installer.installWithPrefix(in: scratch)
     // --threshold is in tenths: the command fails above 2.0.
     let security = try UnitFileTestsSupport.run(
-      SystemdTools.analyze!, ["security", "--offline=true", "--threshold=20", "--no-pager", prefix + "/lib/systemd/system/storedaemon.service"],
+      SystemdTools.analyze!,
+      [
+        "security", "--offline=true", "--threshold=20", "--no-pager",
+        prefix + "/lib/systemd/system/storedaemon.service",
+      ],
       in: scratch)
     #expect(security.status == 0, "\(security.output)\n\(security.error)")
     let line = try #require(
@@ -156,11 +173,14 @@ struct UnitFileTests {
     try #require(install.status == 0, "\(install.error)")
     let root = scratch.appending("root")
     try FileManager.default.createDirectory(atPath: root + "/etc", withIntermediateDirectories: true)
-    let created = try UnitFileTestsSupport.run(SystemdTools.sysusers!, ["--root=" + root, stage + "/usr/local/lib/sysusers.d/storedaemon.conf"], in: scratch)
+    let created = try UnitFileTestsSupport.run(
+      SystemdTools.sysusers!, ["--root=" + root, stage + "/usr/local/lib/sysusers.d/storedaemon.conf"], in: scratch)
     #expect(created.status == 0, "\(created.error)")
     let passwd = try String(contentsOfFile: root + "/etc/passwd", encoding: .utf8)
     let group = try String(contentsOfFile: root + "/etc/group", encoding: .utf8)
-    let user = try #require(passwd.split(separator: "\n").first { $0.hasPrefix("storedaemon:") }?.split(separator: ":", omittingEmptySubsequences: false))
+    let user = try #require(
+      passwd.split(separator: "\n").first { $0.hasPrefix("storedaemon:") }?.split(
+        separator: ":", omittingEmptySubsequences: false))
     #expect(Int(user[2]).map { $0 < 1000 } == true, "not a system user: \(user)")
     #expect(user[6].hasSuffix("nologin"))
     #expect(group.split(separator: "\n").contains { $0.hasPrefix("storedaemon:x:\(user[3]):") }, "\(group)")
@@ -229,7 +249,9 @@ enum Installer {
     .deletingLastPathComponent().deletingLastPathComponent().path
   static var products: String { DaemonProcess.productsDirectory.path }
 
-  static func run(_ arguments: [String], environment: [String: String]? = nil, in scratch: TemporaryDirectory) throws -> RunResult {
+  static func run(_ arguments: [String], environment: [String: String]? = nil, in scratch: TemporaryDirectory) throws
+    -> RunResult
+  {
     try UnitFileTestsSupport.run(repository + "/scripts/install.sh", arguments, environment: environment, in: scratch)
   }
 
@@ -264,13 +286,17 @@ final class ServiceProcess {
     guard var command = service.execStart, let runtime = service["Service", "RuntimeDirectory"],
       let state = service["Service", "StateDirectory"], let listen = socket["Socket", "ListenStream"],
       let group = socket["Socket", "SocketGroup"], let fdName = socket["Socket", "FileDescriptorName"]
-    else { throw DaemonTestError("the units lack ExecStart, RuntimeDirectory, StateDirectory or the socket's settings") }
+    else {
+      throw DaemonTestError("the units lack ExecStart, RuntimeDirectory, StateDirectory or the socket's settings")
+    }
     let runtimeDirectory = scratch.appending("run/" + runtime)
     stateDirectory = scratch.appending("lib/" + state)
     socketPath = scratch.path + listen
     // What systemd makes before it starts the service.
-    try FileManager.default.createDirectory(atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
-    try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+    try FileManager.default.createDirectory(
+      atPath: runtimeDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+    try FileManager.default.createDirectory(
+      atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     guard let ownGroup = getgrgid(getgid())?.pointee.gr_name.map({ String(cString: $0) }) else {
       throw DaemonTestError("this user's group has no name")
     }
@@ -281,7 +307,8 @@ final class ServiceProcess {
       "RUNTIME_DIRECTORY": runtimeDirectory, "STATE_DIRECTORY": stateDirectory,
     ]
     if let socketActivate {
-      command = [socketActivate, "--listen=" + socketPath, "--fdname=" + fdName]
+      command =
+        [socketActivate, "--listen=" + socketPath, "--fdname=" + fdName]
         + environment.keys.sorted().map { "--setenv=\($0)" } + command
     }
     // Not Foundation's Process, which loses track of systemd-socket-activate.
@@ -294,7 +321,8 @@ final class ServiceProcess {
     var environment = ProcessInfo.processInfo.environment
     environment["TCA_SOCKET"] = socketPath
     environment["NO_COLOR"] = "1"
-    return try UnitFileTestsSupport.run(stage + "/usr/local/bin/tcactl", arguments, environment: environment, in: scratch)
+    return try UnitFileTestsSupport.run(
+      stage + "/usr/local/bin/tcactl", arguments, environment: environment, in: scratch)
   }
 
   func waitUntilServing() throws {

@@ -1,9 +1,9 @@
 import ComposableCore
 import Dispatch
 import Foundation
-import Synchronization
 import Glibc
 import Platform
+import Synchronization
 import TestSupport
 import Testing
 import Wire
@@ -12,7 +12,10 @@ import Wire
 
 @Suite struct RuntimePathTests {
   @Test func systemdDirectoriesComeFirst() {
-    let environment = ["RUNTIME_DIRECTORY": "/run/storedaemon", "STATE_DIRECTORY": "/var/lib/storedaemon", "XDG_RUNTIME_DIR": "/run/user/1000"]
+    let environment = [
+      "RUNTIME_DIRECTORY": "/run/storedaemon", "STATE_DIRECTORY": "/var/lib/storedaemon",
+      "XDG_RUNTIME_DIR": "/run/user/1000",
+    ]
     #expect(RuntimePaths.defaultSocket(environment: environment) == "/run/storedaemon/storedaemon.sock")
     #expect(RuntimePaths.defaultStateDirectory(environment: environment) == "/var/lib/storedaemon")
   }
@@ -32,10 +35,12 @@ import Wire
 @Suite struct DaemonOptionTests {
   @Test func parsesEveryOption() throws {
     let options = try DaemonOptions.parse(
-      ["--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
-       "--client-buffer", "65536", "--spin", "0", "--max-clients", "3", "--fsync", "every-second", "--repair",
-       "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug", "--lag-timeout", "30",
-       "--write-timeout", "0.25"],
+      [
+        "--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
+        "--client-buffer", "65536", "--spin", "0", "--max-clients", "3", "--fsync", "every-second", "--repair",
+        "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug", "--lag-timeout", "30",
+        "--write-timeout", "0.25",
+      ],
       environment: [:])
     #expect(options.socketPath == "/s")
     #expect(options.stateDirectory == "/d")

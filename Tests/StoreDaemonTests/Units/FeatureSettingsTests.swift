@@ -89,7 +89,8 @@ import Testing
     #expect {
       try DaemonOptions.parse(["--store-api", "fakestoreapi.com"], environment: [:])
     } throws: { error in
-      "\(error)".contains("store-api takes an http:// or https:// URL such as https://fakestoreapi.com, got 'fakestoreapi.com'")
+      "\(error)".contains(
+        "store-api takes an http:// or https:// URL such as https://fakestoreapi.com, got 'fakestoreapi.com'")
     }
   }
 }

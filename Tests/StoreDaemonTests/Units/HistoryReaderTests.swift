@@ -1,7 +1,7 @@
 import ComposableCore
 import Features
-import Journal
 import JSON
+import Journal
 import TestSupport
 import Testing
 import Wire
@@ -16,9 +16,12 @@ import Wire
 
   func record(_ version: UInt64) -> JournalRecord {
     JournalRecord(
-      version: version, time: 1_000 * Int64(version), origin: .object(["client": .string("t"), "origin": .int(Int(version))]),
+      version: version, time: 1_000 * Int64(version),
+      origin: .object(["client": .string("t"), "origin": .int(Int(version))]),
       action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]),
-      patch: .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(version))])]))
+      patch: .array([
+        .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(version))])
+      ]))
   }
 
   func state(at version: UInt64) -> JSONValue {
@@ -30,14 +33,17 @@ import Wire
   /// Versions 1…60 in small segments, a snapshot at 40 that dropped the older ones.
   func makeReader(_ directory: TemporaryDirectory) throws -> (HistoryReader, oldest: UInt64) {
     let journal = try JournalDirectory(path: directory.appending("journal"))
-    let writer = try journal.openWriter(after: try journal.recover(), epoch: "e", configuration: JournalWriter.Configuration(segmentSizeLimit: 1024))
+    let writer = try journal.openWriter(
+      after: try journal.recover(), epoch: "e", configuration: JournalWriter.Configuration(segmentSizeLimit: 1024))
     for version in UInt64(1)...60 {
       try writer.append([record(version)])
       if version == 40 { try journal.writeSnapshot(version: 40, state: state(at: 40), epoch: "e") }
     }
     let oldest = try #require(try journal.reader.oldestRetainedVersion())
     #expect(oldest > 1 && oldest <= 40, "the snapshot at 40 compacted the oldest segments")
-    return (HistoryReader(reader: journal.reader, initialState: initial, schema: AppFeature.Action.actionSchema), oldest)
+    return (
+      HistoryReader(reader: journal.reader, initialState: initial, schema: AppFeature.Action.actionSchema), oldest
+    )
   }
 
   @Test func heldRecordsAndStatesAreAnswered() throws {

@@ -54,7 +54,8 @@ import Testing
     let environment = WorkerEnvironment.inherited(
       from: [
         "PATH": "/usr/bin", "NOTIFY_SOCKET": "/run/systemd/notify", "WATCHDOG_USEC": "1000", "WATCHDOG_PID": "1",
-        "LISTEN_FDS": "1", "LISTEN_PID": "1", "LISTEN_FDNAMES": "storedaemon.socket", "HTTPS_PROXY": "http://proxy:3128",
+        "LISTEN_FDS": "1", "LISTEN_PID": "1", "LISTEN_FDNAMES": "storedaemon.socket",
+        "HTTPS_PROXY": "http://proxy:3128",
       ], daemon: 4242)
     #expect(environment == ["HTTPS_PROXY=http://proxy:3128", "PATH=/usr/bin", "STOREDAEMON_PID=4242"])
   }

@@ -8,7 +8,8 @@ import Wire
 @Suite struct SentActionMemoTests {
   static func entry(_ count: Int) -> SentActionMemo.Entry {
     SentActionMemo.Entry(
-      action: .counter(.incrementButtonTapped), json: .int(count), canonical: Array("\(count)".utf8), summary: "entry \(count)")
+      action: .counter(.incrementButtonTapped), json: .int(count), canonical: Array("\(count)".utf8),
+      summary: "entry \(count)")
   }
 
   @Test func aRepeatedInputIsReadOnceAndAFailureIsNeverKept() throws {

@@ -18,8 +18,11 @@ import Testing
 
   @Test func theWatchdogIsPingedAtHalfItsTimeoutForThisProcessOnly() {
     #expect(ServiceNotifier(environment: ["WATCHDOG_USEC": "30000000"], pid: 7).watchdogInterval == .seconds(15))
-    #expect(ServiceNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 7).watchdogInterval == .seconds(15))
-    #expect(ServiceNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7).watchdogInterval == nil)
+    #expect(
+      ServiceNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "7"], pid: 7).watchdogInterval
+        == .seconds(15))
+    #expect(
+      ServiceNotifier(environment: ["WATCHDOG_USEC": "30000000", "WATCHDOG_PID": "8"], pid: 7).watchdogInterval == nil)
     #expect(ServiceNotifier(environment: ["WATCHDOG_USEC": "0"], pid: 7).watchdogInterval == nil)
     #expect(ServiceNotifier(environment: [:], pid: 7).watchdogInterval == nil)
     #expect(!ServiceNotifier(environment: [:]).isEnabled)

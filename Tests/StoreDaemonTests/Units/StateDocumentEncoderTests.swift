@@ -2,8 +2,8 @@ import ComposableCore
 import Features
 import FoundationEssentials
 import JSON
-import Testing
 import Synchronization
+import Testing
 import Wire
 
 @testable import StoreDaemon
@@ -53,7 +53,13 @@ import Wire
     let steps: [(String, (inout Listed) -> Void, Int)] = [
       ("nothing", { _ in }, 0),
       ("the note set", { $0.note = "n" }, 1),
-      ("the note and the date", { $0.note = "m"; $0.when = Date(timeIntervalSince1970: 60) }, 2),
+      (
+        "the note and the date",
+        {
+          $0.note = "m"
+          $0.when = Date(timeIntervalSince1970: 60)
+        }, 2
+      ),
       ("the note back to nil", { $0.note = nil }, 1),
       ("the side", { $0.side.values.append(2) }, 1),
     ]
@@ -83,7 +89,12 @@ import Wire
     let first = try encoder.document(of: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [4])))
     let second = try encoder.document(of: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [5])))
     #expect(first.member("left") == second.member("left"))
-    #expect(second == .object(["left": .object(["values": .array([.int(1), .int(2), .int(3)])]), "right": .object(["values": .array([.int(5)])])]))
+    #expect(
+      second
+        == .object([
+          "left": .object(["values": .array([.int(1), .int(2), .int(3)])]),
+          "right": .object(["values": .array([.int(5)])]),
+        ]))
     // Both parts, then only `right`.
     #expect(Side.encodings.withLock { $0 } == 3)
   }
@@ -123,7 +134,8 @@ private struct Values: Encodable, Equatable {
   static let failing = -1
   func encode(to encoder: any Encoder) throws {
     if values.contains(Self.failing) {
-      throw EncodingError.invalidValue(values, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "asked to fail"))
+      throw EncodingError.invalidValue(
+        values, EncodingError.Context(codingPath: encoder.codingPath, debugDescription: "asked to fail"))
     }
     var container = encoder.container(keyedBy: Key.self)
     try container.encode(values, forKey: .values)

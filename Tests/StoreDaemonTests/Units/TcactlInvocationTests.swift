@@ -52,7 +52,8 @@ import Wire
     let invocation = try Invocation.parse(["--socket=/s", "log", "-n", "3", "--since=7", "-f"], environment: [:])
     #expect(invocation.command == .log && invocation.socketPath == "/s")
     #expect(invocation.last == 3 && invocation.since == 7 && invocation.follow)
-    let send = try Invocation.parse(["send", "--wait", "search.textChanged", "-x", "--", "--y"], environment: ["TCA_SOCKET": "/t"])
+    let send = try Invocation.parse(
+      ["send", "--wait", "search.textChanged", "-x", "--", "--y"], environment: ["TCA_SOCKET": "/t"])
     #expect(send.words == ["search.textChanged", "-x", "--y"] && send.wait && send.socketPath == "/t")
   }
 

@@ -7,8 +7,12 @@ import Testing
 @Suite struct TcactlSocketPathTests {
   @Test func theUsersOwnSocketComesFirst() {
     let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
-    #expect(Invocation.defaultSocketPath(environment: environment, exists: { _ in true }) == "/run/user/1000/storedaemon/storedaemon.sock")
-    #expect(Invocation.defaultSocketPath(environment: environment, exists: { _ in false }) == "/run/user/1000/storedaemon/storedaemon.sock")
+    #expect(
+      Invocation.defaultSocketPath(environment: environment, exists: { _ in true })
+        == "/run/user/1000/storedaemon/storedaemon.sock")
+    #expect(
+      Invocation.defaultSocketPath(environment: environment, exists: { _ in false })
+        == "/run/user/1000/storedaemon/storedaemon.sock")
   }
 
   @Test func theSystemServicesSocketWhenTheUserRunsNone() {

@@ -18,7 +18,9 @@ import Wire
     #expect(status.output.contains("KIND"))
     let rows = status.output.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
     for (kind, pid) in pids {
-      #expect(rows.contains { $0.count >= 3 && $0[0] == kind && $0[1] == "running" && $0[2] == "\(pid)" }, "no row for \(kind)")
+      #expect(
+        rows.contains { $0.count >= 3 && $0[0] == kind && $0[1] == "running" && $0[2] == "\(pid)" },
+        "no row for \(kind)")
     }
   }
 
@@ -196,7 +198,8 @@ import Wire
     let fakes = try TemporaryDirectory()
     // It then reads on, so that it ends with the daemon.
     let script = fakes.appending("effectworker")
-    try "#!/bin/sh\nprintf '\(bytes)' >&3\nexec cat <&3 >/dev/null\n".write(toFile: script, atomically: true, encoding: .utf8)
+    try "#!/bin/sh\nprintf '\(bytes)' >&3\nexec cat <&3 >/dev/null\n".write(
+      toFile: script, atomically: true, encoding: .utf8)
     #expect(chmod(script, 0o755) == 0)
     #expect(symlink(script, fakes.appending("effectworker-network")) == 0)
     let daemon = try DaemonProcess(arguments: ["--effectworker", script])
@@ -213,7 +216,8 @@ import Wire
     #expect {
       try DaemonProcess(arguments: ["--effectworker", "/nonexistent/effectworker"])
     } throws: { error in
-      "\(error)".contains("status 70") && "\(error)".contains("cannot run the effect worker '/nonexistent/effectworker'")
+      "\(error)".contains("status 70")
+        && "\(error)".contains("cannot run the effect worker '/nonexistent/effectworker'")
     }
   }
 
@@ -242,7 +246,9 @@ import Wire
     let client = try daemon.client()
     kill(old, SIGSTOP)
     _ = try client.send(path: "dice.view.rollButtonTapped")
-    try waitUntil("the wedged worker is replaced") { try daemon.workers()["timer"]?["pid"].map { $0 != .int(Int(old)) } ?? false }
+    try waitUntil("the wedged worker is replaced") {
+      try daemon.workers()["timer"]?["pid"].map { $0 != .int(Int(old)) } ?? false
+    }
     try waitUntil("the roll ends") { try client.get(path: "/dice/isRolling").value == .bool(false) }
     #expect(daemon.standardError.contains("timer worker has not answered a ping"))
     #expect(processIsGone(old))

@@ -94,6 +94,7 @@ extension String {
   }
 
   @Test func errorsSayWhatWasExpected() {
-    #expect("\(FrameError.oversized(length: 2000, maximum: 1000))" == "frame of 2000 bytes exceeds the maximum of 1000 bytes")
+    #expect(
+      "\(FrameError.oversized(length: 2000, maximum: 1000))" == "frame of 2000 bytes exceeds the maximum of 1000 bytes")
   }
 }

@@ -7,7 +7,8 @@ import Wire
 /// ("The action log") gives them.
 @Suite struct ActionLogMessageTests {
   let entry = LogEntry(
-    version: 7, time: 1_795_249_994_271, origin: .object(["client": .string("tcactl send"), "connection": .int(3), "origin": .int(2)]),
+    version: 7, time: 1_795_249_994_271,
+    origin: .object(["client": .string("tcactl send"), "connection": .int(3), "origin": .int(2)]),
     action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]),
     summary: "counter.incrementButtonTapped",
     patch: .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(1)])]))
@@ -25,7 +26,9 @@ import Wire
     #expect(
       CanonicalJSON.text(ClientMessage.log(id: 2, since: 40, last: 5, follow: true).json)
         == #"{"follow":true,"id":2,"last":5,"since":40,"type":"log"}"#)
-    #expect(CanonicalJSON.text(ClientMessage.get(id: 3, path: "/cart", at: 12).json) == #"{"at":12,"id":3,"path":"/cart","type":"get"}"#)
+    #expect(
+      CanonicalJSON.text(ClientMessage.get(id: 3, path: "/cart", at: 12).json)
+        == #"{"at":12,"id":3,"path":"/cart","type":"get"}"#)
   }
 
   @Test func serverMessagesRoundTrip() throws {

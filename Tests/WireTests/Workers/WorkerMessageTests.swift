@@ -8,7 +8,8 @@ import Testing
 @Suite struct WorkerMessageTests {
   static let commands: [WorkerCommand] = [
     .start(id: 7, request: .timer(.after(.milliseconds(500)))),
-    .start(id: 8, request: .http(HTTPRequest(method: "POST", url: "http://127.0.0.1:8080/carts", body: Data("{}".utf8)))),
+    .start(
+      id: 8, request: .http(HTTPRequest(method: "POST", url: "http://127.0.0.1:8080/carts", body: Data("{}".utf8)))),
     .start(id: 9, request: .storage(.put(namespace: "bmi-history", key: "a", value: Data([0, 1, 2])))),
     .cancel(id: 7),
     .ping(id: 3),
