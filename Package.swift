@@ -5,19 +5,20 @@ import PackageDescription
 /// CI (`-warnings-as-errors` breaks incremental debugging locally).
 let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
-/// The modules, each one concern, and their one-way dependencies (lower rows
-/// depend only on rows above them):
+/// The modules, each one concern, and their one-way dependencies (a module
+/// depends only on modules above it; docs/ARCHITECTURE.md, "Modules"):
 ///
-///     Platform        the operating system: sockets, threads, processes, files, clocks, logging, command lines
-///     JSON            JSON values, parsing, canonical writing, coding, patch, pointer
-///     ComposableCore  State, Action, Reducer, Effect, Store, Dependencies            ← JSON
-///     ActionLanguage  action paths, schemas, suggestions, rendering                  ← ComposableCore, JSON
-///     ComposableTesting  TestStore                                                   ← ComposableCore
-///     Features        the seed apps                                                  ← ComposableCore, ActionLanguage
-///     Wire            frames, client and worker messages, the client library         ← ComposableCore, JSON, Platform
-///     Journal         the action log on disk: records, snapshots, recovery           ← JSON, Platform
-///     EffectWorkers   the worker processes' shared code, timers, storage, network    ← Wire
-///     StoreDaemon, tcactl, benchmarks                                                ← the above
+///     Platform           the operating system: sockets, signals, threads, processes,
+///                        files, clocks, logging, command lines
+///     JSON               values, parsing, canonical writing, coding, patch, pointer
+///     ComposableCore     State, Action, Reducer, Effect, Store, Dependencies    ← JSON, Platform
+///     ActionLanguage     action paths, schemas, suggestions, rendering          ← ComposableCore, JSON
+///     ComposableTesting  TestStore                                              ← ComposableCore
+///     Features           the seed apps                                          ← ComposableCore, ActionLanguage, JSON
+///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
+///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
+///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
+///     StoreDaemon, tcactl, the benchmarks                                       ← what they use of the above
 let package = Package(
   name: "storedaemon",
   products: [
