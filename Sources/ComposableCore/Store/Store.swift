@@ -7,8 +7,9 @@
 /// length use constant stack. Every reduced action produces a new ``version``.
 ///
 /// A store is confined to one thread (the daemon's store loop, or a test): it
-/// is not `Sendable`, and executors answer through ``deliver(_:to:)`` on that
-/// same thread.
+/// is not `Sendable`, and executors answer on that same thread, through
+/// ``deliver(_:to:)`` (a test) or ``receive(_:for:)`` (the daemon, which then
+/// reduces each waiting action with ``reduceNext()`` and publishes it).
 public final class Store<R: Reducer> {
   /// The current state.
   public private(set) var state: R.State

@@ -54,6 +54,9 @@ final class StoreLoop: @unchecked Sendable {
     }
   }
 
+  /// How many rounds of failing what failures started a stop allows.
+  private static let shutdownRounds = 64
+
   let inbox = Inbox<Command>()
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
@@ -367,11 +370,18 @@ final class StoreLoop: @unchecked Sendable {
       // goodbye to the clients once this is done.
       let links = supervisor.stopAll()
       // What the failures' actions start fails in turn once their batch
-      // is durable, until no feature waits on an effect.
+      // is durable, until no feature waits on an effect; bounded, so that a
+      // feature that asks again on every failure cannot hold the stop.
+      var rounds = 0
       repeat {
         deliverWorkerReplies()
         commitBatch()
-      } while supervisor.hasReplies
+        rounds += 1
+      } while supervisor.hasReplies && rounds < Self.shutdownRounds
+      if supervisor.hasReplies {
+        Log.warning(
+          "stopping with effects still failing after \(Self.shutdownRounds) rounds; their failures are not reduced")
+      }
       do {
         try committer.close()
       } catch {
