@@ -129,19 +129,7 @@ public final class Store<R: Reducer> {
       pendingEffect = .none
       runtime.run(effect, origin: pendingOrigin)
     }
-    guard queueHead < queue.count else {
-      if queueHead > 0 {
-        queue.removeAll(keepingCapacity: true)
-        queueHead = 0
-      }
-      return nil
-    }
-    let (action, origin) = queue[queueHead]
-    queueHead += 1
-    if queueHead > 1024 && queueHead * 2 > queue.count {
-      queue.removeFirst(queueHead)
-      queueHead = 0
-    }
+    guard let (action, origin) = nextQueued() else { return nil }
     let effect = reduced(action)
     version += 1
     reducingOrigin = origin
@@ -204,17 +192,30 @@ public final class Store<R: Reducer> {
     guard !isProcessing, queueHead < queue.count else { return }
     isProcessing = true
     defer { isProcessing = false }
-    while queueHead < queue.count {
-      let (action, origin) = queue[queueHead]
-      queueHead += 1
-      if queueHead > 1024 && queueHead * 2 > queue.count {
-        queue.removeFirst(queueHead)
-        queueHead = 0
-      }
+    while let (action, origin) = nextQueued() {
       apply(action, origin: origin)
     }
-    queue.removeAll(keepingCapacity: true)
-    queueHead = 0
+  }
+
+  /// Takes the oldest queued action, or empties the queue when none is left.
+  /// The queue is read from a moving head, and its front is dropped only
+  /// once it is most of the array, so a long chain of sends costs no more
+  /// than it queues.
+  private func nextQueued() -> (action: R.Action, origin: Origin)? {
+    guard queueHead < queue.count else {
+      if queueHead > 0 {
+        queue.removeAll(keepingCapacity: true)
+        queueHead = 0
+      }
+      return nil
+    }
+    let next = queue[queueHead]
+    queueHead += 1
+    if queueHead > 1024 && queueHead * 2 > queue.count {
+      queue.removeFirst(queueHead)
+      queueHead = 0
+    }
+    return next
   }
 
   /// Reduces one action, publishes the new version and starts its effects.

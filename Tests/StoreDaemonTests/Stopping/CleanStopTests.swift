@@ -152,14 +152,14 @@ private final class PipelinedClient: Sendable {
   func waitUntilClosed() { closed.wait() }
 
   /// The next message, or nil once the daemon closed the connection.
-  /// Slowly: 4 KiB at a time, a millisecond apart.
+  /// Slowly: 1 KiB a read, so the daemon's writes to it must wait for room
+  /// many times over.
   private static func read(_ socket: UnixSocket, _ decoder: inout FrameDecoder, slowly: Bool) -> ServerMessage? {
     while true {
       if let payload = try? decoder.nextFrame() {
         return try? ServerMessage(json: MessageCodec.parse(payload))
       }
-      if slowly { usleep(1000) }
-      guard let bytes = try? socket.read(upTo: slowly ? 4096 : 64 * 1024, timeout: eventTimeout), !bytes.isEmpty else {
+      guard let bytes = try? socket.read(upTo: slowly ? 1024 : 64 * 1024, timeout: eventTimeout), !bytes.isEmpty else {
         return nil
       }
       decoder.append(bytes)
