@@ -1,30 +1,43 @@
 #!/usr/bin/env bash
-# Builds storedaemon, its workers (effectworker, effectworker-network) and
-# tcactl in release mode and installs them with the systemd units; or removes
-# what it installed. docs/OPERATIONS.md walks through using it;
-# `scripts/install.sh --help` lists the options.
+# Builds storedaemon (or a hosted app's daemon), its workers (effectworker,
+# effectworker-network, the app's own) and tcactl in release mode and installs
+# them with the systemd units; or removes what it installed. docs/OPERATIONS.md
+# and docs/HOSTING.md walk through using it; `scripts/install.sh --help` lists
+# the options.
 set -euo pipefail
 
 usage() {
   cat <<'EOF'
-usage: scripts/install.sh [install] [--prefix DIR] [--destdir DIR] [--user]
+usage: scripts/install.sh [install] [--app NAME [--package DIR] [--worker FILE]...]
+                          [--prefix DIR] [--destdir DIR] [--user]
                           [--binaries DIR] [--no-sysusers]
-       scripts/install.sh uninstall [--prefix DIR] [--destdir DIR] [--user] [--force]
+       scripts/install.sh uninstall [--app NAME [--worker FILE]...] [--prefix DIR]
+                          [--destdir DIR] [--user] [--force]
 
 install (the default) builds release binaries (swift build -c release) unless
---binaries is given, then installs:
+--binaries is given, then installs, for the daemon NAME (storedaemon unless
+--app says otherwise):
 
-  PREFIX/bin/storedaemon, effectworker, effectworker-network, tcactl
-  PREFIX/lib/systemd/system/storedaemon.service, storedaemon.socket
-  PREFIX/lib/systemd/user/storedaemon.service, storedaemon.socket
-  PREFIX/lib/sysusers.d/storedaemon.conf
-  PREFIX/share/doc/storedaemon/OPERATIONS.md, CLI.md
+  PREFIX/bin/NAME, effectworker, effectworker-network, tcactl, each --worker
+  PREFIX/lib/systemd/system/NAME.service, NAME.socket
+  PREFIX/lib/systemd/user/NAME.service, NAME.socket
+  PREFIX/lib/sysusers.d/NAME.conf
+  PREFIX/share/doc/NAME/OPERATIONS.md, CLI.md
 
 and, unless staging or --no-sysusers, runs systemd-sysusers to create the
-storedaemon user and group. It never starts or enables anything: it prints
-the systemctl commands to run next.
+NAME user and group. It never starts or enables anything: it prints the
+systemctl commands to run next.
 
 options:
+  --app NAME       a hosted app's daemon (docs/HOSTING.md): the executable
+                   product NAME of --package, whose name also names its units,
+                   user, group, socket and directories; lower-case letters,
+                   digits and -, starting with a letter (default storedaemon)
+  --package DIR    the Swift package to build NAME in (default: this repository);
+                   effectworker, effectworker-network and tcactl are built there
+                   too, from its storedaemon dependency
+  --worker FILE    an executable of the app's own effect kinds (docs/PROTOCOL.md,
+                   "Workers"), installed beside NAME; repeat for each
   --prefix DIR     where to install (default /usr/local; with --user, ~/.local)
   --destdir DIR    stage the files under DIR (for packagers): the files go to
                    DIR/PREFIX/..., the units name PREFIX/bin, and no user is created
@@ -37,9 +50,11 @@ options:
   --force          uninstall even though the units look enabled
   -h, --help       this help
 
-uninstall removes exactly the files install puts, for the same --prefix,
---destdir and --user. It keeps the state (/var/lib/storedaemon or
-~/.local/state/storedaemon) and the storedaemon user and group.
+uninstall removes exactly the files install puts, for the same --app,
+--worker, --prefix, --destdir and --user; effectworker, effectworker-network
+and tcactl stay while another daemon's unit there still runs from the same
+bin directory. It keeps the state (/var/lib/NAME or ~/.local/state/NAME) and
+the NAME user and group.
 EOF
 }
 
@@ -50,6 +65,9 @@ die() {
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode=install
+app=storedaemon
+package=""
+app_workers=()
 prefix=""
 destdir=""
 user_mode=0
@@ -60,6 +78,12 @@ force=0
 while (($#)); do
   case "$1" in
     install | uninstall) mode="$1" ;;
+    --app) (($# > 1)) || die "--app needs a name"; app="$2"; shift ;;
+    --app=*) app="${1#*=}" ;;
+    --package) (($# > 1)) || die "--package needs a directory"; package="$2"; shift ;;
+    --package=*) package="${1#*=}" ;;
+    --worker) (($# > 1)) || die "--worker needs an executable file"; app_workers+=("$2"); shift ;;
+    --worker=*) app_workers+=("${1#*=}") ;;
     --prefix) (($# > 1)) || die "--prefix needs a directory"; prefix="$2"; shift ;;
     --prefix=*) prefix="${1#*=}" ;;
     --destdir) (($# > 1)) || die "--destdir needs a directory"; destdir="$2"; shift ;;
@@ -83,6 +107,22 @@ check_unit_path() {
   [[ "$path" =~ ^[A-Za-z0-9._/+-]+$ ]] || die "$what may hold only letters, digits and . _ / + -, got '$path'"
 }
 
+[[ "$app" =~ ^[a-z][a-z0-9-]{0,63}$ ]] ||
+  die "--app takes a daemon's name: lower-case letters, digits and -, starting with a letter, got '$app'"
+package="${package:-$repo}"
+[[ -f "$package/Package.swift" ]] || die "--package: no Package.swift in '$package'"
+package="$(cd "$package" && pwd)"
+worker_names=()
+for worker in "${app_workers[@]}"; do
+  name="$(basename "$worker")"
+  case "$name" in
+    "$app" | effectworker | effectworker-network | tcactl) die "--worker $worker: its name '$name' is taken by a program install puts" ;;
+  esac
+  [[ "$name" =~ ^[A-Za-z0-9._+-]+$ ]] || die "--worker $worker: a program's name may hold only letters, digits and . _ + -"
+  [[ "$worker" != *[[:space:]]* ]] || die "--worker '$worker': the path may not hold spaces"
+  worker_names+=("$name")
+done
+
 if ((user_mode)); then
   [[ -n "${HOME:-}" ]] || die "--user needs \$HOME"
   prefix="${prefix:-$HOME/.local}"
@@ -102,20 +142,27 @@ if [[ -n "$destdir" ]]; then
 fi
 
 bindir="$prefix/bin"
-docdir="$prefix/share/doc/storedaemon"
-programs=(storedaemon effectworker effectworker-network tcactl)
+docdir="$prefix/share/doc/$app"
+programs=("$app" effectworker effectworker-network tcactl)
+# The programs every daemon installed in the same bin directory shares.
+shared_programs=(effectworker effectworker-network tcactl)
 docs=(OPERATIONS.md CLI.md)
 
-# Every file install puts, as "source destination mode"; the source is empty
-# for a rendered unit (its template is SOURCE.in) and unused by uninstall.
+# Every file install puts, as "kind:source destination mode": a program built
+# (bin) or given with --worker (worker), a unit or sysusers file rendered from
+# its template (unit: SOURCE is the template, daemon.service.in), or a copy.
+# The source is unused by uninstall.
 files=()
 for program in "${programs[@]}"; do files+=("bin:$program $bindir/$program 0755"); done
-for unit in storedaemon.service storedaemon.socket; do files+=("unit:$unit_source/$unit $unitdir/$unit 0644"); done
+for index in "${!app_workers[@]}"; do
+  files+=("worker:${app_workers[$index]} $bindir/${worker_names[$index]} 0755")
+done
+for unit in service socket; do files+=("unit:$unit_source/daemon.$unit.in $unitdir/$app.$unit 0644"); done
 if ((!user_mode)); then
-  for unit in storedaemon.service storedaemon.socket; do
-    files+=("unit:$repo/systemd/user/$unit $prefix/lib/systemd/user/$unit 0644")
+  for unit in service socket; do
+    files+=("unit:$repo/systemd/user/daemon.$unit.in $prefix/lib/systemd/user/$app.$unit 0644")
   done
-  files+=("copy:$repo/systemd/sysusers.d/storedaemon.conf $prefix/lib/sysusers.d/storedaemon.conf 0644")
+  files+=("unit:$repo/systemd/sysusers.d/daemon.conf.in $prefix/lib/sysusers.d/$app.conf 0644")
 fi
 for doc in "${docs[@]}"; do files+=("copy:$repo/docs/$doc $docdir/$doc 0644"); done
 
@@ -127,17 +174,20 @@ build() {
       die "swift is not on PATH (under sudo: sudo env \"PATH=\$PATH\" scripts/install.sh ...), or build first and pass --binaries"
     local -a as_user=()
     # Under sudo, build as the person who ran it, so that .build stays theirs.
-    if ((EUID == 0)) && [[ -n "${SUDO_USER:-}" && "$SUDO_USER" != root ]] && [[ "$(stat -c %U "$repo")" == "$SUDO_USER" ]]; then
+    if ((EUID == 0)) && [[ -n "${SUDO_USER:-}" && "$SUDO_USER" != root ]] && [[ "$(stat -c %U "$package")" == "$SUDO_USER" ]]; then
       as_user=(sudo -u "$SUDO_USER" env "PATH=$PATH" "HOME=$(getent passwd "$SUDO_USER" | cut -d: -f6)")
     fi
-    echo "== building release binaries (swift build -c release)"
+    echo "== building release binaries in $package (swift build -c release)"
     for program in "${programs[@]}"; do
-      (cd "$repo" && "${as_user[@]}" swift build -c release --product "$program")
+      (cd "$package" && "${as_user[@]}" swift build -c release --product "$program")
     done
-    binaries="$(cd "$repo" && "${as_user[@]}" swift build -c release --show-bin-path)"
+    binaries="$(cd "$package" && "${as_user[@]}" swift build -c release --show-bin-path)"
   fi
   for program in "${programs[@]}"; do
     [[ -x "$binaries/$program" ]] || die "no executable $binaries/$program"
+  done
+  for worker in "${app_workers[@]}"; do
+    [[ -f "$worker" && -x "$worker" ]] || die "--worker $worker: not an executable file"
   done
 }
 
@@ -162,7 +212,7 @@ check_runtime() {
 }
 
 render() {
-  sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$docdir|g" "$1"
+  sed -e "s|@BINDIR@|$bindir|g" -e "s|@DOCDIR@|$docdir|g" -e "s|@NAME@|$app|g" "$1"
 }
 
 do_install() {
@@ -178,9 +228,10 @@ do_install() {
     mkdir -p "$(dirname "$target")"
     case "$kind" in
       bin) install -m "$mode" "$binaries/$source" "$target" ;;
+      worker) install -m "$mode" "$source" "$target" ;;
       unit)
-        [[ -f "$source.in" ]] || die "no template $source.in"
-        render "$source.in" >"$target.tmp"
+        [[ -f "$source" ]] || die "no template $source"
+        render "$source" >"$target.tmp"
         chmod "$mode" "$target.tmp"
         mv -f "$target.tmp" "$target"
         ;;
@@ -189,36 +240,39 @@ do_install() {
     echo "installed $target"
   done
 
+  # tcactl finds storedaemon by itself; another daemon by its name.
+  local tcactl="$bindir/tcactl"
+  if [[ "$app" != storedaemon ]]; then tcactl+=" --app $app"; fi
   if ((user_mode)); then
     cat <<EOF
 == next, as yourself:
   systemctl --user daemon-reload
-  systemctl --user enable --now storedaemon.socket
-  $bindir/tcactl status
+  systemctl --user enable --now $app.socket
+  $tcactl status
 EOF
     return
   fi
   if [[ -z "$destdir" ]] && ((sysusers)); then
     if ((EUID != 0)); then
-      echo "note: not root, so the storedaemon user and group were not created; run: sudo systemd-sysusers $prefix/lib/sysusers.d/storedaemon.conf"
+      echo "note: not root, so the $app user and group were not created; run: sudo systemd-sysusers $prefix/lib/sysusers.d/$app.conf"
     elif command -v systemd-sysusers >/dev/null; then
-      systemd-sysusers "$prefix/lib/sysusers.d/storedaemon.conf"
-      echo "created (if missing) the storedaemon user and group"
+      systemd-sysusers "$prefix/lib/sysusers.d/$app.conf"
+      echo "created (if missing) the $app user and group"
     else
-      echo "note: no systemd-sysusers; create a system user and group 'storedaemon' yourself" >&2
+      echo "note: no systemd-sysusers; create a system user and group '$app' yourself" >&2
     fi
   fi
   case "$prefix" in
     /usr | /usr/local) ;;
-    *) echo "note: systemd does not look for units in $unitdir; link them: systemctl link $unitdir/storedaemon.service $unitdir/storedaemon.socket" ;;
+    *) echo "note: systemd does not look for units in $unitdir; link them: systemctl link $unitdir/$app.service $unitdir/$app.socket" ;;
   esac
   if [[ -n "$destdir" ]]; then return; fi
   cat <<EOF
 == next, as root:
   systemctl daemon-reload
-  systemctl enable --now storedaemon.socket
-  usermod -aG storedaemon NAME      # each person who may use tcactl (they log in again)
-  $bindir/tcactl status              # finds /run/storedaemon/storedaemon.sock by itself
+  systemctl enable --now $app.socket
+  usermod -aG $app NAME      # each person who may use tcactl (they log in again)
+  $tcactl status              # finds /run/$app/$app.sock by itself
 EOF
 }
 
@@ -226,7 +280,18 @@ EOF
 enabled_links() {
   local base
   if ((user_mode)); then base="$unitdir"; else base="/etc/systemd/system"; fi
-  compgen -G "$base/*.wants/storedaemon.*" || true
+  compgen -G "$base/*.wants/$app.*" || true
+}
+
+# Whether another daemon's unit in the unit directory runs from this bin
+# directory, and so still needs the programs every daemon shares.
+shared_programs_in_use() {
+  local unit
+  for unit in "$destdir$unitdir"/*.service; do
+    [[ -f "$unit" && "$unit" != "$destdir$unitdir/$app.service" ]] || continue
+    grep -q "^ExecStart=$bindir/" "$unit" && return 0
+  done
+  return 1
 }
 
 do_uninstall() {
@@ -236,15 +301,21 @@ do_uninstall() {
     if [[ -n "$links" ]]; then
       local systemctl="systemctl"
       if ((user_mode)); then systemctl="systemctl --user"; fi
-      echo "install.sh: storedaemon is enabled ($(tr '\n' ' ' <<<"$links")); first run:" >&2
-      echo "  $systemctl disable --now storedaemon.socket storedaemon.service" >&2
+      echo "install.sh: $app is enabled ($(tr '\n' ' ' <<<"$links")); first run:" >&2
+      echo "  $systemctl disable --now $app.socket $app.service" >&2
       echo "or pass --force" >&2
       exit 1
     fi
   fi
+  local keep_shared=0
+  if shared_programs_in_use; then keep_shared=1; fi
   local entry source target mode
   for entry in "${files[@]}"; do
     read -r source target mode <<<"$entry"
+    if ((keep_shared)) && [[ " ${shared_programs[*]} " == *" $(basename "$target") "* ]]; then
+      echo "kept $destdir$target: another daemon's unit in $unitdir runs from $bindir"
+      continue
+    fi
     target="$destdir$target"
     if [[ -e "$target" || -L "$target" ]]; then
       rm -f "$target"
@@ -253,9 +324,9 @@ do_uninstall() {
   done
   rmdir "$destdir$docdir" 2>/dev/null || true
   if ((user_mode)); then
-    echo "kept the state in \${XDG_STATE_HOME:-~/.local/state}/storedaemon; run systemctl --user daemon-reload"
+    echo "kept the state in \${XDG_STATE_HOME:-~/.local/state}/$app; run systemctl --user daemon-reload"
   else
-    echo "kept the state in /var/lib/storedaemon and the storedaemon user and group; run systemctl daemon-reload"
+    echo "kept the state in /var/lib/$app and the $app user and group; run systemctl daemon-reload"
   fi
 }
 

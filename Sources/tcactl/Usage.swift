@@ -1,7 +1,7 @@
 /// `tcactl`'s help texts.
 enum Usage {
   static let general = """
-    usage: tcactl [--socket PATH] <command> [arguments] [options]
+    usage: tcactl [--socket PATH | --app NAME] <command> [arguments] [options]
 
     Sends actions to storedaemon and shows its state.
 
@@ -15,7 +15,9 @@ enum Usage {
       help COMMAND          show a command's usage and options (also `tcactl COMMAND --help`)
 
     options:
-      --socket PATH   the daemon's socket (default: $TCA_SOCKET, else storedaemon's default)
+      --socket PATH   the daemon's socket (default: $TCA_SOCKET, else the daemon's default)
+      --app NAME      the daemon's name, for its default socket and service user
+                      (default: $TCA_APP, else storedaemon; a hosted app's daemon has its own)
       --daemon-user USER
                       the user the daemon must run as, a name or uid (default: $TCA_DAEMON_USER,
                       else you, root or storedaemon); a socket served by anyone else is refused

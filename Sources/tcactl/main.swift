@@ -40,7 +40,7 @@ let client: WireClient
 do {
   client = try WireClient(
     path: invocation.socketPath, clientName: "tcactl \(command.rawValue)",
-    daemonUser: invocation.daemonUser ?? .standard)
+    daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app))
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many

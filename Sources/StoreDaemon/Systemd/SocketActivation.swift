@@ -50,7 +50,7 @@ enum SocketActivation {
     else {
       throw SetupError(
         "file descriptor \(descriptor) from systemd is not a listening Unix stream socket; the socket unit must "
-          + "have ListenStream= with a path (see systemd/system/storedaemon.socket.in)")
+          + "have ListenStream= with a path (see systemd/system/daemon.socket.in)")
     }
     // Its file status flags (systemd makes it non-blocking) are shared with
     // systemd's own descriptor, so they are left as they are: the accept loop

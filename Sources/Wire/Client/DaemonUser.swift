@@ -12,10 +12,15 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
   /// Who they are, for messages: `root (uid 0)`.
   public let description: String
 
-  /// The client's own user, root, and the system service's user
+  /// The client's own user, root, and the seed apps' system service user
   /// (`storedaemon`, docs/OPERATIONS.md) where it exists: the users a
   /// daemon this client should talk to runs as, unless told otherwise.
-  public static var standard: DaemonUser {
+  public static var standard: DaemonUser { standard(serviceUser: serviceUser) }
+
+  /// The client's own user, root, and `serviceUser` where it exists: a
+  /// hosted app's system service runs as a user named after the app
+  /// (docs/HOSTING.md).
+  public static func standard(serviceUser: String) -> DaemonUser {
     var uids: [uid_t] = [getuid(), 0]
     if let service = uid(named: serviceUser) { uids.append(service) }
     var unique: [uid_t] = []
@@ -23,7 +28,7 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
     return DaemonUser(uids: Set(unique), description: unique.map(Self.name).joined(separator: ", ", last: " or "))
   }
 
-  /// The system service's user, created by its sysusers file.
+  /// The seed apps' system service user, created by its sysusers file.
   public static let serviceUser = "storedaemon"
 
   /// Exactly the user `user`: a user name, or a uid (which needs no name).

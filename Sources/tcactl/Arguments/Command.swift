@@ -6,11 +6,11 @@ enum Command: String, CaseIterable {
   /// The commands that talk to the daemon, in the order help lists them.
   static let daemonCommands: [Command] = [.send, .get, .watch, .log, .actions, .status]
 
-  /// The options this command takes. `--socket`, `--daemon-user` and
-  /// `--help` go with every command; a few apply only beside another option
+  /// The options this command takes. `--socket`, `--app`, `--daemon-user`
+  /// and `--help` go with every command; a few apply only beside another option
   /// (``Invocation/validate()``).
   var options: Set<Option> {
-    let common: Set<Option> = [.socket, .daemonUser, .help]
+    let common: Set<Option> = [.socket, .app, .daemonUser, .help]
     switch self {
     case .send: return common.union([.json, .wait, .timeout, .full])
     case .get: return common.union([.json, .at])

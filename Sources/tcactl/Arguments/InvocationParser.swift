@@ -33,7 +33,7 @@ struct InvocationParser {
     }
     if invocation.command == nil && invocation.given.contains(.version) { invocation.command = .version }
     if invocation.command == nil && !unknownCommand
-      && !invocation.given.subtracting([.socket, .daemonUser, .help]).isEmpty
+      && !invocation.given.subtracting([.socket, .app, .daemonUser, .help]).isEmpty
     {
       let names = Command.daemonCommands.map(\.rawValue).joined(separator: ", ")
       fail("no command given; expected one of: \(names)")
@@ -109,6 +109,9 @@ struct InvocationParser {
     case .socket:
       invocation.socketPath = value
       return !value.isEmpty
+    case .app:
+      invocation.app = value
+      return Invocation.isDaemonName(value)
     case .daemonUser:
       invocation.daemonUser = DaemonUser(user: value)
       return invocation.daemonUser != nil

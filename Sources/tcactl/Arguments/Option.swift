@@ -1,12 +1,13 @@
 /// An option of `tcactl`'s command line: how it is written, what value it
 /// takes, and which commands it applies to (``Command/options``).
 enum Option: CaseIterable {
-  case socket, daemonUser, json, full, since, at, last, follow, epoch, wait, all, timeout, help, version
+  case socket, app, daemonUser, json, full, since, at, last, follow, epoch, wait, all, timeout, help, version
 
   /// How the option is named in messages and help: `--at`, `-n`.
   var name: String {
     switch self {
     case .socket: "--socket"
+    case .app: "--app"
     case .daemonUser: "--daemon-user"
     case .json: "--json"
     case .full: "--full"
@@ -38,6 +39,7 @@ enum Option: CaseIterable {
   var valueDescription: String? {
     switch self {
     case .socket: "a path"
+    case .app: "a daemon's name, as its units and directories are named (storedaemon, or a hosted app's)"
     case .daemonUser: "a user name or uid (the user storedaemon runs as)"
     case .since, .at: "a version number (0 or more)"
     case .last: "a count of at least 1"

@@ -7,7 +7,7 @@ import Testing
 @Suite struct UnitLimitsTests {
   @Test(arguments: ["system", "user"])
   func tasksMaxAgreesWithMaxClients(kind: String) throws {
-    let unit = try UnitFile(path: Installer.repository + "/systemd/\(kind)/storedaemon.service.in")
+    let unit = try UnitFile(path: Installer.repository + "/systemd/\(kind)/daemon.service.in")
     let command = try #require(unit.execStart)
     let flag = try #require(command.firstIndex(of: "--max-clients"), "ExecStart must say --max-clients: \(command)")
     let clients = try #require(Int(command[flag + 1]))

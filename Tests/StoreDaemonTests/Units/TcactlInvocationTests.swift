@@ -12,6 +12,7 @@ import Wire
   static func words(for option: Option) -> [String] {
     switch option {
     case .socket: ["--socket", "/s"]
+    case .app: ["--app", "todosd"]
     case .daemonUser: ["--daemon-user", "0"]
     case .since: ["--since", "1"]
     case .at: ["--at", "1"]
