@@ -9,7 +9,8 @@ extension Todos.Action: DescribedAction {
       ActionCase("addTodoButtonTapped", "Adds an empty row on top"),
       ActionCase("clearCompletedButtonTapped", "Removes every completed row"),
       ActionCase("delete", "Removes the row with this id", .labeled("id", UUID.self)),
-      ActionCase("filterPicked", "Shows all rows, the active ones or the completed ones", .unlabeled("filter", Filter.self)),
+      ActionCase(
+        "filterPicked", "Shows all rows, the active ones or the completed ones", .unlabeled("filter", Filter.self)),
       ActionCase(
         "sortCompletedTodos", "Moves completed rows below the active ones", sentBy: .timerEffect),
       ActionCase(
