@@ -11,8 +11,7 @@ extension Todos.Action: DescribedAction {
       ActionCase("delete", "Removes the row with this id", .labeled("id", UUID.self)),
       ActionCase(
         "filterPicked", "Shows all rows, the active ones or the completed ones", .unlabeled("filter", Filter.self)),
-      ActionCase(
-        "sortCompletedTodos", "Moves completed rows below the active ones", sentBy: .timerEffect),
+      ActionCase("sortCompletedTodos", "Moves completed rows below the active ones", sentBy: .timerEffect),
       ActionCase(
         "todos", "An action of one row", .unlabeled("row", IdentifiedAction<Todo.State.ID, Todo.Action>.self)),
       ActionCase("recovered", "Restarts the timer of a pending sort", sentBy: .recovery),
