@@ -1,0 +1,59 @@
+import ComposableCore
+import FoundationEssentials
+
+/// One row of the list: a title edited through a binding and a check box.
+///
+/// The row knows nothing of its neighbours: moving completed rows down and
+/// deleting rows are the list's business (``Todos``), which sees every row
+/// action after the row has reduced it.
+public struct Todo: Reducer {
+  public struct State: Equatable, Sendable, Codable, Identifiable {
+    /// Drawn from the `uuid` dependency when the row is added.
+    public let id: UUID
+    /// What is to be done, as typed.
+    public var title: String
+    /// Whether it is done.
+    public var isComplete: Bool
+
+    public init(id: UUID, title: String = "", isComplete: Bool = false) {
+      self.id = id
+      self.title = title
+      self.isComplete = isComplete
+    }
+  }
+
+  public enum Action: Equatable, Sendable, Codable, BindableAction {
+    /// Sets the title (the row's text field): `binding.title "Buy milk"`.
+    case binding(BindingAction<State>)
+    /// The check box was tapped: done becomes not done, and the other way round.
+    case checkBoxToggled
+
+    /// The binding, if this action is one (for ``BindingReducer``).
+    public var binding: BindingAction<State>? {
+      if case .binding(let action) = self { action } else { nil }
+    }
+  }
+
+  public init() {}
+
+  public var body: some Reducer<State, Action> {
+    BindingReducer()
+    Reduce { state, action in
+      switch action {
+      case .binding:
+        return .none
+
+      case .checkBoxToggled:
+        state.isComplete.toggle()
+        return .none
+      }
+    }
+  }
+}
+
+extension Todo.State: BindableState {
+  /// Only the title is typed; completion changes through ``Todo/Action/checkBoxToggled``.
+  public static var bindableFields: [BindableField<Self>] {
+    [BindableField("title", \.title)]
+  }
+}
