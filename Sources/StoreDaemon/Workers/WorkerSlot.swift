@@ -43,6 +43,8 @@ final class WorkerSlot {
   }
 
   let kind: WorkerKind
+  /// The app's program for an app's own kind; nil for a built-in kind.
+  let program: AppWorker?
   var phase: Phase = .stopped
   var link: WorkerLink?
   /// What the loop has read from the link, while it reads it.
@@ -57,8 +59,9 @@ final class WorkerSlot {
   var outstandingPing: (id: Int, sentAt: ContinuousClock.Instant)?
   var nextPingAt = ContinuousClock.now
 
-  init(kind: WorkerKind) {
+  init(kind: WorkerKind, program: AppWorker? = nil) {
     self.kind = kind
+    self.program = program
   }
 
   /// The slot as `tcactl status` shows it.
