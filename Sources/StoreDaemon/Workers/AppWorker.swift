@@ -36,11 +36,6 @@ public struct AppWorker: Hashable, Sendable {
     self.timeout = timeout
   }
 
-  /// The variable naming the kind a program is started for.
-  public static let kindVariable = "STOREDAEMON_WORKER_KIND"
-  /// The variable naming the program's own directory.
-  public static let directoryVariable = "STOREDAEMON_WORKER_DIRECTORY"
-
   /// The directory `kind`'s program is given under the state directory.
   static func directory(for kind: WorkerKind, stateDirectory: String) -> String {
     stateDirectory + "/workers/" + kind.rawValue

@@ -388,8 +388,8 @@ final class WorkerSupervisor: EffectExecutor {
       executable = program.executable
       arguments = program.arguments
       environment += [
-        "\(AppWorker.kindVariable)=\(kind)",
-        "\(AppWorker.directoryVariable)=\(AppWorker.directory(for: kind, stateDirectory: configuration.stateDirectory))",
+        "\(WorkerProtocol.kindVariable)=\(kind)",
+        "\(WorkerProtocol.directoryVariable)=\(AppWorker.directory(for: kind, stateDirectory: configuration.stateDirectory))",
       ]
     } else {
       executable = WorkerProtocol.executable(for: kind, effectworker: configuration.executable)

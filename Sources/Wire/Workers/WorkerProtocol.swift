@@ -29,6 +29,14 @@ public enum WorkerProtocol {
   /// outlives a daemon killed with SIGKILL (docs/WORKERS.md, "Startup").
   public static let daemonPIDVariable = "STOREDAEMON_PID"
 
+  /// The environment variable naming the kind an app's own worker program is
+  /// started for, which it names in its `ready`.
+  public static let kindVariable = "STOREDAEMON_WORKER_KIND"
+
+  /// The environment variable naming a directory of an app's own worker's
+  /// own, `STATE_DIR/workers/KIND`, which the daemon makes at start.
+  public static let directoryVariable = "STOREDAEMON_WORKER_DIRECTORY"
+
   /// What the network worker's program adds to the name of `effectworker`.
   public static let networkProgramSuffix = "-network"
 
