@@ -57,6 +57,8 @@ final class WorkerSlot {
   /// Ids waiting for the worker to become ready, in request order.
   var queue: [EffectID] = []
   var outstandingPing: (id: Int, sentAt: ContinuousClock.Instant)?
+  /// The pings its processes answered in time, counted over restarts.
+  var pingsAnswered = 0
   var nextPingAt = ContinuousClock.now
 
   init(kind: WorkerKind, program: AppWorker? = nil) {

@@ -138,6 +138,11 @@ final class WorkerSupervisor: EffectExecutor {
     slots.map { ($0.kind, $0.phase.name) }
   }
 
+  /// How many pings the workers of `kind` have answered in time.
+  func pingsAnswered(by kind: WorkerKind) -> Int {
+    slot(kind)?.pingsAnswered ?? 0
+  }
+
   /// Each worker as `tcactl status` shows it, in kind order.
   var status: JSONValue {
     .array(slots.map(\.status))
@@ -241,7 +246,10 @@ final class WorkerSupervisor: EffectExecutor {
       replies.append((reply, id))
 
     case .event(.pong(let id)):
-      if slot.outstandingPing?.id == id { slot.outstandingPing = nil }
+      if slot.outstandingPing?.id == id {
+        slot.outstandingPing = nil
+        slot.pingsAnswered += 1
+      }
 
     case .ended:
       // The process is gone, though its socket may live on in a process it
