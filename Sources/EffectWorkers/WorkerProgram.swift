@@ -44,7 +44,7 @@ package struct WorkerProgram: Sendable {
         channel.log.error("cannot use the state directory: \(error)")
         exit(ExitStatus.failure.rawValue)
       }
-    case .network:
+    default:
       preconditionFailure("WorkerMain checks the kind against the program's kinds")
     }
   }

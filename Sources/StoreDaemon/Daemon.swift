@@ -49,12 +49,15 @@ final class Daemon: Sendable {
             + "(the network worker is PATH\(WorkerProtocol.networkProgramSuffix))")
       }
     }
+    // The app's own worker kinds: none yet for the seed apps.
+    let appWorkers = try AppWorker.prepare(
+      [], daemonDirectory: WorkerEnvironment.daemonDirectory() ?? ".", stateDirectory: options.stateDirectory)
     var dependencies = DependencyValues()
     dependencies.configuration = options.features
     let workers = WorkerSupervisor.Configuration(
       executable: options.workerExecutable, stateDirectory: options.stateDirectory,
       environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),
-      pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout)
+      pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout, appWorkers: appWorkers)
     loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies, notifier: notifier)
     if let passed {
       listener = try Listener.adopt(passed.socket, path: passed.path)

@@ -60,7 +60,7 @@ extension Effect {
     switch reply {
     case .timerFired(let tick): fired(tick)
     case .failure(let failure): failed(failure)
-    case .http, .storage: failed(EffectFailure(.invalidRequest, "unexpected reply \(reply) to a timer"))
+    case .http, .storage, .custom: failed(EffectFailure(.invalidRequest, "unexpected reply \(reply) to a timer"))
     }
   }
 
@@ -81,7 +81,7 @@ extension Effect {
               status: response.status)))
       case .failure(let failure):
         return transform(.failure(failure))
-      case .timerFired, .storage:
+      case .timerFired, .storage, .custom:
         return transform(.failure(EffectFailure(.invalidRequest, "unexpected reply \(reply) to an HTTP request")))
       }
     }
@@ -117,7 +117,7 @@ extension Effect {
       switch reply {
       case .storage(let storageReply): return transform(.success(storageReply))
       case .failure(let failure): return transform(.failure(failure))
-      case .timerFired, .http:
+      case .timerFired, .http, .custom:
         return transform(.failure(EffectFailure(.invalidRequest, "unexpected reply \(reply) to a storage request")))
       }
     }

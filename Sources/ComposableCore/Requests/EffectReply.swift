@@ -1,3 +1,5 @@
+import JSON
+
 /// What a worker sends back for a request.
 public enum EffectReply: Hashable, Sendable, Codable {
   /// A timer fired; `tick` counts the firings of a repeating timer from 1.
@@ -6,6 +8,9 @@ public enum EffectReply: Hashable, Sendable, Codable {
   case http(HTTPResponse)
   /// The storage worker's answer.
   case storage(StorageReply)
+  /// The answer of an app's own worker to an ``EffectRequest/custom(kind:payload:)``,
+  /// as that worker wrote it.
+  case custom(JSONValue)
   /// The request failed; the request is over.
   case failure(EffectFailure)
 }
@@ -22,7 +27,8 @@ public struct EffectFailure: Error, Hashable, Sendable, Codable, CustomStringCon
     case httpStatus
     /// The reply did not decode into what the feature expected.
     case decoding
-    /// The storage worker could not read or write.
+    /// A worker could not read or write its files: the storage worker, or
+    /// an app's own worker that says so.
     case storage
     /// The request was never handed to a worker: its kind is down, starting
     /// or degraded, its worker stopped reading, or it stopped (or storedaemon

@@ -1,3 +1,5 @@
+import JSON
+
 /// An I/O request a reducer asks a worker to carry out.
 ///
 /// Requests are plain data so they can be logged, asserted in tests and sent to
@@ -6,6 +8,12 @@ public enum EffectRequest: Hashable, Sendable, Codable {
   case timer(TimerRequest)
   case http(HTTPRequest)
   case storage(StorageRequest)
+  /// A request for a kind the app declares (``WorkerKind``), served by the
+  /// app's own worker program: `payload` is the request as that program reads
+  /// it, and its answer comes back as ``EffectReply/custom(_:)``. Features
+  /// use `Effect.worker(_:_:decoding:then:)`, which encodes a typed request
+  /// and decodes the typed answer.
+  case custom(kind: WorkerKind, payload: JSONValue)
 
   /// The kind of worker that carries out this request.
   public var workerKind: WorkerKind {
@@ -13,6 +21,7 @@ public enum EffectRequest: Hashable, Sendable, Codable {
     case .timer: .timer
     case .http: .network
     case .storage: .storage
+    case .custom(let kind, _): kind
     }
   }
 
@@ -25,11 +34,4 @@ public enum EffectRequest: Hashable, Sendable, Codable {
     if case .timer(let timer) = self, timer.repeats { return false }
     return true
   }
-}
-
-/// The kinds of effect worker; one process runs per kind.
-public enum WorkerKind: String, Hashable, Sendable, Codable, CaseIterable {
-  case timer
-  case network
-  case storage
 }

@@ -47,9 +47,9 @@ package struct WorkerOptions: Equatable, Sendable {
       case .option("--help", _):
         return .help
       case .option("--kind", let text?):
-        guard let parsed = WorkerKind(rawValue: text) else {
+        guard let parsed = WorkerKind(rawValue: text), parsed.isBuiltIn else {
           throw UsageError(
-            "unknown kind '\(text)'; expected one of: \(WorkerKind.allCases.map(\.rawValue).joined(separator: ", "))")
+            "unknown kind '\(text)'; expected one of: \(WorkerKind.builtIn.map(\.rawValue).joined(separator: ", "))")
         }
         kind = parsed
       case .option("--state-dir", let text?):
@@ -111,6 +111,7 @@ package struct WorkerOptions: Equatable, Sendable {
       case .timer: "timer"
       case .network: "HTTP"
       case .storage: "storage"
+      default: kind.rawValue
       }
     }.joined(separator: " or ")
     return """

@@ -24,11 +24,17 @@ enum WorkerEnvironment {
 
   /// `effectworker` beside the running `storedaemon`, as installed and as built.
   static func defaultExecutable() -> String {
+    daemonDirectory().map { $0 + "/effectworker" } ?? "effectworker"
+  }
+
+  /// The directory of the running daemon's executable, where its workers and
+  /// an app's own worker programs are looked up; nil if it cannot be read.
+  static func daemonDirectory() -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-    guard count > 0 else { return "effectworker" }
+    guard count > 0 else { return nil }
     let path = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-    guard let slash = path.lastIndex(of: "/") else { return "effectworker" }
-    return path[...slash] + "effectworker"
+    guard let slash = path.lastIndex(of: "/") else { return nil }
+    return String(path[..<slash])
   }
 }

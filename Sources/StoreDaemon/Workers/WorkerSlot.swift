@@ -43,6 +43,8 @@ final class WorkerSlot {
   }
 
   let kind: WorkerKind
+  /// The app's program for an app's own kind; nil for a built-in kind.
+  let program: AppWorker?
   var phase: Phase = .stopped
   var link: WorkerLink?
   /// What the loop has read from the link, while it reads it.
@@ -55,10 +57,13 @@ final class WorkerSlot {
   /// Ids waiting for the worker to become ready, in request order.
   var queue: [EffectID] = []
   var outstandingPing: (id: Int, sentAt: ContinuousClock.Instant)?
+  /// The pings its processes answered in time, counted over restarts.
+  var pingsAnswered = 0
   var nextPingAt = ContinuousClock.now
 
-  init(kind: WorkerKind) {
+  init(kind: WorkerKind, program: AppWorker? = nil) {
     self.kind = kind
+    self.program = program
   }
 
   /// The slot as `tcactl status` shows it.

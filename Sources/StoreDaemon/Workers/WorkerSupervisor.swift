@@ -5,7 +5,8 @@ import Platform
 import Wire
 
 /// Carries out the store's effects in worker processes, one per kind, and
-/// supervises them like an OTP supervisor.
+/// supervises them like an OTP supervisor: the built-in kinds' workers and
+/// the app's own (``AppWorker``), alike.
 ///
 /// - Each request goes to its kind's worker; the reply-to-action mapping stays
 ///   in the store, keyed by the request's id. A request made while its worker
@@ -54,15 +55,19 @@ final class WorkerSupervisor: EffectExecutor {
     var storageDeadline: Duration = .seconds(30)
     /// How many requests may wait for a starting worker.
     var maximumQueued = 10_000
+    /// The app's own kinds and their programs, checked and resolved
+    /// (``AppWorker/prepare(_:daemonDirectory:stateDirectory:)``).
+    var appWorkers: [AppWorker] = []
   }
 
   typealias Post = @Sendable (_ kind: WorkerKind, _ generation: Int, _ report: WorkerLink.Report) -> Void
 
   let configuration: Configuration
   private let post: Post
-  /// One slot per kind, in `WorkerKind.allCases` order: an array, since the
-  /// loop looks at every slot on every pass (``tick(now:)``, ``nextWakeup``).
-  private let slots = WorkerKind.allCases.map { WorkerSlot(kind: $0) }
+  /// One slot per kind, the built-in kinds first, then the app's in the
+  /// order it declares them: an array, since the loop looks at every slot on
+  /// every pass (``tick(now:)``, ``nextWakeup``).
+  private let slots: [WorkerSlot]
   private var kinds: [EffectID: WorkerKind] = [:]
   private var replies: [(EffectReply, EffectID)] = []
   private var nextPingID = 1
@@ -74,6 +79,9 @@ final class WorkerSupervisor: EffectExecutor {
   init(configuration: Configuration, post: @escaping Post) {
     self.configuration = configuration
     self.post = post
+    slots =
+      WorkerKind.builtIn.map { WorkerSlot(kind: $0) }
+      + configuration.appWorkers.map { WorkerSlot(kind: $0.kind, program: $0) }
   }
 
   /// Starts every worker. Call on the store loop's thread (see the type's
@@ -130,6 +138,11 @@ final class WorkerSupervisor: EffectExecutor {
     slots.map { ($0.kind, $0.phase.name) }
   }
 
+  /// How many pings the workers of `kind` have answered in time.
+  func pingsAnswered(by kind: WorkerKind) -> Int {
+    slot(kind)?.pingsAnswered ?? 0
+  }
+
   /// Each worker as `tcactl status` shows it, in kind order.
   var status: JSONValue {
     .array(slots.map(\.status))
@@ -138,8 +151,11 @@ final class WorkerSupervisor: EffectExecutor {
   // MARK: EffectExecutor
 
   func start(_ request: EffectRequest, id: EffectID) {
-    let slot = slot(request.workerKind)
-    let pending = WorkerSlot.Pending(request: request, deadline: deadline(for: request), sent: false)
+    guard let slot = route(request) else {
+      replies.append((.failure(unroutable(request)), id))
+      return
+    }
+    let pending = WorkerSlot.Pending(request: request, deadline: deadline(for: request, in: slot), sent: false)
     switch slot.phase {
     case .running:
       slot.pending[id] = pending
@@ -169,8 +185,7 @@ final class WorkerSupervisor: EffectExecutor {
   }
 
   func cancel(_ id: EffectID) {
-    guard let kind = kinds.removeValue(forKey: id) else { return }
-    let slot = slot(kind)
+    guard let kind = kinds.removeValue(forKey: id), let slot = slot(kind) else { return }
     guard let pending = slot.pending.removeValue(forKey: id) else { return }
     if pending.sent {
       _ = slot.link?.send(.cancel(id: id))
@@ -210,8 +225,7 @@ final class WorkerSupervisor: EffectExecutor {
 
   /// Handles what a worker reported.
   func handle(_ report: WorkerLink.Report, kind: WorkerKind, generation: Int) {
-    let slot = slot(kind)
-    guard generation == slot.generation else { return }
+    guard let slot = slot(kind), generation == slot.generation else { return }
     switch report {
     case .event(.ready(_, let pid, _)):
       guard case .starting = slot.phase else { return }
@@ -232,7 +246,10 @@ final class WorkerSupervisor: EffectExecutor {
       replies.append((reply, id))
 
     case .event(.pong(let id)):
-      if slot.outstandingPing?.id == id { slot.outstandingPing = nil }
+      if slot.outstandingPing?.id == id {
+        slot.outstandingPing = nil
+        slot.pingsAnswered += 1
+      }
 
     case .ended:
       // The process is gone, though its socket may live on in a process it
@@ -341,22 +358,55 @@ final class WorkerSupervisor: EffectExecutor {
 
   // MARK: Helpers
 
-  private func slot(_ kind: WorkerKind) -> WorkerSlot {
-    // Every kind has its slot, made in `init`.
-    slots.first { $0.kind == kind }!
+  private func slot(_ kind: WorkerKind) -> WorkerSlot? {
+    slots.first { $0.kind == kind }
+  }
+
+  /// The slot `request` goes to: its kind's, but never a built-in worker for
+  /// a request of an app's own kind, which it could not read.
+  private func route(_ request: EffectRequest) -> WorkerSlot? {
+    guard let slot = slot(request.workerKind) else { return nil }
+    if case .custom = request, slot.program == nil { return nil }
+    return slot
+  }
+
+  /// The failure of a request no worker serves: it names the kinds there are.
+  private func unroutable(_ request: EffectRequest) -> EffectFailure {
+    let kind = request.workerKind
+    let served = slots.map(\.kind.rawValue).joined(separator: ", ")
+    if kind.isBuiltIn {
+      return EffectFailure(
+        .invalidRequest,
+        "'\(kind)' is a built-in kind, whose requests are not an app's JSON; the kinds served are: \(served)")
+    }
+    return EffectFailure(
+      .invalidRequest,
+      "no worker serves the kind '\(kind)'; the kinds served are: \(served) (an app declares its own kinds with AppWorker)"
+    )
   }
 
   private func spawn(_ slot: WorkerSlot) {
     slot.generation += 1
     let kind = slot.kind
     let generation = slot.generation
-    var arguments = ["--kind", kind.rawValue, "--log-level", LogStream.minimumLevel.name]
-    if kind == .storage { arguments += ["--state-dir", configuration.stateDirectory] }
+    let executable: String
+    var arguments: [String]
+    var environment = configuration.environment
+    if let program = slot.program {
+      executable = program.executable
+      arguments = program.arguments
+      environment += [
+        "\(WorkerProtocol.kindVariable)=\(kind)",
+        "\(WorkerProtocol.directoryVariable)=\(AppWorker.directory(for: kind, stateDirectory: configuration.stateDirectory))",
+      ]
+    } else {
+      executable = WorkerProtocol.executable(for: kind, effectworker: configuration.executable)
+      arguments = ["--kind", kind.rawValue, "--log-level", LogStream.minimumLevel.name]
+      if kind == .storage { arguments += ["--state-dir", configuration.stateDirectory] }
+    }
     do {
       slot.link = try WorkerLink.start(
-        kind: kind, generation: generation,
-        executable: WorkerProtocol.executable(for: kind, effectworker: configuration.executable), arguments: arguments,
-        environment: configuration.environment
+        kind: kind, generation: generation, executable: executable, arguments: arguments, environment: environment
       ) { [post] report in post(kind, generation, report) }
       slot.input = WorkerInput()
       slot.phase = .starting(since: .now)
@@ -400,12 +450,14 @@ final class WorkerSupervisor: EffectExecutor {
     return EffectFailure(.workerUnavailable, message)
   }
 
-  private func deadline(for request: EffectRequest) -> ContinuousClock.Instant? {
+  private func deadline(for request: EffectRequest, in slot: WorkerSlot) -> ContinuousClock.Instant? {
     let grace = configuration.deadlineGrace
     switch request {
     case .timer(let timer): return timer.repeats ? nil : .now + timer.duration + grace
     case .http(let http): return .now + .milliseconds(http.timeoutMilliseconds) + grace
     case .storage: return .now + configuration.storageDeadline
+    // Only an app's own slot takes these (``route(_:)``).
+    case .custom: return .now + (slot.program?.timeout ?? configuration.storageDeadline)
     }
   }
 }

@@ -4,6 +4,7 @@ import JSON
 /// A message from the daemon to an effect worker.
 public enum WorkerCommand: Equatable, Sendable {
   /// Carry out `request`; answer with one or more `reply` events for `id`.
+  /// A request of an app's own kind travels as its payload, with its `kind`.
   case start(id: EffectID, request: EffectRequest)
   /// Stop the request `id`: abort its I/O and send nothing more for it. A
   /// request the worker does not know (it already finished) is ignored.
@@ -18,6 +19,11 @@ public enum WorkerCommand: Equatable, Sendable {
   /// The command as JSON.
   public func json() throws(WorkerMessageError) -> JSONValue {
     switch self {
+    case .start(let id, .custom(let kind, let payload)):
+      // An app's own worker reads its request as the feature wrote it.
+      return .object([
+        "type": .string("start"), "id": .int(Int(clamping: id)), "kind": .string(kind.rawValue), "request": payload,
+      ])
     case .start(let id, let request):
       return .object([
         "type": .string("start"), "id": .int(Int(clamping: id)), "request": try workerEncode(request, as: "request"),
@@ -37,9 +43,12 @@ public enum WorkerCommand: Equatable, Sendable {
     }
     switch type {
     case "start":
-      self = .start(
-        id: try object.workerID("id", in: type),
-        request: try object.workerDecode(EffectRequest.self, "request", in: type))
+      let id = try object.workerID("id", in: type)
+      if let kind = try object.workerKind(in: type), !kind.isBuiltIn {
+        self = .start(id: id, request: .custom(kind: kind, payload: try object.workerField("request", in: type)))
+      } else {
+        self = .start(id: id, request: try object.workerDecode(EffectRequest.self, "request", in: type))
+      }
     case "cancel":
       self = .cancel(id: try object.workerID("id", in: type))
     case "ping":

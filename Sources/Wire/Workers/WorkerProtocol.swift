@@ -9,8 +9,9 @@ import JSON
 /// payloads whose `type` names the message. The worker speaks first, with
 /// ``WorkerEvent/ready(kind:pid:protocol:)``; from then on the daemon sends
 /// ``WorkerCommand``s and the worker answers with ``WorkerEvent``s, in any
-/// order. Requests and replies travel as their Swift `Codable` form, like
-/// actions do on client connections.
+/// order. The built-in kinds' requests and replies travel as their Swift
+/// `Codable` form, like actions do on client connections; an app's own
+/// kind's as the JSON the app and its worker agree on.
 public enum WorkerProtocol {
   /// The version a worker announces in `ready`; the daemon refuses any other.
   public static let version = 1
@@ -28,10 +29,18 @@ public enum WorkerProtocol {
   /// outlives a daemon killed with SIGKILL (docs/WORKERS.md, "Startup").
   public static let daemonPIDVariable = "STOREDAEMON_PID"
 
+  /// The environment variable naming the kind an app's own worker program is
+  /// started for, which it names in its `ready`.
+  public static let kindVariable = "STOREDAEMON_WORKER_KIND"
+
+  /// The environment variable naming a directory of an app's own worker's
+  /// own, `STATE_DIR/workers/KIND`, which the daemon makes at start.
+  public static let directoryVariable = "STOREDAEMON_WORKER_DIRECTORY"
+
   /// What the network worker's program adds to the name of `effectworker`.
   public static let networkProgramSuffix = "-network"
 
-  /// The program that serves `kind`: `effectworker` for timers and storage,
+  /// The program that serves the built-in `kind`: `effectworker` for timers and storage,
   /// `effectworker-network` for HTTP. Only the network worker links
   /// FoundationNetworking (libcurl and its TLS libraries); the others load
   /// the standard library and FoundationEssentials alone, and so restart in
@@ -40,7 +49,7 @@ public enum WorkerProtocol {
     kind == .network ? "effectworker" + networkProgramSuffix : "effectworker"
   }
 
-  /// The executable to start for `kind`, given the path of `effectworker`:
+  /// The executable to start for the built-in `kind`, given the path of `effectworker`:
   /// that path itself, or for the network kind the same path with
   /// ``networkProgramSuffix`` appended (`/usr/bin/effectworker` →
   /// `/usr/bin/effectworker-network`). Both are installed side by side.
@@ -107,6 +116,20 @@ extension JSONObject {
     let value = try workerInt(key, in: type)
     guard value >= 0 else { throw WorkerMessageError("'\(type)' needs '\(key)' to be non-negative, got \(value)") }
     return EffectID(value)
+  }
+
+  /// The message's `kind`, nil when it has none.
+  func workerKind(in type: String) throws(WorkerMessageError) -> WorkerKind? {
+    guard let value = self["kind"] else { return nil }
+    guard case .string(let name) = value else {
+      throw WorkerMessageError("'\(type)' needs 'kind' to be a string, got \(CanonicalJSON.text(value))")
+    }
+    do throws(WorkerKindError) {
+      try WorkerKind.validate(name)
+    } catch {
+      throw WorkerMessageError("'\(type)': \(error)")
+    }
+    return WorkerKind(stringLiteral: name)
   }
 
   func workerDecode<T: Decodable>(_ type: T.Type, _ key: String, in message: String) throws(WorkerMessageError) -> T {

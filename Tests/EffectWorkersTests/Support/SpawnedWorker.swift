@@ -6,7 +6,7 @@ import TestSupport
 import Wire
 
 /// A real worker process (`effectworker`, or `effectworker-network` for the
-/// network kind), started as the daemon starts it (with ``ConnectedChild``, its
+/// network kind, or an app's own worker program), started as the daemon starts it (with ``ConnectedChild``, its
 /// socket on descriptor 3), for a test to speak frames to.
 ///
 /// Its standard output and error go to a log file in the test's directory,
@@ -35,12 +35,23 @@ final class SpawnedWorker {
 
   /// Starts a worker of `kind` with `arguments` after `--kind`, logging to a
   /// file in `directory`, and waits for its `ready`.
-  init(_ kind: WorkerKind, arguments: [String] = [], in directory: TemporaryDirectory) throws {
+  convenience init(_ kind: WorkerKind, arguments: [String] = [], in directory: TemporaryDirectory) throws {
+    try self.init(
+      kind: kind, executable: Self.executable(for: kind), arguments: ["--kind", kind.rawValue] + arguments,
+      environment: ["PATH=/usr/bin:/bin"], in: directory)
+  }
+
+  /// Starts `executable`, a worker program serving `kind` (an app's own, in
+  /// any language), with `arguments` and `environment` (`NAME=value`),
+  /// logging to a file in `directory`, and waits for its `ready`.
+  init(
+    kind: WorkerKind, executable: String, arguments: [String], environment: [String], in directory: TemporaryDirectory
+  ) throws {
     self.kind = kind
     logPath = directory.appending("\(kind.rawValue)-\(UInt32.random(in: 0...UInt32.max)).log")
     let child = try ConnectedChild.spawn(
-      executable: Self.executable(for: kind), arguments: ["--kind", kind.rawValue] + arguments,
-      environment: ["PATH=/usr/bin:/bin"], socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: logPath)
+      executable: executable, arguments: arguments, environment: environment,
+      socketDescriptor: WorkerProtocol.socketDescriptor, outputPath: logPath)
     pid = child.pid
     socket = child.socket
     ready = try next()

@@ -11,6 +11,8 @@ import Testing
     .start(
       id: 8, request: .http(HTTPRequest(method: "POST", url: "http://127.0.0.1:8080/carts", body: Data("{}".utf8)))),
     .start(id: 9, request: .storage(.put(namespace: "bmi-history", key: "a", value: Data([0, 1, 2])))),
+    .start(
+      id: 10, request: .custom(kind: "export", payload: .object(["file": .string("todos.json"), "todos": .array([])]))),
     .cancel(id: 7),
     .ping(id: 3),
   ]
@@ -20,6 +22,10 @@ import Testing
     .reply(id: 7, reply: .timerFired(tick: 1)),
     .reply(id: 8, reply: .http(HTTPResponse(status: 201, text: "created"))),
     .reply(id: 9, reply: .failure(EffectFailure(.storage, "disk full"))),
+    .ready(kind: "export", pid: 4243, protocol: WorkerProtocol.version),
+    .reply(
+      id: 10, reply: .custom(.object(["count": .int(2), "path": .string("/var/lib/todos/workers/export/todos.json")]))),
+    .reply(id: 11, reply: .failure(EffectFailure(.invalidRequest, "'file' must be a plain file name"))),
     .pong(id: 3),
   ]
 
@@ -52,6 +58,34 @@ import Testing
         == #"{"kind":"timer","pid":4242,"protocol":1,"type":"ready"}"#)
   }
 
+  /// The examples of an app's own kind (docs/PROTOCOL.md, "An app's own
+  /// kinds"), as a worker in another language reads and writes them.
+  @Test func documentedExamplesOfAnAppsOwnKind() throws {
+    let start = WorkerCommand.start(
+      id: 12,
+      request: .custom(
+        kind: "export",
+        payload: .object([
+          "file": .string("todos.json"),
+          "todos": .array([.object(["isComplete": .bool(false), "title": .string("Milk")])]),
+        ])))
+    #expect(
+      CanonicalJSON.text(try start.json())
+        == #"{"id":12,"kind":"export","request":{"file":"todos.json","todos":[{"isComplete":false,"title":"Milk"}]},"type":"start"}"#
+    )
+    let answered = try WorkerEvent(
+      payload: Array(#"{"type":"reply","id":12,"value":{"path":"/tmp/todos.json","count":1}}"#.utf8))
+    #expect(
+      answered == .reply(id: 12, reply: .custom(.object(["count": .int(1), "path": .string("/tmp/todos.json")]))))
+    let failed = try WorkerEvent(
+      payload: Array(
+        #"{"type":"reply","id":13,"failure":{"kind":"invalidRequest","message":"'file' is missing"}}"#.utf8))
+    #expect(failed == .reply(id: 13, reply: .failure(EffectFailure(.invalidRequest, "'file' is missing"))))
+    #expect(
+      try WorkerEvent(payload: Array(#"{"type":"ready","kind":"export","pid":4243,"protocol":1}"#.utf8))
+        == .ready(kind: "export", pid: 4243, protocol: 1))
+  }
+
   @Test(arguments: [
     (#"[1]"#, "must be a JSON object"),
     (#"{"id":1}"#, "needs a string 'type'"),
@@ -60,6 +94,8 @@ import Testing
     (#"{"type":"cancel","id":-1}"#, "non-negative"),
     (#"{"type":"start","id":1,"request":{"rocket":{}}}"#, "is not a EffectRequest"),
     (#"{"type":"ping","id":"x"}"#, "to be an integer"),
+    (#"{"type":"start","id":1,"kind":"Export","request":{}}"#, "invalid worker kind 'Export'"),
+    (#"{"type":"start","id":1,"kind":"export"}"#, "'start' needs 'request'"),
   ])
   func invalidCommandsSayWhatWasExpected(_ text: String, _ expected: String) {
     #expect {
@@ -70,7 +106,10 @@ import Testing
   }
 
   @Test(arguments: [
-    (#"{"type":"ready","kind":"printer","pid":1,"protocol":1}"#, "one of: timer, network, storage"),
+    (#"{"type":"ready","kind":"Printer","pid":1,"protocol":1}"#, "invalid worker kind 'Printer'"),
+    (#"{"type":"ready","pid":1,"protocol":1}"#, "'ready' needs 'kind'"),
+    (#"{"type":"reply","id":1}"#, "'reply' needs one of 'value'"),
+    (#"{"type":"reply","id":1,"failure":{"message":"x"}}"#, "'failure' is not a EffectFailure"),
     (#"{"type":"ready","kind":"timer","pid":0,"protocol":1}"#, "invalid pid"),
     (#"{"type":"reply","id":1,"reply":7}"#, "is not a EffectReply"),
     (#"{"type":"hello"}"#, "unknown worker event 'hello'"),
