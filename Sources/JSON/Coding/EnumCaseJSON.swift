@@ -28,16 +28,20 @@
 ///
 /// Enums with raw values and hand-written coding are untouched: they do not
 /// write a nested keyed container.
-enum EnumCaseJSON {
-  /// The JSON of case `name` whose values are `values`, as the keys of
-  /// `keyType` name them: the short form when it reads back as `values`.
-  static func json(case name: String, values: JSONObject, keyType: any CodingKey.Type) -> JSONValue {
+///
+/// ``ActionLanguage`` builds and reads actions' JSON with the same functions,
+/// given the names of a case's values from its schema.
+public enum EnumCaseJSON {
+  /// The JSON of case `name` whose values are `values`, keyed as synthesized
+  /// coding keys them (labels, `_0`, `_1`, …): the short form when it reads
+  /// back as `values`. `isValueName` tells the case's value keys.
+  public static func json(case name: String, values: JSONObject, isValueName: (String) -> Bool) -> JSONValue {
     if values.isEmpty { return .string(name) }
     if values.count == 1, let only = values["_0"] {
       let readsBack: Bool
       switch only {
-      case .object(let members): readsBack = !members.allSatisfy { keyType.init(stringValue: $0.key) != nil }
-      case .array: readsBack = keyType.init(stringValue: "_1") == nil
+      case .object(let members): readsBack = !members.allSatisfy { isValueName($0.key) }
+      case .array: readsBack = !isValueName("_1")
       default: readsBack = true
       }
       return .object([name: readsBack ? only : .object(values)])
@@ -57,23 +61,51 @@ enum EnumCaseJSON {
   }
 
   /// The values, keyed as synthesized coding reads them, of a case whose
-  /// JSON after its name is `json` and whose values' keys are `keyType`'s:
-  /// `json` itself when it is the long form (an object whose keys all name
-  /// values), the elements of an array as `_0`, `_1`, … for a case of
-  /// several unlabelled values, else `json` as the only value `_0`.
-  ///
-  /// Only for a case that has an unlabelled value (`keyType` knows `_0`);
-  /// the others have only the long form.
-  static func values(_ json: JSONValue, keyType: any CodingKey.Type) -> JSONObject? {
-    guard keyType.init(stringValue: "_0") != nil else { return nil }
-    switch json {
-    case .object(let members) where members.allSatisfy({ keyType.init(stringValue: $0.key) != nil }):
+  /// JSON after its name is `body`: `body` itself when it is the long form
+  /// (an object whose keys all name values), the elements of an array as
+  /// `_0`, `_1`, … for a case of several unlabelled values, else `body` as
+  /// the only value `_0`. For a case without an unlabelled value (no `_0`),
+  /// only the long form: nil for anything but an object.
+  public static func values(_ body: JSONValue, isValueName: (String) -> Bool) -> JSONObject? {
+    guard isValueName("_0") else {
+      guard case .object(let members) = body else { return nil }
       return members
-    case .array(let elements) where keyType.init(stringValue: "_1") != nil:
+    }
+    switch body {
+    case .object(let members) where members.allSatisfy({ isValueName($0.key) }):
+      return members
+    case .array(let elements) where isValueName("_1"):
       return JSONObject(elements.enumerated().map { ("_\($0.offset)", $0.element) })
     default:
-      return ["_0": json]
+      return ["_0": body]
     }
+  }
+
+  /// The case name and the JSON after it of an enum value's JSON: a string
+  /// is a case without values (`body` nil), an object of one member a case
+  /// and its values; nil for anything else.
+  public static func split(_ json: JSONValue) -> (name: String, body: JSONValue?)? {
+    switch json {
+    case .string(let name): return (name, nil)
+    case .object(let members) where members.count == 1:
+      guard let (name, body) = members.first else { return nil }
+      return (name, body)
+    default: return nil
+    }
+  }
+
+  /// ``json(case:values:isValueName:)`` for a case whose value keys are
+  /// `keyType`'s, as the encoder finds them.
+  static func json(case name: String, values: JSONObject, keyType: any CodingKey.Type) -> JSONValue {
+    json(case: name, values: values) { keyType.init(stringValue: $0) != nil }
+  }
+
+  /// ``values(_:isValueName:)`` for a case whose value keys are `keyType`'s,
+  /// as the decoder finds them; nil when the case has no unlabelled value,
+  /// whose keyed container is then read as any other.
+  static func values(_ body: JSONValue, keyType: any CodingKey.Type) -> JSONObject? {
+    guard keyType.init(stringValue: "_0") != nil else { return nil }
+    return values(body) { keyType.init(stringValue: $0) != nil }
   }
 
   /// Whether `text`, found where `keyType`'s keyed container was asked for,
