@@ -83,7 +83,7 @@ import Wire
     let client = try daemon.client()
     _ = try client.sendAndWait(path: "products.fetchProducts", timeout: eventTimeout)
     let products = try client.get(path: "/products").value
-    guard case .string(let reason)? = products[path: "status", "failed", "_0"] else {
+    guard case .string(let reason)? = products[path: "status", "failed"] else {
       Issue.record("no failed status: \(products[path: "status"] ?? .null)")
       return
     }
