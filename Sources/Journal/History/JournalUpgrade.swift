@@ -23,7 +23,9 @@ public struct JournalUpgrade: Sendable {
 
   /// Decodes a state as `State` and an action as `Action`, and encodes them
   /// again as the daemon publishes them.
-  public static func reencoding<State: Codable & Sendable, Action: Codable & Sendable>(state: State.Type, action: Action.Type)
+  public static func reencoding<State: Codable & Sendable, Action: Codable & Sendable>(
+    state: State.Type, action: Action.Type
+  )
     -> JournalUpgrade
   {
     JournalUpgrade(

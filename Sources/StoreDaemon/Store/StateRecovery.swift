@@ -89,7 +89,9 @@ struct StateRecovery {
       let schema = AppFeature.Action.actionSchema
       for entry in recovered.records.suffix(retained) {
         // A record of an older format holds another shape of JSON.
-        guard entry.format == JournalFormat.current, let record = try? entry.decoded(), let patch = try? JSONPatch.operations(from: record.patch) else {
+        guard entry.format == JournalFormat.current, let record = try? entry.decoded(),
+          let patch = try? JSONPatch.operations(from: record.patch)
+        else {
           recent.removeAll()
           continue
         }

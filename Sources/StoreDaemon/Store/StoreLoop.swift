@@ -105,7 +105,8 @@ final class StoreLoop: @unchecked Sendable {
       options: options)
     let historyReader = HistoryReader(
       reader: recovery.journal.reader.upgrading(
-        .reencoding(state: AppFeature.State.self, action: AppFeature.Action.self)), initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
+        .reencoding(state: AppFeature.State.self, action: AppFeature.Action.self)),
+      initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
       schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2))
     history = HistoryRequests(
       reader: historyReader, schema: schema, clients: clients, publisher: publisher,

@@ -31,7 +31,8 @@ import Wire
     guard case .object(let saved)? = state[path: "bmi", "input", "saveStatus"], saved.count == 1,
       case .object(let record)? = saved["saved"]
     else {
-      Issue.record("saveStatus is not {\"saved\":{…}}: \(String(describing: state[path: "bmi", "input", "saveStatus"]))")
+      Issue.record(
+        "saveStatus is not {\"saved\":{…}}: \(String(describing: state[path: "bmi", "input", "saveStatus"]))")
       return
     }
     #expect(record["height"] == .int(180))
