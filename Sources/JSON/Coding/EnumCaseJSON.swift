@@ -26,10 +26,14 @@
 /// optional value that is `nil` is `null` (`{"failed":null}`), or left out
 /// where the encoder leaves out `nil` members, so `tag(nil)` can be `"tag"`.
 ///
-/// Enums with raw values and hand-written coding are untouched: they do not
-/// write a nested keyed container.
+/// Enums with raw values are untouched: they write a single value. The
+/// shape is recognised, not the type: a hand-written `encode(to:)` that
+/// writes one nested keyed container and nothing else is written the same
+/// way (none in this package does), and a string where a keyed container is
+/// asked for reads as a case without values when the container's keys know
+/// its name.
 ///
-/// ``ActionLanguage`` builds and reads actions' JSON with the same functions,
+/// `ActionLanguage` builds and reads actions' JSON with the same functions,
 /// given the names of a case's values from its schema.
 public enum EnumCaseJSON {
   /// The JSON of case `name` whose values are `values`, keyed as synthesized
