@@ -63,7 +63,7 @@ func record(_ version: UInt64) -> JournalRecord {
   JournalRecord(
     version: version, time: 1_700_000_000_000 + Int64(version),
     origin: .object(["client": .string("bench"), "connection": .int(1)]),
-    action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]),
+    action: .object(["counter": .string("incrementButtonTapped")]),
     patch: .array([
       .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(version))])
     ]))

@@ -47,7 +47,8 @@ import Testing
     .object(["move": .object(["_0": .int(1), "to": .string("top"), "extra": .null])]),
     .object(["settings": .object(["_0": .object(["field": .string("colour"), "value": .int(1)])])]),
     .object(["open": .object([:]), "move": .object([:])]),
-    .string("open"),
+    .string("nope"),
+    .int(3),
   ]
 
   @Test(arguments: strangers)

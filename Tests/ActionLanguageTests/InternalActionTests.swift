@@ -109,7 +109,8 @@ enum FolderAction: Equatable, DescribedAction {
   @Test func jsonOutsideTheSchemaIsJudgedByTheCasesItMatched() {
     #expect(schema.internalSender(of: .object(["nonsense": .object([:])])) == nil)
     #expect(schema.internalSender(of: .object(["internal": .string("x")]))?.description == "the mail's own effects")
-    #expect(schema.internalSender(of: .string("delivered")) == nil)
+    #expect(schema.internalSender(of: .string("nonsense")) == nil)
+    #expect(schema.internalSender(of: .int(3)) == nil)
   }
 
   /// Internal paths still parse (the daemon decides who may send them), but

@@ -21,13 +21,15 @@ import Testing
   }
 
   @Test func encodesEverythingTheDecoderTestsDecode() throws {
-    // The one difference from JSONEncoder: optional members without a value
-    // are written as null rather than left out.
+    // The differences from JSONEncoder: optional members without a value
+    // are written as null rather than left out, and enums as EnumCaseJSON
+    // writes them (a case without values as its name).
     let built = try JSONValueEncoder.encode(JSONValueDecoderTests.everything)
     let reference = try JSONPatch.apply(
       [
         .add(path: JSONPointer("/missing"), value: .null),
         .add(path: JSONPointer("/shapes/2/labelled/tags"), value: .null),
+        .replace(path: JSONPointer("/shapes/0"), value: .string("point")),
       ], to: Self.reference(JSONValueDecoderTests.everything))
     #expect(built == reference, "\(CanonicalJSON.text(built)) vs \(CanonicalJSON.text(reference))")
     #expect(

@@ -22,7 +22,7 @@ public enum SampleJournal {
     return JournalRecord(
       version: version, time: 1_700_000_000_000 + Int64(version),
       origin: .object(["client": .string("tcactl"), "connection": .int(Int(version % 5))]),
-      action: .object(["counter": .object(["_0": .object(["add": .object(["_0": .int(Int(version))])])])]),
+      action: .object(["counter": .object(["add": .int(Int(version))])]),
       patch: .array(patch))
   }
 

@@ -45,7 +45,7 @@ import Testing
           JournalRecord(
             version: version, time: WallClock.milliseconds(),
             origin: .object(["client": .string("test"), "connection": .int(1)]),
-            action: .object(["add": .object(["_0": .string("n\(batch)-\(index)")])]),
+            action: .object(["add": .string("n\(batch)-\(index)")]),
             patch: JSONPatch.json(JSONPatch.diff(from: published, to: nextJSON))))
         state = next
         published = nextJSON

@@ -53,7 +53,7 @@ struct InputCostTests {
     // An action as JSON too: a binding's value of 600 KB once cost the loop seconds.
     let ones = Array(repeating: "1", count: 300_000).joined(separator: ",")
     try raw.send(
-      #"{"type":"send","id":2,"action":{"bmi":{"_0":{"input":{"_0":{"binding":{"_0":{"field":"height","value":[\#(ones)]}}}}}}}}"#
+      #"{"type":"send","id":2,"action":{"bmi":{"input":{"binding":{"field":"height","value":[\#(ones)]}}}}}"#
     )
     guard case .error(2, .invalidMessage, let jsonMessage)? = try raw.read() else {
       Issue.record("a 600 KB action must be refused as an invalid message")
@@ -75,7 +75,7 @@ struct InputCostTests {
     #expect(message == "'send': argument 1 nests arrays and objects 500 levels deep; at most 64 are accepted")
     // As the frame's own JSON.
     try raw.send(
-      #"{"type":"send","id":2,"action":{"products":{"_0":{"productsResponse":{"_0":\#(Self.deepArgument)}}}}}"#)
+      #"{"type":"send","id":2,"action":{"products":{"productsResponse":\#(Self.deepArgument)}}}"#)
     guard case .error(nil, .invalidJSON, let frameMessage)? = try raw.read() else {
       Issue.record("a 500-level frame must be refused as invalid JSON")
       return

@@ -43,7 +43,7 @@ struct ActionPathParser {
         guard rest.isEmpty else { throw .notAGroup(path: typed, extra: rest, usage: usage) }
         command.steps.append(actionCase.name)
         let payload = try payload(of: actionCase, path: typed, command: &command)
-        return command.parsed(PathFrame.wrap(.object([actionCase.name: payload]), in: frames))
+        return command.parsed(PathFrame.wrap(actionCase.json(values: payload), in: frames))
       }
       frames.append(.descent(name: actionCase.name, key: descent.codingKey))
       switch descent.value.kind {
@@ -106,11 +106,11 @@ struct ActionPathParser {
     return .object(["field": .string(field.name), "value": value])
   }
 
-  /// The object of a case's associated values, keyed as `Codable` keys them;
-  /// a `nil` optional is left out, as synthesized `Codable` leaves it out.
+  /// A case's associated values, keyed as `Codable` keys them; a `nil`
+  /// optional is left out, as synthesized `Codable` leaves it out.
   private func payload(
     of actionCase: ActionCase, path: String, command: inout CommandWords
-  ) throws(ActionPathError) -> JSONValue {
+  ) throws(ActionPathError) -> JSONObject {
     let parameters = actionCase.arguments
     guard (actionCase.requiredArgumentCount...parameters.count).contains(arguments.count) else {
       throw .argumentCount(
@@ -124,7 +124,7 @@ struct ActionPathParser {
       if value != .null { members[parameter.codingKey] = value }
     }
     command.dropTrailingNulls()
-    return .object(members)
+    return members
   }
 
   private func value(of word: String, _ schema: ValueSchema, path: String, name: String) throws(ActionPathError)

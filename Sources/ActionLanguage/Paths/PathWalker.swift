@@ -52,7 +52,7 @@ struct PathWalker {
           (key: argument.codingKey, value: ActionTemplate.argument(index))
         }
         append(
-          here, json: .object([actionCase.name: .object(JSONObject(members))]), summary: actionCase.summary,
+          here, json: actionCase.json(values: JSONObject(members)), summary: actionCase.summary,
           arguments: actionCase.arguments.map { Self.argument($0.name, $0.value) })
         continue
       }

@@ -12,9 +12,8 @@ enum ActionRenderer {
 
   /// Appends the steps of `json` to `steps` and returns its argument words.
   private static func render(_ json: JSONValue, _ schema: ActionSchema, _ steps: inout [String]) -> [String]? {
-    guard case .object(let outer) = json, outer.count == 1, let (name, body) = outer.first,
-      let actionCase = schema.actionCase(named: name), case .object(let members) = body
-    else { return nil }
+    guard let (actionCase, members) = schema.match(json) else { return nil }
+    let name = actionCase.name
     guard let descent = actionCase.descent else {
       steps.append(name)
       return arguments(members, actionCase)

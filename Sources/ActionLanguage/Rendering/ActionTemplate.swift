@@ -11,7 +11,7 @@ import JSON
 /// placeholder with the JSON of its value (docs/PROTOCOL.md, "Actions as JSON"):
 ///
 /// ```
-/// {"cart":{"_0":{"addItem":{"_0":{"$argument":0}}}}}   with 3   →   {"cart":{"_0":{"addItem":{"_0":3}}}}
+/// {"cart":{"addItem":{"$argument":0}}}   with 3   →   {"cart":{"addItem":3}}
 /// ```
 public enum ActionTemplate {
   /// The member naming an argument's placeholder.

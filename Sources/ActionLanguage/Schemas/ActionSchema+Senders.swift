@@ -4,19 +4,17 @@ extension ActionSchema {
   /// Who alone sends `action`: the innermost internal case on its path
   /// (``ActionCase/sentBy``), or `nil` when a client may send it.
   ///
-  /// Reads only the case names along the action's JSON, as synthesized
-  /// `Codable` writes it, so it costs one member lookup per level; JSON that
+  /// Reads only the case names along the action's JSON, in any form
+  /// ``EnumCaseJSON`` reads, so it costs a few member lookups per level; JSON that
   /// leaves the schema is judged by the cases it matched up to there.
   public func internalSender(of action: JSONValue) -> InternalSender? {
     var schema = self
     var json = action
     var sender: InternalSender?
-    while case .object(let outer) = json, outer.count == 1, let (name, body) = outer.first,
-      let actionCase = schema.actionCase(named: name)
-    {
+    while let (name, body) = EnumCaseJSON.split(json), let actionCase = schema.actionCase(named: name) {
       sender = actionCase.sentBy ?? sender
-      guard let descent = actionCase.descent, case .object(let members) = body,
-        let inner = members[descent.codingKey]
+      guard let descent = actionCase.descent, let body,
+        let inner = EnumCaseJSON.values(body, isValueName: { $0 == descent.codingKey })?[descent.codingKey]
       else { break }
       switch descent.value.kind {
       case .action(let reference):

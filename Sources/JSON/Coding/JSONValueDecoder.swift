@@ -10,6 +10,9 @@ import FoundationEssentials
 /// - ISO 8601 dates, base64 `Data`, `URL` from its string;
 /// - `"Infinity"`, `"-Infinity"` and `"NaN"` as non-finite floating point;
 /// - an integer from a fractional number only when it is exact (`3.0`);
+/// - an enum's synthesized coding reads the forms ``EnumCaseJSON`` defines
+///   (`"idle"`, `{"failed":"…"}`) as well as Foundation's
+///   (`{"idle":{}}`, `{"failed":{"_0":"…"}}`);
 /// - errors are `DecodingError`s carrying the coding path.
 public enum JSONValueDecoder {
   /// Decodes `type` from `value`.
@@ -42,10 +45,15 @@ private struct ValueDecoder: Decoder {
   }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    guard case .object(let members) = value else {
+    switch value {
+    case .object(let members):
+      return KeyedDecodingContainer(KeyedContainer<Key>(members: members, path: path))
+    case .string(let name) where EnumCaseJSON.isCaseName(name, keyType: type):
+      // A case without values, as its name.
+      return KeyedDecodingContainer(KeyedContainer<Key>(members: [name: .object([:])], path: path))
+    default:
       throw mismatch([String: Any].self)
     }
-    return KeyedDecodingContainer(KeyedContainer<Key>(members: members, path: path))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -254,10 +262,15 @@ private struct KeyedContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoder(for: key).integer(type) }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoder(for: key).integer(type) }
 
+  /// An enum case's values (``EnumCaseJSON``), or any other nested object.
   func nestedContainer<NestedKey: CodingKey>(
     keyedBy type: NestedKey.Type, forKey key: Key
   ) throws -> KeyedDecodingContainer<NestedKey> {
-    try decoder(for: key).container(keyedBy: type)
+    let decoder = try decoder(for: key)
+    guard let values = EnumCaseJSON.values(decoder.value, keyType: type) else {
+      return try decoder.container(keyedBy: type)
+    }
+    return KeyedDecodingContainer(KeyedContainer<NestedKey>(members: values, path: decoder.path))
   }
 
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {

@@ -20,7 +20,10 @@ import FoundationEssentials
 /// - a value that encodes nothing is an empty object, and at the top level an
 ///   `EncodingError`;
 /// - unlike `JSONEncoder`, an optional member without a value is `null`
-///   rather than left out, unless the caller asks for ``NilMembers/omitted``.
+///   rather than left out, unless the caller asks for ``NilMembers/omitted``;
+/// - unlike `JSONEncoder`, an enum's synthesized coding is written as a
+///   person would write it (``EnumCaseJSON``): `"idle"` rather than
+///   `{"idle":{}}`, `{"failed":"…"}` rather than `{"failed":{"_0":"…"}}`.
 public enum JSONValueEncoder {
   /// How an optional member without a value is written.
   public enum NilMembers: Sendable {
@@ -202,6 +205,9 @@ private final class ObjectBuilder {
   /// container, most structs have none, and a dictionary cost more to make
   /// and hash into than the list costs to search.
   private(set) var pending: [(key: String, value: Pending)] = []
+  /// The keys of the container this object is, when it was asked for as a
+  /// nested keyed container: an enum case's values (``EnumCaseJSON``).
+  var keyType: (any CodingKey.Type)?
 
   init(capacity: Int = 0) {
     if capacity > 0 { members.reserveCapacity(capacity) }
@@ -234,6 +240,16 @@ private final class ObjectBuilder {
       return true
     }
     return removed
+  }
+
+  /// This object as the whole value of an enum, written as ``EnumCaseJSON``
+  /// says: nil, and nothing finished, unless it holds nothing but one nested
+  /// keyed container, which is how synthesized enum coding writes a case.
+  func finishAsEnumCase() -> JSONValue? {
+    guard members.isEmpty, pending.count == 1, case .object(let values) = pending[0].value,
+      values.pending.isEmpty, let keyType = values.keyType, case .object(let payload) = values.finish()
+    else { return nil }
+    return EnumCaseJSON.json(case: pending[0].key, values: payload, keyType: keyType)
   }
 
   func finish() -> JSONValue {
@@ -291,7 +307,7 @@ private final class ValueEncoder: Encoder {
     switch storage {
     case .none: nil
     case .value(let value): value
-    case .object(let object): object.finish()
+    case .object(let object): object.finishAsEnumCase() ?? object.finish()
     case .array(let array): array.finish()
     }
   }
@@ -428,6 +444,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
       if case .object(let members) = object.remove(name) { nested.members = Array(members) }
       object.setPending(.object(nested), for: name)
     }
+    nested.keyType = keyType
     return KeyedEncodingContainer(
       KeyedContainer<NestedKey>(object: nested, path: .child(path, key), omitsNil: omitsNil))
   }

@@ -4,7 +4,7 @@
 /// | offset | size | field |
 /// |---|---|---|
 /// | 0 | 8 | magic `89 53 44 4A 0D 0A 1A 0A` (`\x89SDJ\r\n\x1A\n`) |
-/// | 8 | 4 | format version, big-endian (1) |
+/// | 8 | 4 | format version, big-endian (``JournalFormat``: 1 or 2) |
 /// | 12 | 8 | the version of the segment's first record, big-endian |
 /// | 20 | 2 | length *L* of the epoch, big-endian (1…255) |
 /// | 22 | *L* | the epoch (lineage id), UTF-8 |
@@ -17,7 +17,7 @@
 struct SegmentHeader: Hashable, Sendable {
   static let magic: [UInt8] = [0x89, 0x53, 0x44, 0x4A, 0x0D, 0x0A, 0x1A, 0x0A]
   /// The format this build writes and the newest it reads.
-  static let formatVersion: UInt32 = 1
+  static let formatVersion = JournalFormat.current
   /// Bytes before the epoch.
   static let fixedLength = 22
 
@@ -25,6 +25,9 @@ struct SegmentHeader: Hashable, Sendable {
   var firstVersion: UInt64
   /// The lineage of versions the segment belongs to.
   var epoch: String
+  /// The format of the records the segment holds (``JournalFormat``): a
+  /// writer appends only to a segment of the format it writes.
+  var format = formatVersion
 
   /// The header's bytes.
   func encoded() -> [UInt8] {
@@ -32,7 +35,7 @@ struct SegmentHeader: Hashable, Sendable {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(Self.fixedLength + epochBytes.count + 4)
     bytes.append(contentsOf: Self.magic)
-    bytes.appendBigEndian(Self.formatVersion)
+    bytes.appendBigEndian(format)
     bytes.appendBigEndian(firstVersion)
     bytes.appendBigEndian(UInt16(epochBytes.count))
     bytes.append(contentsOf: epochBytes)
@@ -79,7 +82,7 @@ struct SegmentHeader: Hashable, Sendable {
     guard let epoch = String(validating: epochBytes, as: UTF8.self), Epoch.problem(epoch) == nil else {
       throw .damaged("the epoch is not a valid epoch string")
     }
-    return (SegmentHeader(firstVersion: bytes.bigEndianUInt64(at: 12), epoch: epoch), length)
+    return (SegmentHeader(firstVersion: bytes.bigEndianUInt64(at: 12), epoch: epoch, format: format), length)
   }
 }
 

@@ -21,9 +21,29 @@ import Platform
 public struct JournalReader: Sendable {
   /// The journal directory.
   public let directory: String
+  /// How records and states kept in an older format are shown in the
+  /// current one; without it they are given as recorded.
+  public let upgrade: JournalUpgrade?
 
-  public init(directory: String) {
+  public init(directory: String, upgrade: JournalUpgrade? = nil) {
     self.directory = directory
+    self.upgrade = upgrade
+  }
+
+  /// This reader, showing what older formats keep through `upgrade`.
+  public func upgrading(_ upgrade: JournalUpgrade) -> JournalReader {
+    JournalReader(directory: directory, upgrade: upgrade)
+  }
+
+  /// The record of `entry`, its action in the current format when it was
+  /// kept in an older one and ``upgrade`` reads it (its patch stays as
+  /// recorded: its paths are those of the state as it was then).
+  private func record(_ entry: JournalEntry) throws(JournalError) -> JournalRecord {
+    var record = try entry.decoded()
+    if entry.format < JournalFormat.current, let upgrade, let action = try? upgrade.action(record.action) {
+      record.action = action
+    }
+    return record
   }
 
   /// The records of versions `first` through `last` (at most `limit`, the
@@ -41,7 +61,7 @@ public struct JournalReader: Sendable {
     let entries = try retrying { () throws(JournalError) in
       try self.entries(from: first, through: overflow ? last : min(last, end))
     }
-    return try entries.map { entry throws(JournalError) in try entry.decoded() }
+    return try entries.map { entry throws(JournalError) in try record(entry) }
   }
 
   /// The last `count` records up to version `last`, the oldest first (fewer
@@ -53,7 +73,7 @@ public struct JournalReader: Sendable {
       let first = max(oldest, last >= UInt64(count) ? last - UInt64(count) + 1 : 1)
       return try self.entries(from: first, through: last)
     }
-    return try entries.map { entry throws(JournalError) in try entry.decoded() }
+    return try entries.map { entry throws(JournalError) in try record(entry) }
   }
 
   /// The oldest version whose record the journal holds, or `nil` if it holds
@@ -63,7 +83,8 @@ public struct JournalReader: Sendable {
   }
 
   /// The state at `version`: the newest snapshot at or before it, with the
-  /// patches of the records after it applied up to `version`.
+  /// patches of the records after it applied up to `version`; in the current
+  /// format through ``upgrade`` when the snapshot is of an older one.
   ///
   /// - Parameter initialState: the app's state at version 0, used when no
   ///   snapshot precedes `version` and the journal starts at version 1.
@@ -74,19 +95,27 @@ public struct JournalReader: Sendable {
   public func state(at version: UInt64, initialState: JSONValue) throws(JournalError) -> JSONValue {
     try retrying { () throws(JournalError) -> JSONValue in
       let contents = try self.contents()
-      var base: (version: UInt64, state: JSONValue)
+      var base: (version: UInt64, state: JSONValue, format: UInt32)
       if let snapshot = contents.snapshots.first(where: { $0.version <= version }) {
         let read = try SnapshotFile.read(path: snapshot.path, version: snapshot.version)
-        base = (read.version, read.state)
+        base = (read.version, read.state, read.format)
       } else if contents.segments.first?.firstVersion == 1 || (contents.segments.isEmpty && contents.snapshots.isEmpty)
       {
-        base = (0, initialState)
+        base = (0, initialState, JournalFormat.current)
       } else {
         let oldest = contents.snapshots.last?.version ?? contents.segments.first?.firstVersion
         throw .versionNotRetained(requested: version, oldestRetained: oldest)
       }
-      guard version > base.version else { return base.state }
-      return try Replay.apply(try self.entries(from: base.version + 1, through: version), to: base.state)
+      var state = base.state
+      if version > base.version {
+        state = try Replay.apply(try self.entries(from: base.version + 1, through: version), to: base.state)
+      }
+      // The records after a snapshot are in its format (the daemon writes
+      // a snapshot in the new format before any record in it).
+      guard base.format < JournalFormat.current, let upgrade, let upgraded = try? upgrade.state(state) else {
+        return state
+      }
+      return upgraded
     }
   }
 
@@ -152,7 +181,7 @@ public struct JournalReader: Sendable {
               validRecordAfter: nil, lastGoodVersion: expected - 1))
         }
       }
-      entries.segments.append(.init(path: segment.path, bytes: bytes))
+      entries.segments.append(.init(path: segment.path, bytes: bytes, format: scanned.header.format))
       // Damage matters only if it hides a version that was asked for.
       // (Damage past `last` is ignored: it may be a batch being appended.)
       if expected <= last, next > expected, let damage = scanned.damage {

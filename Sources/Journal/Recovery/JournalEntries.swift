@@ -17,6 +17,9 @@ public struct JournalEntry: Sendable, Hashable {
   public let offset: Int
   /// The payload's canonical JSON.
   public let payload: ArraySlice<UInt8>
+  /// The format of the segment holding it (``JournalFormat``): the shape of
+  /// the enums in its action and patch.
+  public let format: UInt32
   /// Where the patch is in the payload, found when the record was read.
   let patchRange: Range<Int>
 
@@ -102,6 +105,7 @@ public struct JournalEntries: RandomAccessCollection, Sendable {
   struct Segment: Sendable {
     var path: String
     var bytes: [UInt8]
+    var format: UInt32
   }
 
   var slots: [Slot] = []
@@ -117,6 +121,7 @@ public struct JournalEntries: RandomAccessCollection, Sendable {
       version: slot.version, time: slot.time, path: segment.path,
       offset: slot.payloadOffset - RecordFormat.headerLength,
       payload: segment.bytes[slot.payloadOffset..<slot.payloadOffset + Int(slot.payloadLength)],
+      format: segment.format,
       patchRange: Int(slot.patchStart)..<Int(slot.patchStart) + Int(slot.patchLength))
   }
 

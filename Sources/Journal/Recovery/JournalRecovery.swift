@@ -124,7 +124,7 @@ struct JournalRecovery {
         } else {
           let last = header.firstVersion &+ UInt64(segment.recordCount) &- 1
           if segment.recordCount > 0, last >= expected { expected = last &+ 1 }
-          entries.segments.append(.init(path: path, bytes: bytes))
+          entries.segments.append(.init(path: path, bytes: bytes, format: header.format))
           report.segmentsRead.append(path)
           epoch = header.epoch
           tail = .init(

@@ -18,8 +18,14 @@ public struct Snapshot: Sendable, Hashable {
   public let path: String
   /// The file's size in bytes.
   public let byteCount: Int
+  /// The format `state` is in (``JournalFormat``).
+  public let format: UInt32
 
-  public init(version: UInt64, epoch: String, time: Int64, state: JSONValue, path: String, byteCount: Int) {
+  public init(
+    version: UInt64, epoch: String, time: Int64, state: JSONValue, path: String, byteCount: Int,
+    format: UInt32 = JournalFormat.current
+  ) {
+    self.format = format
     self.version = version
     self.epoch = epoch
     self.time = time

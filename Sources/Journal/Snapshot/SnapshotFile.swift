@@ -6,7 +6,7 @@ import Platform
 /// line feed.
 ///
 /// ```
-/// {"crc32c":<CRC-32C of the state bytes>,"epoch":"…","format":1,"length":<state bytes>,"magic":"storedaemon-snapshot","time":<ms>,"version":<n>}\n
+/// {"crc32c":<CRC-32C of the state bytes>,"epoch":"…","format":2,"length":<state bytes>,"magic":"storedaemon-snapshot","time":<ms>,"version":<n>}\n
 /// <state: exactly `length` bytes of canonical JSON>\n
 /// ```
 ///
@@ -16,7 +16,8 @@ import Platform
 /// version in the header must match the one in the file name.
 enum SnapshotFile {
   static let magic = "storedaemon-snapshot"
-  static let formatVersion: UInt32 = 1
+  /// The format of the state JSON it writes (``JournalFormat``).
+  static let formatVersion = JournalFormat.current
   /// A header line longer than this means the file is not a snapshot.
   static let maximumHeaderLength = 4096
 
@@ -106,7 +107,8 @@ enum SnapshotFile {
       throw .unreadable("its state is not valid JSON: \(error)")
     }
     return Snapshot(
-      version: UInt64(version), epoch: epoch, time: Int64(time), state: state, path: path, byteCount: bytes.count)
+      version: UInt64(version), epoch: epoch, time: Int64(time), state: state, path: path, byteCount: bytes.count,
+      format: UInt32(format))
   }
 
   /// Reads and decodes the snapshot file at `path`.

@@ -14,10 +14,10 @@ public struct SnapshotResult: Sendable, Hashable {
   public let removed: [String]
 }
 
-/// Writing a snapshot atomically, then compacting.
+/// Writing a snapshot atomically, then compacting (unless asked not to).
 enum SnapshotWriting {
   static func write(
-    directory: String, version: UInt64, state: JSONValue, epoch: String, time: Int64
+    directory: String, version: UInt64, state: JSONValue, epoch: String, time: Int64, compacting: Bool = true
   ) throws(JournalError) -> SnapshotResult {
     let path = directory + "/" + JournalFileName.snapshot(version)
     do throws(SystemFailure) {
@@ -44,7 +44,7 @@ enum SnapshotWriting {
         try FileIO.syncDirectory(directory)
         size = bytes.count
       }
-      let removed = try compact(directory: directory, through: version)
+      let removed = compacting ? try compact(directory: directory, through: version) : []
       return SnapshotResult(path: path, version: version, bytes: size, removed: removed)
     } catch {
       throw .system(error)

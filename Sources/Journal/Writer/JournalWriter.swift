@@ -355,15 +355,16 @@ public final class JournalWriter: Sendable {
   // MARK: Opening
 
   /// The segment to append to after `recovered`: its newest segment if that
-  /// is of the same epoch, ends at the recovered version and is not full;
+  /// is of the same epoch and format, ends at the recovered version and is
+  /// not full;
   /// else a new one starting at the next version (after syncing the newest,
   /// so that only the new one can ever hold a torn record).
   private static func openSegment(
     after recovered: RecoveredJournal, epoch: String, limit: Int
   ) throws(JournalError) -> OpenSegment {
     let next = recovered.lastVersion + 1
-    if let tail = recovered.tail, tail.header.epoch == epoch, tail.lastVersion == recovered.lastVersion,
-      tail.end < limit
+    if let tail = recovered.tail, tail.header.epoch == epoch, tail.header.format == SegmentHeader.formatVersion,
+      tail.lastVersion == recovered.lastVersion, tail.end < limit
     {
       return try reopen(tail)
     }

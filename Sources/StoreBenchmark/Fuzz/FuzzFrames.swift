@@ -18,7 +18,7 @@ struct FuzzFrames {
   static let validRequests = [
     #"{"type":"send","id":1,"path":"counter.incrementButtonTapped"}"#,
     #"{"type":"send","id":2,"path":"cart.addItem","arguments":["3"]}"#,
-    #"{"type":"send","id":3,"action":{"counter":{"_0":{"decrementButtonTapped":{}}}}}"#,
+    #"{"type":"send","id":3,"action":{"counter":"decrementButtonTapped"}}"#,
     #"{"type":"send","id":4,"path":"bmi.input.binding.height","arguments":["180"]}"#,
     #"{"type":"get","id":5,"path":"/counter"}"#,
     #"{"type":"subscribe","id":6,"path":"/cart"}"#,
@@ -149,9 +149,9 @@ struct FuzzFrames {
         arguments: ["[" + Array(repeating: "{}", count: 2_700).joined(separator: ",") + "]"])
     case 4:
       return Array(
-        #"{"type":"send","id":17,"action":{"bmi":{"_0":{"input":{"_0":{"binding":{"_0":{"field":"height","value":["#
+        #"{"type":"send","id":17,"action":{"bmi":{"input":{"binding":{"field":"height","value":["#
           .utf8)
-        + Array(Array(repeating: "1", count: 4_000).joined(separator: ",").utf8) + Array("]}}}}}}}}".utf8)
+        + Array(Array(repeating: "1", count: 4_000).joined(separator: ",").utf8) + Array("]}}}}}".utf8)
     case 0:
       return Array(#"{"type":"send","id":14,"action":{"#.utf8)
         + Array((0..<count).map { #""k\#($0)":1"# }.joined(separator: ",").utf8) + Array("}}".utf8)
@@ -159,8 +159,8 @@ struct FuzzFrames {
       return Array(#"{"type":"get","id":15,"path":""#.utf8) + Array(String(repeating: "/a", count: count).utf8)
         + Array(#""}"#.utf8)
     default:
-      return Array(#"{"type":"send","id":16,"action":{"products":{"_0":{"productsResponse":{"_0":["#.utf8)
-        + Array(Array(repeating: "{}", count: count).joined(separator: ",").utf8) + Array("]}}}}}".utf8)
+      return Array(#"{"type":"send","id":16,"action":{"products":{"productsResponse":["#.utf8)
+        + Array(Array(repeating: "{}", count: count).joined(separator: ",").utf8) + Array("]}}}".utf8)
     }
   }
 }

@@ -75,9 +75,11 @@ struct StateRecovery {
       // the initial state a later build might define.
       try journal.writeSnapshot(version: 0, state: document, epoch: epoch)
     } else if document != replayed {
-      // The state's shape gained defaults (a new optional field): later diffs
-      // are computed from the re-encoded state, so recovery must start from it.
-      try journal.writeSnapshot(version: recovered.lastVersion, state: document, epoch: epoch)
+      // The state's shape gained defaults (a new optional field), or the
+      // journal is of an older format (JournalFormat): later diffs are
+      // computed from the re-encoded state, so recovery must start from it.
+      // What it covers stays until the next snapshot, for `log` and `get --at`.
+      try journal.writeSnapshot(version: recovered.lastVersion, state: document, epoch: epoch, compacting: false)
       Log.info(
         "the recovered state re-encodes differently (its type changed compatibly); wrote a snapshot at version \(recovered.lastVersion)"
       )
@@ -86,7 +88,10 @@ struct StateRecovery {
     if document == replayed {
       let schema = AppFeature.Action.actionSchema
       for entry in recovered.records.suffix(retained) {
-        guard let record = try? entry.decoded(), let patch = try? JSONPatch.operations(from: record.patch) else {
+        // A record of an older format holds another shape of JSON.
+        guard entry.format == JournalFormat.current, let record = try? entry.decoded(),
+          let patch = try? JSONPatch.operations(from: record.patch)
+        else {
           recent.removeAll()
           continue
         }

@@ -104,7 +104,9 @@ final class StoreLoop: @unchecked Sendable {
       document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
       options: options)
     let historyReader = HistoryReader(
-      reader: recovery.journal.reader, initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
+      reader: recovery.journal.reader.upgrading(
+        .reencoding(state: AppFeature.State.self, action: AppFeature.Action.self)),
+      initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
       schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2))
     history = HistoryRequests(
       reader: historyReader, schema: schema, clients: clients, publisher: publisher,

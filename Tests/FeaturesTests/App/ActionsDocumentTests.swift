@@ -33,21 +33,21 @@ import Wire
   }
 
   static let examples: [(path: String, arguments: [JSONValue], ids: [JSONValue], json: String)] = [
-    ("cart.addItem", [.int(3)], [], #"{"cart":{"_0":{"addItem":{"_0":3}}}}"#),
+    ("cart.addItem", [.int(3)], [], #"{"cart":{"addItem":3}}"#),
     (
       "bmi.history.loaded", [.array([]), .array([])], [],
-      #"{"bmi":{"_0":{"history":{"_0":{"loaded":{"records":[],"unreadable":[]}}}}}}"#
+      #"{"bmi":{"history":{"loaded":{"records":[],"unreadable":[]}}}}"#
     ),
-    ("cart.orderPlaced", [.null], [], #"{"cart":{"_0":{"orderPlaced":{"orderID":null}}}}"#),
+    ("cart.orderPlaced", [.null], [], #"{"cart":{"orderPlaced":{"orderID":null}}}"#),
     (
       "products.rows[<id: Int>].addToCart.plusButtonTapped", [], [.int(3)],
-      #"{"products":{"_0":{"rows":{"_0":{"element":{"action":{"addToCart":{"_0":{"plusButtonTapped":{}}}},"id":3}}}}}}"#
+      #"{"products":{"rows":{"element":{"action":{"addToCart":"plusButtonTapped"},"id":3}}}}"#
     ),
     (
       "bmi.input.binding.height", [.string("180")], [],
-      #"{"bmi":{"_0":{"input":{"_0":{"binding":{"_0":{"field":"height","value":"180"}}}}}}}"#
+      #"{"bmi":{"input":{"binding":{"field":"height","value":"180"}}}}"#
     ),
-    ("dice.destination.dismiss", [], [], #"{"dice":{"_0":{"destination":{"_0":{"dismiss":{}}}}}}"#),
+    ("dice.destination.dismiss", [], [], #"{"dice":{"destination":"dismiss"}}"#),
   ]
 
   @Test(arguments: examples)

@@ -113,11 +113,9 @@ import Testing
   }
 
   @Test func actionsEncodeAsTheirCommandLinePaths() throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = .sortedKeys
-    let data = try encoder.encode(AppFeature.Action.cart(.addItem(3)))
-    #expect(String(decoding: data, as: UTF8.self) == #"{"cart":{"_0":{"addItem":{"_0":3}}}}"#)
-    #expect(try JSONDecoder().decode(AppFeature.Action.self, from: data) == .cart(.addItem(3)))
+    let json = try JSONValueEncoder.encode(AppFeature.Action.cart(.addItem(3)))
+    #expect(CanonicalJSON.text(json) == #"{"cart":{"addItem":3}}"#)
+    #expect(try JSONValueDecoder.decode(AppFeature.Action.self, from: json) == .cart(.addItem(3)))
   }
 
   @Test func theWholeStateRoundTripsThroughJSON() throws {

@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import Features
@@ -212,20 +213,17 @@ import Testing
   }
 
   @Test func actionsEncodeUnderTheirCaseNames() throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let roll = try encoder.encode(Dice.Action.view(.rollButtonTapped))
-    #expect(String(decoding: roll, as: UTF8.self) == #"{"view":{"_0":{"rollButtonTapped":{}}}}"#)
-    let landed = try encoder.encode(Dice.Action.internal(.rollCompleted(4)))
-    #expect(String(decoding: landed, as: UTF8.self) == #"{"internal":{"_0":{"rollCompleted":{"_0":4}}}}"#)
+    let roll = try JSONValueEncoder.encode(Dice.Action.view(.rollButtonTapped))
+    #expect(CanonicalJSON.text(roll) == #"{"view":"rollButtonTapped"}"#)
+    let landed = try JSONValueEncoder.encode(Dice.Action.internal(.rollCompleted(4)))
+    #expect(CanonicalJSON.text(landed) == #"{"internal":{"rollCompleted":4}}"#)
 
     let actions: [Dice.Action] = [
       .view(.rollButtonTapped), .view(.undoLastRoll), .view(.resetHistory), .view(.viewFullHistoryTapped),
       .internal(.rollCompleted(6)), .internal(.startAnimation),
       .destination(.presented(.closeButtonTapped)), .destination(.dismiss),
     ]
-    let decoded = try JSONDecoder().decode([Dice.Action].self, from: encoder.encode(actions))
-    #expect(decoded == actions)
+    #expect(try JSONValueDecoder.decode([Dice.Action].self, from: JSONValueEncoder.encode(actions)) == actions)
   }
 
   @Test func stateRoundTripsThroughJSON() throws {

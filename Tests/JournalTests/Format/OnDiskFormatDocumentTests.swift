@@ -18,7 +18,7 @@ import Testing
   static let record = JournalRecord(
     version: 1, time: 1_700_000_000_000,
     origin: .object(["client": .string("tcactl"), "connection": .int(3)]),
-    action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]),
+    action: .object(["counter": .string("incrementButtonTapped")]),
     patch: .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(1)])]))
 
   static var bytes: [UInt8] {

@@ -27,7 +27,7 @@ import Testing
     #expect(scanned.layout.time == record.time)
     let entry = JournalEntry(
       version: scanned.version, time: scanned.layout.time, path: "test", offset: 0,
-      payload: bytes[RecordFormat.headerLength...], patchRange: scanned.layout.patch)
+      payload: bytes[RecordFormat.headerLength...], format: JournalFormat.current, patchRange: scanned.layout.patch)
     #expect(try entry.decoded() == record)
     #expect(try entry.patch() == record.patch)
     #expect(try entry.action() == record.action)

@@ -12,6 +12,17 @@ import Testing
     #expect(decoded.length == bytes.count)
   }
 
+  /// A segment of format 1 (enums in Foundation's shape) still reads, and
+  /// says so; a new header is of the current format.
+  @Test func olderFormatIsReadAndNamed() throws {
+    let old = SegmentHeader(firstVersion: 1, epoch: "e", format: JournalFormat.foundationEnums)
+    let bytes = old.encoded()
+    #expect(bytes[11] == 1)
+    let decoded = try bytes.withBytes { buffer throws(SegmentHeader.Problem) in try SegmentHeader.decode(buffer) }
+    #expect(decoded.header.format == JournalFormat.foundationEnums)
+    #expect(SegmentHeader(firstVersion: 1, epoch: "e").encoded()[11] == UInt8(JournalFormat.current))
+  }
+
   @Test func foreignFileIsRecognised() {
     let bytes = Array("{\"not\":\"a journal\"}".utf8)
     #expect(decode(bytes) == .foreign(firstBytes: Array(bytes.prefix(8))))
@@ -20,8 +31,8 @@ import Testing
 
   @Test func newerFormatIsRecognised() {
     var bytes = SegmentHeader(firstVersion: 1, epoch: "e").encoded()
-    bytes[11] = 2
-    #expect(decode(bytes) == .unsupportedFormat(2))
+    bytes[11] = 3
+    #expect(decode(bytes) == .unsupportedFormat(3))
   }
 
   @Test func damageIsRecognised() {

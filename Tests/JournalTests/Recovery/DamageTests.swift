@@ -157,16 +157,16 @@ import Testing
     let directory = try TemporaryDirectory()
     let segment = try Journals.write(directory.journal, through: 3)[0]
     var bytes = try Files.read(segment)
-    bytes[11] = 2
+    bytes[11] = 3
     try Files.write(bytes, to: segment)
     for repair in [false, true] {
-      #expect(throws: JournalError.unsupportedFormat(path: segment, found: 2, supported: 1)) {
+      #expect(throws: JournalError.unsupportedFormat(path: segment, found: 3, supported: 2)) {
         try Journals.recover(directory.journal, repair: repair)
       }
     }
     #expect(try Files.read(segment) == bytes)
     #expect(
-      JournalError.unsupportedFormat(path: segment, found: 2, supported: 1).description.contains("newer storedaemon"))
+      JournalError.unsupportedFormat(path: segment, found: 3, supported: 2).description.contains("newer storedaemon"))
   }
 
   /// A checksum-valid record that is not a record cannot be a torn write,

@@ -13,7 +13,7 @@ import Testing
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(
       text
-        == #"{"crc32c":3489125738,"epoch":"e1","format":1,"length":7,"magic":"storedaemon-snapshot","time":1700000000000,"version":7}"#
+        == #"{"crc32c":3489125738,"epoch":"e1","format":2,"length":7,"magic":"storedaemon-snapshot","time":1700000000000,"version":7}"#
         + "\n" + #"{"a":1}"# + "\n")
     #expect(CRC32C.checksum(Array(#"{"a":1}"#.utf8)) == 3_489_125_738)
     let snapshot = try SnapshotFile.decode(bytes, path: "p", expectedVersion: 7)
@@ -140,9 +140,9 @@ import Testing
     let journal = try JournalDirectory(path: directory.journal)
     let result = try journal.writeSnapshot(version: 0, state: .int(1), epoch: "e")
     let text = String(decoding: try Files.read(result.path), as: UTF8.self).replacing(
-      "\"format\":1", with: "\"format\":3")
+      "\"format\":2", with: "\"format\":3")
     try Files.write(Array(text.utf8), to: result.path)
-    #expect(throws: JournalError.unsupportedFormat(path: result.path, found: 3, supported: 1)) {
+    #expect(throws: JournalError.unsupportedFormat(path: result.path, found: 3, supported: 2)) {
       try journal.recover(repair: true)
     }
   }

@@ -44,7 +44,7 @@ struct TcactlActionsTests {
     }
     let addItem = try #require(entries.first { $0[path: "path"] == .string("cart.addItem") })
     let json = try #require(addItem[path: "json"])
-    #expect(CanonicalJSON.text(json) == #"{"cart":{"_0":{"addItem":{"_0":{"$argument":0}}}}}"#)
+    #expect(CanonicalJSON.text(json) == #"{"cart":{"addItem":{"$argument":0}}}"#)
   }
 }
 

@@ -53,7 +53,7 @@ struct RepairTests {
       let recovered = try journal.recover()
       let writer = try journal.openWriter(after: recovered, epoch: try #require(recovered.epoch))
       let origin: JSONValue = .object(["client": .string("test")])
-      let action: JSONValue = .object(["counter": .object(["incrementButtonTapped": .object([:])])])
+      let action: JSONValue = .object(["counter": .string("incrementButtonTapped")])
       _ = try writer.append([
         JournalRecord(version: 21, time: 0, origin: origin, action: action, patch: bad.patch),
         JournalRecord(version: 22, time: 0, origin: origin, action: action, patch: .array([])),

@@ -50,6 +50,14 @@ final class DaemonProcess {
     ownsDirectory = true
   }
 
+  /// A new daemon on a copy of the state directory `fixture` (its files
+  /// and directories, copied into a fresh temporary directory).
+  convenience init(copyingState fixture: String, arguments: [String] = []) throws {
+    let directory = try Self.temporaryDirectory()
+    try FileManager.default.copyItem(atPath: fixture, toPath: directory + "/state")
+    try self.init(directory: directory, arguments: arguments, ownsDirectory: true)
+  }
+
   private var ownsDirectory: Bool
 
   private init(

@@ -18,7 +18,7 @@ import Wire
     JournalRecord(
       version: version, time: 1_000 * Int64(version),
       origin: .object(["client": .string("t"), "origin": .int(Int(version))]),
-      action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]),
+      action: .object(["counter": .string("incrementButtonTapped")]),
       patch: .array([
         .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(version))])
       ]))

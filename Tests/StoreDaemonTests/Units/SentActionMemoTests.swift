@@ -44,7 +44,7 @@ import Wire
     var memo = SentActionMemo()
     var reads = 0
     let inputs: [ClientMessage.ActionInput] = [
-      .json(.object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])])),
+      .json(.object(["counter": .string("incrementButtonTapped")])),
       .path("profile.rename", arguments: [String(repeating: "x", count: SentActionMemo.largestInput)]),
     ]
     for input in inputs + inputs {

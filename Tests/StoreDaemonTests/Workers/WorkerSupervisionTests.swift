@@ -72,7 +72,7 @@ import Wire
     }
     // The put was handed to the worker: it may have been stored, and saving
     // again would add a second entry if it was.
-    guard case .string(let message)? = try client.get(path: "/bmi/input/saveStatus").value[path: "failed", "_0"] else {
+    guard case .string(let message)? = try client.get(path: "/bmi/input/saveStatus").value[path: "failed"] else {
       Issue.record("the failed save shows no message")
       return
     }

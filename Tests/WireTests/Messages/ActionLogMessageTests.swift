@@ -9,7 +9,7 @@ import Wire
   let entry = LogEntry(
     version: 7, time: 1_795_249_994_271,
     origin: .object(["client": .string("tcactl send"), "connection": .int(3), "origin": .int(2)]),
-    action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]),
+    action: .object(["counter": .string("incrementButtonTapped")]),
     summary: "counter.incrementButtonTapped",
     patch: .array([.object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(1)])]))
 
@@ -42,7 +42,7 @@ import Wire
     }
     #expect(
       CanonicalJSON.text(ServerMessage.record(entry).json)
-        == #"{"record":{"action":{"counter":{"_0":{"incrementButtonTapped":{}}}},"origin":{"client":"tcactl send","connection":3,"origin":2},"patch":[{"op":"replace","path":"/counter/count","value":1}],"summary":"counter.incrementButtonTapped","time":1795249994271,"version":7},"type":"record"}"#
+        == #"{"record":{"action":{"counter":"incrementButtonTapped"},"origin":{"client":"tcactl send","connection":3,"origin":2},"patch":[{"op":"replace","path":"/counter/count","value":1}],"summary":"counter.incrementButtonTapped","time":1795249994271,"version":7},"type":"record"}"#
     )
   }
 

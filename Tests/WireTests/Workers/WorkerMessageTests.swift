@@ -49,7 +49,7 @@ import Testing
   @Test func documentedExamples() throws {
     #expect(
       CanonicalJSON.text(try WorkerCommand.start(id: 7, request: .timer(.after(.milliseconds(500)))).json())
-        == #"{"id":7,"request":{"timer":{"_0":{"milliseconds":500,"repeats":false}}},"type":"start"}"#)
+        == #"{"id":7,"request":{"timer":{"milliseconds":500,"repeats":false}},"type":"start"}"#)
     #expect(
       CanonicalJSON.text(try WorkerEvent.reply(id: 7, reply: .timerFired(tick: 1)).json())
         == #"{"id":7,"reply":{"timerFired":{"tick":1}},"type":"reply"}"#)
