@@ -1,5 +1,4 @@
 import ComposableCore
-import Features
 import JSON
 import Journal
 import Wire
@@ -12,10 +11,10 @@ import Wire
 /// A class: the loop asks whether a batch is open twice per publication and
 /// takes it out to commit it; a reference is one retain, where a struct's
 /// `Batch?` would be copied, the state before it included.
-final class Batch {
+final class Batch<State> {
   /// What the loop was before the batch, to go back to if it is refused.
   struct Before {
-    let state: AppFeature.State
+    let state: State
     let version: UInt64
     let document: JSONValue
     let waits: SettledWaits

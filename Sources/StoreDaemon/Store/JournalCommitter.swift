@@ -1,5 +1,4 @@
 import ComposableCore
-import Features
 import JSON
 import Journal
 import Wire
@@ -10,13 +9,13 @@ import Wire
 /// them starts (docs/DURABILITY.md). It is the store's ``EffectExecutor``:
 /// the starts wait in the open ``Batch``, and go to the worker supervisor
 /// once it is durable. Confined to the store loop's thread.
-final class JournalCommitter: EffectExecutor {
+final class JournalCommitter<State>: EffectExecutor {
   /// What committing the open batch came to.
   enum Outcome {
     /// The batch is durable (or had nothing to record): let it go.
-    case durable(Batch)
+    case durable(Batch<State>)
     /// The journal refused the batch: undo it.
-    case refused(Batch, JournalWriteError)
+    case refused(Batch<State>, JournalWriteError)
   }
 
   let journal: JournalDirectory
@@ -26,7 +25,7 @@ final class JournalCommitter: EffectExecutor {
   private let syncPolicy: SyncPolicy
   private let supervisor: WorkerSupervisor
   /// The actions reduced since the last commit.
-  private(set) var batch: Batch?
+  private(set) var batch: Batch<State>?
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
 
@@ -43,7 +42,7 @@ final class JournalCommitter: EffectExecutor {
 
   var isOpen: Bool { batch != nil }
 
-  func open(_ batch: Batch) {
+  func open(_ batch: Batch<State>) {
     precondition(self.batch == nil, "a batch is already open")
     self.batch = batch
   }
@@ -54,7 +53,7 @@ final class JournalCommitter: EffectExecutor {
   }
 
   /// Notes an answer of the open batch, to give again should it be refused.
-  func note(_ answer: Batch.Answer) {
+  func note(_ answer: Batch<State>.Answer) {
     batch?.append(answer)
   }
 

@@ -1,6 +1,5 @@
 import ActionLanguage
 import ComposableCore
-import Features
 import JSON
 import Wire
 
@@ -55,8 +54,6 @@ final class Publisher {
   /// The last version published.
   private(set) var version: UInt64
   private(set) var history: DiffHistory
-  /// Encodes the state after each action, re-encoding only the parts it changed.
-  private var stateEncoder = StateDocumentEncoder<AppFeature.State>()
   private let clients: ClientRegistry
   /// The subscribed clients, by connection id.
   private var subscribers: [Int: Subscriber] = [:]
@@ -95,8 +92,8 @@ final class Publisher {
   /// client wrote the action, read as it arrived; an action an effect sent
   /// is encoded and described here. Returns `nil` if the state or action did
   /// not encode (then no subscriber may resume across the version).
-  func publish(
-    version: UInt64, action: AppFeature.Action, state: AppFeature.State, sent: SentAction?
+  func publish<Action: Encodable>(
+    version: UInt64, action: Action, sent: SentAction<Action>?, document encode: () throws -> JSONValue
   ) -> Publication? {
     self.version = version
     let document: JSONValue
@@ -104,7 +101,7 @@ final class Publisher {
     let actionBytes: [UInt8]
     let summary: String
     do {
-      document = try stateEncoder.document(of: state)
+      document = try encode()
       if let sent {
         (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
       } else {
