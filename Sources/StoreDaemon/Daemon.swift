@@ -24,7 +24,7 @@ final class Daemon<App: HostedApp>: Sendable {
     self.arguments = arguments
     var options = options
     // A socket systemd passed wins over the configured path.
-    let passed = try SocketActivation.passedSocket(environment: ProcessInfo.processInfo.environment)
+    let passed = try SocketActivation.passedSocket(environment: ProcessInfo.processInfo.environment, name: App.name)
     if let passed, passed.path != options.socketPath {
       Log.info("socket-activated: listening on \(passed.path) from systemd (not \(options.socketPath))")
       options.socketPath = passed.path
@@ -44,7 +44,7 @@ final class Daemon<App: HostedApp>: Sendable {
       guard access(executable, X_OK) == 0 else {
         throw SetupError(
           "cannot run the effect worker '\(executable)': \(String(cString: strerror(errno))); "
-            + "effectworker and effectworker-network are installed beside storedaemon, or pass --effectworker PATH "
+            + "effectworker and effectworker-network are installed beside \(App.name), or pass --effectworker PATH "
             + "(the network worker is PATH\(WorkerProtocol.networkProgramSuffix))")
       }
     }

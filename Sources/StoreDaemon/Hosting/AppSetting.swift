@@ -5,13 +5,13 @@ import Platform
 /// changes the dependencies the app's reducers read.
 ///
 /// The name is the flag (`--store-api`), the settings file's key
-/// (`store-api = …`) and, upper-cased after the app's name, the environment
-/// variable (`STOREDAEMON_STORE_API`):
+/// (`mail-server = …`) and, upper-cased after the app's name, the environment
+/// variable (`TODOS_MAIL_SERVER` for an app called `todos`):
 ///
 /// ```swift
-/// AppSetting("store-api", value: "URL", help: "the online store's API") { dependencies, text in
+/// AppSetting("mail-server", value: "URL", help: "where reminders are sent") { dependencies, text in
 ///   guard text.hasPrefix("https://") else { throw AppSetting.Invalid(expected: "an https:// URL") }
-///   dependencies.configuration.storeAPIBaseURL = text
+///   dependencies.mail.server = text
 /// }
 /// ```
 public struct AppSetting: Sendable {

@@ -11,7 +11,7 @@ public protocol HostedApp: SendableMetatype {
   /// The app's root reducer. Its state is what clients read, diff and the
   /// journal holds; its actions are what clients send, as paths
   /// (`cart.addItem 3`) described by `Action.actionSchema` or as JSON.
-  /// Features waiting on effects when the daemon stopped hear so through
+  /// A feature waiting on an effect when the daemon stopped hears so through
   /// ``Reducer/recoveryActions(for:)`` (``RecoverableFeature``).
   associatedtype Root: Reducer
   where Root.State: Codable & Equatable & Sendable, Root.Action: Codable & Sendable & DescribedAction
