@@ -87,13 +87,15 @@ final class Publisher {
 
   // MARK: Versions
 
-  /// Publishes the state `version` reached by `action`: the diff from the
+  /// Publishes the state `version` reached by an action: the diff from the
   /// last one goes to the history and every subscriber. `sent` is how the
   /// client wrote the action, read as it arrived; an action an effect sent
-  /// is encoded and described here. Returns `nil` if the state or action did
-  /// not encode (then no subscriber may resume across the version).
-  func publish<Action: Encodable>(
-    version: UInt64, action: Action, sent: SentAction<Action>?, document encode: () throws -> JSONValue
+  /// is encoded by `action` and described here. `document` encodes the
+  /// state. Returns `nil` if the state or action did not encode (then no
+  /// subscriber may resume across the version).
+  func publish(
+    version: UInt64, sent: ActionReading?, action encodeAction: () throws -> JSONValue,
+    document encode: () throws -> JSONValue
   ) -> Publication? {
     self.version = version
     let document: JSONValue
@@ -105,7 +107,7 @@ final class Publisher {
       if let sent {
         (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
       } else {
-        actionJSON = try CanonicalJSON.value(of: action)
+        actionJSON = try encodeAction()
         actionBytes = CanonicalJSON.encode(actionJSON)
         summary = ActionPath.describe(actionJSON, schema: schema)
       }

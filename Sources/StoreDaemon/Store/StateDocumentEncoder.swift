@@ -74,9 +74,13 @@ struct StateDocumentEncoder<State: Encodable> {
     precondition(Parted.self == State.self)
     let last = Last<Parted>()
     return { state in
-      // Safe: `Parted` is `State` (checked above), so this is the same value
-      // under its other name.
-      try document(of: unsafeBitCast(state, to: Parted.self), last: last, counts: counts)
+      // Safe: `Parted` is `State` (checked above), so this reads the same
+      // value under its other name, without copying it.
+      try withUnsafePointer(to: state) { pointer in
+        try pointer.withMemoryRebound(to: Parted.self, capacity: 1) { parted in
+          try document(of: parted.pointee, last: last, counts: counts)
+        }
+      }
     }
   }
 }

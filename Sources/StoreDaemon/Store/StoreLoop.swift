@@ -185,10 +185,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// Publishes the version the store just reduced: its diff to the
   /// subscribers, its record to the open batch, its change to the sender
   /// waiting on it.
-  private func publish(version: UInt64, action: App.Root.Action, sender: ActionSender<App.Root.Action>) {
+  private func publish(version: UInt64, action: App.Root.Action, sender: ActionSender) {
     guard
       let publication = publisher.publish(
-        version: version, action: action, sent: sender.sent, document: { try stateEncoder.document(of: store.state) })
+        version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
+        document: { try stateEncoder.document(of: store.state) })
     else {
       return
     }
@@ -258,7 +259,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     openBatchIfNeeded()
     let origin = nextOrigin
     nextOrigin += 1
-    let sender = ActionSender<App.Root.Action>(
+    let sender = ActionSender(
       origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
     var names: [String] = []
     for action in waiting {
@@ -399,12 +400,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       let origin = nextOrigin
       if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
-      let sender = ActionSender<App.Root.Action>(
+      let sender = ActionSender(
         origin: origin,
         record: .object([
           "client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin)),
         ]),
-        sent: sent)
+        sent: sent.reading)
       // Reduced and published, then what it led to, then acknowledged; the
       // frames wait in the held outboxes until the batch is durable
       // (``JournalCommitter``). An action that reaches nothing is refused,
