@@ -11,10 +11,12 @@ import Wire
 /// A class: the loop asks whether a batch is open twice per publication and
 /// takes it out to commit it; a reference is one retain, where a struct's
 /// `Batch?` would be copied, the state before it included.
-final class Batch<State> {
-  /// What the loop was before the batch, to go back to if it is refused.
+final class Batch {
+  /// What the loop was before the batch, to go back to if it is refused
+  /// (the state before it the loop keeps itself: this type is not generic
+  /// over the hosted app's state, so that the code handling batches is not
+  /// either).
   struct Before {
-    let state: State
     let version: UInt64
     let document: JSONValue
     let waits: SettledWaits

@@ -9,13 +9,13 @@ import Wire
 /// them starts (docs/DURABILITY.md). It is the store's ``EffectExecutor``:
 /// the starts wait in the open ``Batch``, and go to the worker supervisor
 /// once it is durable. Confined to the store loop's thread.
-final class JournalCommitter<State>: EffectExecutor {
+final class JournalCommitter: EffectExecutor {
   /// What committing the open batch came to.
   enum Outcome {
     /// The batch is durable (or had nothing to record): let it go.
-    case durable(Batch<State>)
+    case durable(Batch)
     /// The journal refused the batch: undo it.
-    case refused(Batch<State>, JournalWriteError)
+    case refused(Batch, JournalWriteError)
   }
 
   let journal: JournalDirectory
@@ -25,7 +25,7 @@ final class JournalCommitter<State>: EffectExecutor {
   private let syncPolicy: SyncPolicy
   private let supervisor: WorkerSupervisor
   /// The actions reduced since the last commit.
-  private(set) var batch: Batch<State>?
+  private(set) var batch: Batch?
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
 
@@ -42,7 +42,7 @@ final class JournalCommitter<State>: EffectExecutor {
 
   var isOpen: Bool { batch != nil }
 
-  func open(_ batch: Batch<State>) {
+  func open(_ batch: Batch) {
     precondition(self.batch == nil, "a batch is already open")
     self.batch = batch
   }
@@ -53,7 +53,7 @@ final class JournalCommitter<State>: EffectExecutor {
   }
 
   /// Notes an answer of the open batch, to give again should it be refused.
-  func note(_ answer: Batch<State>.Answer) {
+  func note(_ answer: Batch.Answer) {
     batch?.append(answer)
   }
 

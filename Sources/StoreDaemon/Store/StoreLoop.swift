@@ -40,7 +40,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let publisher: Publisher
   /// Encodes the state after each action, re-encoding only the parts it changed.
   private let stateEncoder = StateDocumentEncoder<App.Root.State>()
-  let committer: JournalCommitter<App.Root.State>
+  let committer: JournalCommitter
+  /// The state before the open batch, to go back to if it is refused.
+  private var stateBeforeBatch: App.Root.State
   let supervisor: WorkerSupervisor
   let history: HistoryRequests
   let service: ServiceReporter
@@ -86,6 +88,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       reader: historyReader, schema: schema, clients: clients, publisher: publisher,
       post: { [inbox] command in inbox.post(command) })
     root = App.makeRoot()
+    stateBeforeBatch = recovery.state
     store = Store(
       initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
       dependencies: dependencies)
@@ -204,10 +207,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// holds every client's outbox and every new effect.
   private func openBatchIfNeeded() {
     guard !committer.isOpen else { return }
-    let before = Batch<App.Root.State>.Before(
-      state: store.state, version: store.version, document: publisher.document, waits: waits,
-      firstRequestID: store.nextRequestID)
-    committer.open(Batch<App.Root.State>(before: before, holding: clients.connections))
+    stateBeforeBatch = store.state
+    let before = Batch.Before(
+      version: store.version, document: publisher.document, waits: waits, firstRequestID: store.nextRequestID)
+    committer.open(Batch(before: before, holding: clients.connections))
     publisher.batchOpened()
   }
 
@@ -228,9 +231,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     }
   }
 
-  private func undo(_ batch: Batch<App.Root.State>, because reason: String) {
+  private func undo(_ batch: Batch, because reason: String) {
     let before = batch.before
-    store.restore(state: before.state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
+    store.restore(state: stateBeforeBatch, version: before.version, forgettingRequestsFrom: before.firstRequestID)
     publisher.undoBatch(document: before.document, version: before.version)
     waits = before.waits
     batch.discardOutboxes()
