@@ -18,7 +18,9 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
-///     StoreDaemon, tcactl, the benchmarks                                       ← what they use of the above
+///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
+///                                                                                 Wire, Journal, JSON, Platform
+///     SeedApps (storedaemon), tcactl, the benchmarks                            ← what they use of the above
 let package = Package(
   name: "storedaemon",
   products: [
@@ -30,7 +32,8 @@ let package = Package(
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Wire", targets: ["Wire"]),
     .library(name: "Journal", targets: ["Journal"]),
-    .executable(name: "storedaemon", targets: ["StoreDaemon"]),
+    .library(name: "StoreDaemon", targets: ["StoreDaemon"]),
+    .executable(name: "storedaemon", targets: ["SeedApps"]),
     .executable(name: "effectworker", targets: ["effectworker"]),
     .executable(name: "effectworker-network", targets: ["NetworkWorker"]),
     .executable(name: "tcactl", targets: ["tcactl"]),
@@ -46,10 +49,12 @@ let package = Package(
     .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
     .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
-    .executableTarget(
-      name: "StoreDaemon",
-      dependencies: ["ComposableCore", "ActionLanguage", "Features", "Wire", "Journal", "JSON", "Platform"],
+    .target(
+      name: "StoreDaemon", dependencies: ["ComposableCore", "ActionLanguage", "Wire", "Journal", "JSON", "Platform"],
       swiftSettings: settings),
+    /// `storedaemon`: the daemon hosting the seed apps.
+    .executableTarget(
+      name: "SeedApps", dependencies: ["StoreDaemon", "Features", "ComposableCore"], swiftSettings: settings),
     /// What both worker programs share (channel, command line, process
     /// setup) and the timer and storage engines.
     .target(
@@ -118,7 +123,7 @@ let package = Package(
     .testTarget(
       name: "StoreDaemonTests",
       dependencies: [
-        "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "tcactl",
+        "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "SeedApps", "tcactl",
         "TestSupport", "Journal",
       ],
       swiftSettings: settings),

@@ -1,20 +1,19 @@
 import ComposableCore
 import Dispatch
-import Features
 import FoundationEssentials
 import Glibc
 import Platform
 import Synchronization
 import Wire
 
-/// The running daemon: the store loop, the listener and the signal handling,
-/// wired together.
-final class Daemon: Sendable {
+/// The running daemon of `App`: the store loop, the listener and the signal
+/// handling, wired together.
+final class Daemon<App: HostedApp>: Sendable {
   let options: DaemonOptions
   /// The command line, read again on reload.
   private let arguments: [String]
   private let listener: Listener
-  private let loop: StoreLoop
+  private let loop: StoreLoop<App>
   private let policy: PeerPolicy
   private let notifier: ServiceNotifier
   private let nextConnectionID = Atomic<Int>(1)
@@ -25,7 +24,7 @@ final class Daemon: Sendable {
     self.arguments = arguments
     var options = options
     // A socket systemd passed wins over the configured path.
-    let passed = try SocketActivation.passedSocket(environment: ProcessInfo.processInfo.environment)
+    let passed = try SocketActivation.passedSocket(environment: ProcessInfo.processInfo.environment, name: App.name)
     if let passed, passed.path != options.socketPath {
       Log.info("socket-activated: listening on \(passed.path) from systemd (not \(options.socketPath))")
       options.socketPath = passed.path
@@ -45,20 +44,19 @@ final class Daemon: Sendable {
       guard access(executable, X_OK) == 0 else {
         throw SetupError(
           "cannot run the effect worker '\(executable)': \(String(cString: strerror(errno))); "
-            + "effectworker and effectworker-network are installed beside storedaemon, or pass --effectworker PATH "
+            + "effectworker and effectworker-network are installed beside \(App.name), or pass --effectworker PATH "
             + "(the network worker is PATH\(WorkerProtocol.networkProgramSuffix))")
       }
     }
-    // The app's own worker kinds: none yet for the seed apps.
+    // The app's own worker kinds (HostedApp.workers), checked before anything starts.
     let appWorkers = try AppWorker.prepare(
-      [], daemonDirectory: WorkerEnvironment.daemonDirectory() ?? ".", stateDirectory: options.stateDirectory)
-    var dependencies = DependencyValues()
-    dependencies.configuration = options.features
+      App.workers, daemonDirectory: WorkerEnvironment.daemonDirectory() ?? ".", stateDirectory: options.stateDirectory)
     let workers = WorkerSupervisor.Configuration(
       executable: options.workerExecutable, stateDirectory: options.stateDirectory,
       environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),
       pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout, appWorkers: appWorkers)
-    loop = try StoreLoop(options: options, workers: workers, dependencies: dependencies, notifier: notifier)
+    loop = try StoreLoop(
+      options: options, workers: workers, dependencies: options.settings.dependencies, notifier: notifier)
     if let passed {
       listener = try Listener.adopt(passed.socket, path: passed.path)
     } else {
@@ -70,7 +68,7 @@ final class Daemon: Sendable {
   func run() -> Never {
     let stopped = DispatchSemaphore(value: 0)
     var sources: [any DispatchSourceSignal] = []
-    let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "storedaemon.reload"))
+    let hangup = DispatchSource.makeSignalSource(signal: SIGHUP, queue: DispatchQueue(label: "\(App.name).reload"))
     hangup.setEventHandler { [self] in reload() }
     hangup.resume()
     sources.append(hangup)
@@ -90,10 +88,8 @@ final class Daemon: Sendable {
       exit(70)
     }
     Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
-    let features = options.features
     Log.info(
-      "store API \(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search "
-        + "\(features.gifSearchBaseURL) (\(features.gifSearchAPIKey.isEmpty ? "no API key" : "API key set"))"
+      "\(App.name) \(App.version): \(options.settings.summary)"
         + (options.configurationFile.map { "; settings from \($0)" } ?? ""))
     stopped.wait()
     notifier.notify(["STOPPING=1", ServiceNotifier.status("stopping")])
@@ -111,7 +107,7 @@ final class Daemon: Sendable {
     }
     // Each client reads its answers, then goodbye; one that does not read is
     // given up on after the write timeout.
-    let reason = "storedaemon is shutting down"
+    let reason = "\(App.name) is shutting down"
     for connection in connections.close() { connection.sayGoodbye(reason) }
     let deadline = DispatchTime.now() + .milliseconds((options.writeTimeout + .seconds(1)).wholeMilliseconds)
     if !connections.waitUntilEmpty(deadline: deadline) {
@@ -132,24 +128,20 @@ final class Daemon: Sendable {
     notifier.notify(["RELOADING=1", "MONOTONIC_USEC=\(MonotonicClock.now() / 1000)"])
     var fresh: DaemonOptions?
     do {
-      fresh = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment)
+      fresh = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment, app: App.self)
     } catch {
       Log.error("reload: \(error); the settings in use are kept")
     }
     // The loop applies them and says READY=1 again (if it had said it).
     let applied = DispatchSemaphore(value: 0)
-    loop.post(.reconfigure(fresh?.features, done: { applied.signal() }))
+    loop.post(.reconfigure(fresh?.settings.dependencies, done: { applied.signal() }))
     guard applied.wait(timeout: .now() + .seconds(30)) == .success else {
       Log.warning("reload: the store loop has not taken the new settings after 30 s; they apply once it does")
       return
     }
     guard let fresh else { return }
-    let features = fresh.features
     Log.info(
-      "reloaded the feature settings\(fresh.configurationFile.map { " from \($0)" } ?? ""): store API "
-        + "\(features.storeAPIBaseURL), number facts \(features.numbersAPIBaseURL), GIF search \(features.gifSearchBaseURL), "
-        + "search debounce \(features.searchDebounceMilliseconds) ms, request timeout \(features.requestTimeoutMilliseconds) ms"
-    )
+      "reloaded the feature settings\(fresh.configurationFile.map { " from \($0)" } ?? ""): \(fresh.settings.summary)")
   }
 
   private func acceptLoop() {
@@ -207,7 +199,7 @@ final class Daemon: Sendable {
             + "\(ConnectionRegistry.handshakeShare(of: options.maximumClients)) connections may wait for their hello "
             + "(half of --max-clients), so the one waiting longest is closed")
       case .full:
-        let reason = "storedaemon already serves \(options.maximumClients) clients (--max-clients); try again later"
+        let reason = "\(App.name) already serves \(options.maximumClients) clients (--max-clients); try again later"
         try? socket.write(
           MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
             + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
@@ -215,12 +207,12 @@ final class Daemon: Sendable {
         continue
       case .closed:
         // Accepted as the daemon began to stop.
-        try? socket.write(MessageCodec.frame(ServerMessage.goodbye(reason: "storedaemon is shutting down")))
+        try? socket.write(MessageCodec.frame(ServerMessage.goodbye(reason: "\(App.name) is shutting down")))
         socket.close()
         return
       }
       do {
-        try connection.start(loop: loop, options: options)
+        try connection.start(loop: loop.inbox, options: options)
       } catch {
         Log.warning("refused connection from pid \(credentials.pid): \(error)")
       }

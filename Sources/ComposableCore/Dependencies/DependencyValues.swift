@@ -93,4 +93,8 @@ public struct DependencyOverrideReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     withDependencies(update) { base.reduce(into: &state, action: action) }
   }
+
+  public func recoveryActions(for state: Base.State) -> [Base.Action] {
+    base.recoveryActions(for: state)
+  }
 }

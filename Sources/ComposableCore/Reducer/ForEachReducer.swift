@@ -68,4 +68,16 @@ where Element.State: Identifiable, Element.State.ID: Sendable {
     }
     return effect
   }
+
+  /// Each element's, in the collection's order, then the parent's.
+  public func recoveryActions(for state: Parent.State) -> [Parent.Action] {
+    var actions: [Parent.Action] = []
+    for elementState in state[keyPath: toElements] {
+      let id = elementState.id
+      for action in element.recoveryActions(for: elementState) {
+        actions.append(toElementAction.embed(.element(id: id, action: action)))
+      }
+    }
+    return actions + parent.recoveryActions(for: state)
+  }
 }

@@ -80,4 +80,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     }
     return effect
   }
+
+  /// The child's, while its state is present, then the parent's.
+  public func recoveryActions(for state: Parent.State) -> [Parent.Action] {
+    let child = state[keyPath: toChildState].map { self.child.recoveryActions(for: $0).map(embed) } ?? []
+    return child + parent.recoveryActions(for: state)
+  }
 }

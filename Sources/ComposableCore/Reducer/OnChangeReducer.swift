@@ -28,4 +28,9 @@ public struct OnChangeReducer<Base: Reducer, Value: Equatable, Changed: Reducer<
     guard oldValue != newValue else { return effect }
     return effect.merge(with: reducer(oldValue, newValue).reduce(into: &state, action: action))
   }
+
+  /// The base's: the reducer run on a change exists only for that change.
+  public func recoveryActions(for state: Base.State) -> [Base.Action] {
+    base.recoveryActions(for: state)
+  }
 }

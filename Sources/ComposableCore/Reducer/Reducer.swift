@@ -44,12 +44,28 @@ public protocol Reducer<State, Action> {
   /// dependencies or other outside state; dependencies belong inside the
   /// reducers it composes, which read them as they reduce.
   func makeReduce() -> (inout State, Action) -> Effect<Action>
+
+  /// The actions that tell the features in `state` that were waiting on an
+  /// effect that it is gone (the daemon restarted after a crash), each
+  /// embedded in this reducer's action, in the order the reducers run.
+  ///
+  /// A feature answers by adopting ``RecoverableFeature``; the composing
+  /// reducers (``Scope``, `ifLet`, `forEach`, a body's list, …) ask the
+  /// reducers they compose and embed their answers, so the root reducer
+  /// answers for the whole app. Any other reducer answers none.
+  func recoveryActions(for state: State) -> [Action]
 }
 
 extension Reducer {
   @inlinable public func makeReduce() -> (inout State, Action) -> Effect<Action> {
     { state, action in self.reduce(into: &state, action: action) }
   }
+}
+
+extension Reducer {
+  /// A reducer that is neither a ``RecoverableFeature`` nor composed of
+  /// others has nothing to recover.
+  public func recoveryActions(for state: State) -> [Action] { [] }
 }
 
 extension Reducer where Body == Never {
@@ -63,6 +79,11 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   /// A reducer written with ``body`` reduces by running its body.
   @inlinable public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     body.reduce(into: &state, action: action)
+  }
+
+  /// A reducer written with ``body`` answers what its body answers.
+  public func recoveryActions(for state: State) -> [Action] {
+    body.recoveryActions(for: state)
   }
 
   @inlinable public func makeReduce() -> (inout State, Action) -> Effect<Action> {

@@ -56,6 +56,10 @@ public struct CombinedReducers<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: R
     let secondEffect = second.reduce(into: &state, action: action)
     return firstEffect.merge(with: secondEffect)
   }
+
+  public func recoveryActions(for state: R0.State) -> [R0.Action] {
+    first.recoveryActions(for: state) + second.recoveryActions(for: state)
+  }
 }
 
 /// A reducer included only when a condition held while the body was built.
@@ -64,6 +68,10 @@ public struct OptionalReducer<Wrapped: Reducer>: Reducer {
 
   @inlinable public func reduce(into state: inout Wrapped.State, action: Wrapped.Action) -> Effect<Wrapped.Action> {
     wrapped?.reduce(into: &state, action: action) ?? .none
+  }
+
+  public func recoveryActions(for state: Wrapped.State) -> [Wrapped.Action] {
+    wrapped?.recoveryActions(for: state) ?? []
   }
 }
 
@@ -78,6 +86,13 @@ public enum EitherReducer<R0: Reducer, R1: Reducer<R0.State, R0.Action>>: Reduce
     case .second(let reducer): reducer.reduce(into: &state, action: action)
     }
   }
+
+  public func recoveryActions(for state: R0.State) -> [R0.Action] {
+    switch self {
+    case .first(let reducer): reducer.recoveryActions(for: state)
+    case .second(let reducer): reducer.recoveryActions(for: state)
+    }
+  }
 }
 
 /// Groups reducers so that an operator (like `ifLet`) applies to all of them.
@@ -90,5 +105,9 @@ public struct CombineReducers<State, Action: Sendable, Reducers: Reducer<State, 
 
   @inlinable public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     reducers.reduce(into: &state, action: action)
+  }
+
+  public func recoveryActions(for state: State) -> [Action] {
+    reducers.recoveryActions(for: state)
   }
 }

@@ -29,4 +29,8 @@ public struct Scope<ParentState, ParentAction: Sendable, Child: Reducer>: Reduce
       .scoped(.named(String(describing: toChildState)))
       .map(toChildAction.embed)
   }
+
+  public func recoveryActions(for state: ParentState) -> [ParentAction] {
+    child.recoveryActions(for: state[keyPath: toChildState]).map(toChildAction.embed)
+  }
 }

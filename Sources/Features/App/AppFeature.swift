@@ -23,11 +23,11 @@ import ComposableCore
 ///
 /// After a crash, storedaemon recovers the state from its journal, but the
 /// effects that were in flight (timers, HTTP requests, storage writes in the
-/// worker processes) are gone. It then reduces ``Action/recovered`` once, and
-/// each feature left waiting on one of them gets its own recovery action,
-/// which restarts what is safe to repeat and fails what is not (see
-/// ``recoveryActions(for:)``). With nothing waiting, ``Action/recovered``
-/// does nothing, and storedaemon does not journal it.
+/// worker processes) are gone. Each feature left waiting on one of them is a
+/// ``RecoverableFeature`` and names its own recovery action, which restarts
+/// what is safe to repeat and fails what is not; the body's scopes gather
+/// them (``Reducer/recoveryActions(for:)``), and storedaemon reduces each,
+/// recorded as sent by the recovery. With nothing waiting it reduces nothing.
 public struct AppFeature: Reducer {
   public struct State: Equatable, Sendable, Codable {
     public var selectedTab: AppTab
@@ -66,11 +66,11 @@ public struct AppFeature: Reducer {
     case profile(Profile.Action)
     case bmi(BMI.Action)
     case search(GIFSearch.Action)
-    /// storedaemon recovered this state after stopping without finishing its
-    /// effects; every effect that was in flight is gone. Sends the recovery
-    /// action of each feature that was waiting on one
-    /// (``AppFeature/recoveryActions(for:)``); with none waiting, it changes
-    /// nothing and returns no effect.
+    /// Sends the recovery action of each feature that waits on an effect
+    /// (``Reducer/recoveryActions(for:)``); with none waiting, it changes
+    /// nothing and returns no effect. storedaemon reduces those actions
+    /// itself after a crash; journals written before it did hold this action
+    /// instead, and it stays so that they read, and for debugging.
     case recovered
 
     var counter: Counter.Action? { if case .counter(let action) = self { action } else { nil } }
@@ -111,7 +111,7 @@ public struct AppFeature: Reducer {
         }
 
       case .recovered:
-        return .merge(Self.recoveryActions(for: state).map { .send($0) })
+        return .merge(AppFeature().recoveryActions(for: state).map { .send($0) })
 
       case .counter, .dice, .products, .cart, .profile, .bmi, .search:
         return .none

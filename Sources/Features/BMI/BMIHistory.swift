@@ -142,3 +142,10 @@ public struct BMIHistory: Reducer {
     }
   }
 }
+
+extension BMIHistory: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

@@ -194,3 +194,10 @@ extension BMIInput.State: BindableState {
     [BindableField("height", \.height), BindableField("weight", \.weight)]
   }
 }
+
+extension BMIInput: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

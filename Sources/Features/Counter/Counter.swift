@@ -103,3 +103,10 @@ public struct Counter: Reducer {
     .cancellable(id: CancelID.fact, cancelInFlight: true)
   }
 }
+
+extension Counter: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

@@ -199,3 +199,10 @@ public struct Dice: Reducer {
       .cancellable(id: CancelID.roll, cancelInFlight: true)
   }
 }
+
+extension Dice: RecoverableFeature {
+  /// ``Action/InternalAction/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .internal(.recovered) : nil
+  }
+}

@@ -249,3 +249,10 @@ public struct Cart: Reducer {
     .cancellable(id: CancelID.order, cancelInFlight: true)
   }
 }
+
+extension Cart: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

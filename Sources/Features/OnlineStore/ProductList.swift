@@ -113,3 +113,10 @@ public struct ProductList: Reducer {
     .cancellable(id: CancelID.fetch, cancelInFlight: true)
   }
 }
+
+extension ProductList: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

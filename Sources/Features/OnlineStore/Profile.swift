@@ -82,3 +82,10 @@ public struct Profile: Reducer {
     .cancellable(id: CancelID.fetch, cancelInFlight: true)
   }
 }
+
+extension Profile: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

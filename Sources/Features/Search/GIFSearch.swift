@@ -184,3 +184,10 @@ public struct GIFSearch: Reducer {
     return String(trimmed)
   }
 }
+
+extension GIFSearch: RecoverableFeature {
+  /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

@@ -1,11 +1,11 @@
 import ComposableCore
-import Features
 import FoundationEssentials
 import Glibc
 import Journal
 import Platform
 
-/// What `storedaemon` was asked to do, from its command line and environment.
+/// What the daemon was asked to do, from its command line and environment:
+/// its own options, and the hosted app's settings as they resolved.
 struct DaemonOptions: Sendable {
   /// The listening socket's path.
   var socketPath: String
@@ -54,84 +54,92 @@ struct DaemonOptions: Sendable {
   /// Whether clients may send the internal actions that answer effects
   /// (responses, timers landing, recoveries), for debugging a feature.
   var allowsInternalActions = false
-  /// The features' API locations and timings.
-  var features = AppConfiguration.live
-
-  static let version = "0.2.0"
+  /// The hosted app's settings (``HostedApp/settings``), read from the
+  /// settings file, the environment and the flags.
+  var settings = ResolvedSettings()
 
   /// `text` padded with spaces to `width` columns, for the usage's tables.
   static func column(_ text: String, width: Int) -> String {
     text + String(repeating: " ", count: max(1, width - text.count))
   }
 
-  static let usage = """
-    usage: storedaemon [options]
+  /// The help of the daemon hosting `App`.
+  static func usage<App: HostedApp>(for app: App.Type) -> String {
+    let name = App.name
+    return """
+      usage: \(name) [options]
 
-    Owns the application state and its reducers, and serves clients such as
-    tcactl over a Unix socket. Runs in the foreground; stop it with SIGTERM or ^C.
+      Owns the application state and its reducers, and serves clients such as
+      tcactl over a Unix socket. Runs in the foreground; stop it with SIGTERM or ^C.
 
-    options:
-      --socket PATH          the socket to listen on (default: $RUNTIME_DIRECTORY/storedaemon.sock,
-                             else $XDG_RUNTIME_DIR/storedaemon/storedaemon.sock,
-                             else /tmp/storedaemon-$UID/storedaemon.sock)
-      --state-dir DIR        where state is kept (default: $STATE_DIRECTORY,
-                             else $XDG_STATE_HOME/storedaemon, else ~/.local/state/storedaemon)
-      --allow-group GROUP    let members of GROUP use the socket (mode 0660 instead of 0600)
-      --handshake-timeout S  seconds a client may stay silent before its hello (default 5)
-      --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
-      --client-buffer BYTES  bytes that may wait for one client, answers and the rest each
-                             (default 4194304): past them its next requests wait until it reads,
-                             and its subscription is resynced with a snapshot
-      --lag-timeout S        seconds a subscriber that must be resynced may have read nothing
-                             before it is disconnected as lagged instead (default 2)
-      --write-timeout S      seconds a write may wait for a client to read before the
-                             connection is closed (default 10)
-      --max-clients N        clients connected at once, at most (default 512)
-      --fsync POLICY         when the journal is made durable: always (default; an action is
-                             acknowledged only once on disk), every-second, or never
-      --repair               start even if the journal is damaged in the middle or holds a record the
-                             state cannot be rebuilt with: keep what precedes it and move the rest
-                             aside (never deleted)
-      --effectworker PATH    the timer and storage worker executable (default: effectworker beside
-                             storedaemon); the network worker is PATH-network
-      --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
-                             restarted (default 10)
-      --spin MICROSECONDS    how long the store loop spins for more work before it sleeps, from
-                             0 (never) to 10000 (default 50): CPU time for lower latency
-      --config FILE          the feature settings file (default: storedaemon.conf in the state
-                             directory, if it exists)
-      --log-level LEVEL      error, warning, info (default) or debug; under systemd each line
-                             starts with its journald priority (<3> error … <7> debug)
-      --allow-internal-actions
-                             let clients send the actions that only effects and storedaemon
-                             send (responses, timers landing, recoveries), for debugging
+      options:
+        --socket PATH          the socket to listen on (default: $RUNTIME_DIRECTORY/\(name).sock,
+                               else $XDG_RUNTIME_DIR/\(name)/\(name).sock,
+                               else /tmp/\(name)-$UID/\(name).sock)
+        --state-dir DIR        where state is kept (default: $STATE_DIRECTORY,
+                               else $XDG_STATE_HOME/\(name), else ~/.local/state/\(name))
+        --allow-group GROUP    let members of GROUP use the socket (mode 0660 instead of 0600)
+        --handshake-timeout S  seconds a client may stay silent before its hello (default 5)
+        --heartbeat S          seconds between heartbeats to idle subscribers (default 10)
+        --client-buffer BYTES  bytes that may wait for one client, answers and the rest each
+                               (default 4194304): past them its next requests wait until it reads,
+                               and its subscription is resynced with a snapshot
+        --lag-timeout S        seconds a subscriber that must be resynced may have read nothing
+                               before it is disconnected as lagged instead (default 2)
+        --write-timeout S      seconds a write may wait for a client to read before the
+                               connection is closed (default 10)
+        --max-clients N        clients connected at once, at most (default 512)
+        --fsync POLICY         when the journal is made durable: always (default; an action is
+                               acknowledged only once on disk), every-second, or never
+        --repair               start even if the journal is damaged in the middle or holds a record the
+                               state cannot be rebuilt with: keep what precedes it and move the rest
+                               aside (never deleted)
+        --effectworker PATH    the timer and storage worker executable (default: effectworker beside
+                               \(name)); the network worker is PATH-network
+        --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
+                               restarted (default 10)
+        --spin MICROSECONDS    how long the store loop spins for more work before it sleeps, from
+                               0 (never) to 10000 (default 50): CPU time for lower latency
+        --config FILE          the feature settings file (default: \(name).conf in the state
+                               directory, if it exists)
+        --log-level LEVEL      error, warning, info (default) or debug; under systemd each line
+                               starts with its journald priority (<3> error … <7> debug)
+        --allow-internal-actions
+                               let clients send the actions that only effects and \(name)
+                               send (responses, timers landing, recoveries), for debugging
 
-    feature settings (flag, or STOREDAEMON_<NAME> in the environment, or
-    'name = value' in the settings file; flags win over the environment, which
-    wins over the file):
-    \(FeatureSetting.all.map { Self.column("  --\($0.name) \($0.valueName)", width: 25) + $0.help }.joined(separator: "\n"))
-      --help                 show this help
-      --version              show the version
+      feature settings (flag, or \(AppSetting.environmentPrefix(appName: name))<NAME> in the environment, or
+      'name = value' in the settings file; flags win over the environment, which
+      wins over the file):
+      \(App.settings.map { Self.column("  --\($0.name) \($0.valueName)", width: 25) + $0.help }.joined(separator: "\n"))
+        --help                 show this help
+        --version              show the version
 
-    exit status: 0 after a clean stop, 64 for a usage or settings error, 65 when
-    the state on disk cannot be recovered (damaged journal, a snapshot of another
-    State shape; the files are left untouched), 70 when the socket, the state
-    directory or the workers cannot be set up (the message says why).
-    """
+      exit status: 0 after a clean stop, 64 for a usage or settings error, 65 when
+      the state on disk cannot be recovered (damaged journal, a snapshot of another
+      State shape; the files are left untouched), 70 when the socket, the state
+      directory or the workers cannot be set up (the message says why).
+      """
+  }
 
-  /// The options ``parse(_:environment:)`` reads (`--help` and `--version`
-  /// are answered before it).
-  static let options: [ArgumentParser.Option] =
+  /// The options ``parse(_:environment:app:)`` reads (`--help` and
+  /// `--version` are answered before it): the daemon's own and the app's
+  /// settings.
+  static func options(settings: [AppSetting]) -> [ArgumentParser.Option] {
     [
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
       "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
       "--config", "--log-level",
     ].map { ArgumentParser.Option($0, value: "a value") }
-    + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
-    + FeatureSetting.all.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
+      + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
+      + settings.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
+  }
 
   /// Reads the options; throws a usage error naming the bad argument.
-  static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions {
+  static func parse<App: HostedApp>(
+    _ arguments: [String], environment: [String: String], app: App.Type
+  ) throws(UsageError) -> DaemonOptions {
+    let settings = App.settings
     var socketPath: String?
     var stateDirectory: String?
     var options = DaemonOptions(socketPath: "", stateDirectory: "")
@@ -142,7 +150,7 @@ struct DaemonOptions: Sendable {
       }
       return .milliseconds(Int(seconds * 1000))
     }
-    var parser = ArgumentParser(arguments, options: Self.options)
+    var parser = ArgumentParser(arguments, options: Self.options(settings: settings))
     while let argument = try parser.next() {
       switch argument {
       case .option("--socket", let text?): socketPath = text
@@ -183,29 +191,27 @@ struct DaemonOptions: Sendable {
           throw .invalidValue(text, for: "--log-level", expected: "error, warning, info or debug")
         }
         options.logLevel = level
-      case .option(let flag, let flagValue?) where FeatureSetting.named(String(flag.dropFirst(2))) != nil:
-        let name = String(flag.dropFirst(2))
-        // Checked now, so a bad flag is reported as such.
-        var scratch = AppConfiguration.live
-        try FeatureSetting.named(name)!.apply(&scratch, flagValue)
-        featureFlags.append((name, flagValue))
+      case .option(let flag, let flagValue?) where settings.contains(where: { "--" + $0.name == flag }):
+        featureFlags.append((String(flag.dropFirst(2)), flagValue))
       case .option(let word, _), .unknownOption(let word), .positional(let word):
         throw UsageError("unknown option '\(word)'")
       }
     }
-    options.socketPath = socketPath ?? RuntimePaths.defaultSocket(environment: environment)
-    options.stateDirectory = stateDirectory ?? RuntimePaths.defaultStateDirectory(environment: environment)
+    options.socketPath = socketPath ?? RuntimePaths.defaultSocket(name: App.name, environment: environment)
+    options.stateDirectory =
+      stateDirectory ?? RuntimePaths.defaultStateDirectory(name: App.name, environment: environment)
     var file: (path: String, text: String)?
     if let path = options.configurationFile {
       file = try ConfigurationFile.read(path, required: true).map { (path, $0) }
     } else {
-      let path = options.stateDirectory + "/storedaemon.conf"
+      let path = options.stateDirectory + "/\(App.name).conf"
       if let text = try ConfigurationFile.read(path, required: false) {
         file = (path, text)
         options.configurationFile = path
       }
     }
-    options.features = try AppConfiguration.resolve(file: file, environment: environment, flags: featureFlags)
+    options.settings = try ResolvedSettings.resolve(
+      settings, appName: App.name, file: file, environment: environment, flags: featureFlags)
     return options
   }
 }

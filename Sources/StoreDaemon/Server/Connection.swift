@@ -50,7 +50,7 @@ final class Connection: Sendable {
   /// - Throws: ``ThreadStartError`` when the system refuses either thread;
   ///   the client has then been told why (`too_many_clients`), and the
   ///   connection closes by itself, calling `onEnd`.
-  func start(loop: StoreLoop, options: DaemonOptions) throws(ThreadStartError) {
+  func start(loop: Inbox<LoopCommand>, options: DaemonOptions) throws(ThreadStartError) {
     try? socket.setWriteTimeout(options.writeTimeout)
     do {
       try DetachedThread.start(name: "client-write") { [self] in writeLoop() }
@@ -160,7 +160,7 @@ final class Connection: Sendable {
     if last { onEnd() }
   }
 
-  private func readLoop(loop: StoreLoop, options: DaemonOptions) {
+  private func readLoop(loop: Inbox<LoopCommand>, options: DaemonOptions) {
     var decoder = FrameDecoder(maximum: options.maximumFrame)
     var greeted = false
     let handshakeDeadline = ContinuousClock.now + options.handshakeTimeout

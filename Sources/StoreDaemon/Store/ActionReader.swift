@@ -1,6 +1,5 @@
 import ActionLanguage
 import ComposableCore
-import Features
 import JSON
 import Wire
 
@@ -12,11 +11,11 @@ import Wire
 /// what is recorded is canonical whatever the client wrote. Repeated actions
 /// are read from a memo (``SentActionMemo``). Confined to the store loop's
 /// thread.
-final class ActionReader {
+final class ActionReader<Action: Codable> {
   let schema: ActionSchema
   /// Which actions clients may send, and the `actions` listings.
   var access: ActionAccess
-  private var memo = SentActionMemo()
+  private var memo = SentActionMemo<Action>()
 
   init(schema: ActionSchema, allowsInternal: Bool) {
     self.schema = schema
@@ -25,13 +24,13 @@ final class ActionReader {
 
   /// The action `input` names; an internal action a client may not send is
   /// refused (``ActionAccess``).
-  func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentAction {
+  func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentAction<Action> {
     try memo.entry(for: input) { () throws(MessageError) in try Self.read(input, schema: schema, access: access) }
   }
 
   private static func read(
     _ input: ClientMessage.ActionInput, schema: ActionSchema, access: ActionAccess
-  ) throws(MessageError) -> SentAction {
+  ) throws(MessageError) -> SentAction<Action> {
     switch input {
     case .json(let json):
       return try encoded(decoded(json), schema: schema, access: access)
@@ -56,9 +55,9 @@ final class ActionReader {
     }
   }
 
-  private static func decoded(_ json: JSONValue) throws(MessageError) -> AppFeature.Action {
+  private static func decoded(_ json: JSONValue) throws(MessageError) -> Action {
     do {
-      return try CanonicalJSON.decode(AppFeature.Action.self, from: json)
+      return try CanonicalJSON.decode(Action.self, from: json)
     } catch {
       throw MessageError(
         .invalidAction,
@@ -69,8 +68,8 @@ final class ActionReader {
   /// The action with its JSON as its own encoding writes it, that JSON's
   /// bytes, and its command line.
   private static func encoded(
-    _ action: AppFeature.Action, schema: ActionSchema, access: ActionAccess
-  ) throws(MessageError) -> SentAction {
+    _ action: Action, schema: ActionSchema, access: ActionAccess
+  ) throws(MessageError) -> SentAction<Action> {
     let json: JSONValue
     do {
       json = try CanonicalJSON.value(of: action)

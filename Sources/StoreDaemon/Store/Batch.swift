@@ -1,5 +1,4 @@
 import ComposableCore
-import Features
 import JSON
 import Journal
 import Wire
@@ -13,9 +12,11 @@ import Wire
 /// takes it out to commit it; a reference is one retain, where a struct's
 /// `Batch?` would be copied, the state before it included.
 final class Batch {
-  /// What the loop was before the batch, to go back to if it is refused.
+  /// What the loop was before the batch, to go back to if it is refused
+  /// (the state before it the loop keeps itself: this type is not generic
+  /// over the hosted app's state, so that the code handling batches is not
+  /// either).
   struct Before {
-    let state: AppFeature.State
     let version: UInt64
     let document: JSONValue
     let waits: SettledWaits

@@ -29,11 +29,11 @@ final class HistoryRequests {
   /// The clients following the log, by connection id.
   private var followers: [Int: Follower] = [:]
   /// Where the reader's answers go, from its thread.
-  private let post: @Sendable (StoreLoop.Command) -> Void
+  private let post: @Sendable (LoopCommand) -> Void
 
   init(
     reader: HistoryReader, schema: ActionSchema, clients: ClientRegistry, publisher: Publisher,
-    post: @escaping @Sendable (StoreLoop.Command) -> Void
+    post: @escaping @Sendable (LoopCommand) -> Void
   ) {
     self.reader = reader
     self.schema = schema

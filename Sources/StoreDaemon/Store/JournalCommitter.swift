@@ -1,5 +1,4 @@
 import ComposableCore
-import Features
 import JSON
 import Journal
 import Wire

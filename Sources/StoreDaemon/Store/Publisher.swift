@@ -1,6 +1,5 @@
 import ActionLanguage
 import ComposableCore
-import Features
 import JSON
 import Wire
 
@@ -55,8 +54,6 @@ final class Publisher {
   /// The last version published.
   private(set) var version: UInt64
   private(set) var history: DiffHistory
-  /// Encodes the state after each action, re-encoding only the parts it changed.
-  private var stateEncoder = StateDocumentEncoder<AppFeature.State>()
   private let clients: ClientRegistry
   /// The subscribed clients, by connection id.
   private var subscribers: [Int: Subscriber] = [:]
@@ -90,13 +87,15 @@ final class Publisher {
 
   // MARK: Versions
 
-  /// Publishes the state `version` reached by `action`: the diff from the
+  /// Publishes the state `version` reached by an action: the diff from the
   /// last one goes to the history and every subscriber. `sent` is how the
   /// client wrote the action, read as it arrived; an action an effect sent
-  /// is encoded and described here. Returns `nil` if the state or action did
-  /// not encode (then no subscriber may resume across the version).
+  /// is encoded by `action` and described here. `document` encodes the
+  /// state. Returns `nil` if the state or action did not encode (then no
+  /// subscriber may resume across the version).
   func publish(
-    version: UInt64, action: AppFeature.Action, state: AppFeature.State, sent: SentAction?
+    version: UInt64, sent: ActionReading?, action encodeAction: () throws -> JSONValue,
+    document encode: () throws -> JSONValue
   ) -> Publication? {
     self.version = version
     let document: JSONValue
@@ -104,11 +103,11 @@ final class Publisher {
     let actionBytes: [UInt8]
     let summary: String
     do {
-      document = try stateEncoder.document(of: state)
+      document = try encode()
       if let sent {
         (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
       } else {
-        actionJSON = try CanonicalJSON.value(of: action)
+        actionJSON = try encodeAction()
         actionBytes = CanonicalJSON.encode(actionJSON)
         summary = ActionPath.describe(actionJSON, schema: schema)
       }

@@ -1,12 +1,26 @@
 import ComposableCore
-import Features
 import JSON
 
-/// A client's action as it was read on arrival: the action, its JSON and that
-/// JSON's canonical bytes (which the diff frame and the journal record both
-/// hold), and its command line as the log and the diffs show it.
-struct SentAction {
-  let action: AppFeature.Action
+/// A client's action as it was read on arrival: the action, and how the
+/// client wrote it (``ActionReading``).
+struct SentAction<Action> {
+  let action: Action
+  let reading: ActionReading
+
+  init(action: Action, json: JSONValue, canonical: [UInt8], summary: String) {
+    self.action = action
+    self.reading = ActionReading(json: json, canonical: canonical, summary: summary)
+  }
+
+  /// Its command line, as the log and the diffs show it.
+  var summary: String { reading.summary }
+}
+
+/// What the daemon publishes and journals of a client's action, read once on
+/// arrival: its JSON and that JSON's canonical bytes (which the diff frame and
+/// the journal record both hold), and its command line. Not generic over the
+/// app's action, so that the code that publishes it is not either.
+struct ActionReading {
   let json: JSONValue
   let canonical: [UInt8]
   let summary: String
@@ -19,9 +33,9 @@ struct ActionSender {
   let origin: Origin
   /// Who sent it, as its journal record's `origin` says.
   let record: JSONValue
-  /// The client's action as read on arrival; `nil` for an action this
-  /// daemon made (the recovery's) or an effect sent.
-  let sent: SentAction?
+  /// How the client wrote the action, read on arrival; `nil` for an action
+  /// this daemon made (the recovery's) or an effect sent.
+  let sent: ActionReading?
 
   /// An action that an effect of the action of `origin` sent.
   static func effect(origin: Origin) -> ActionSender {

@@ -1,5 +1,4 @@
 import ComposableCore
-import Features
 import JSON
 import Wire
 
@@ -14,12 +13,12 @@ import Wire
 /// ``capacity`` of them: when full, the memo starts afresh. So a client
 /// sending ever new or large actions costs at most a few megabytes, and an
 /// action written as JSON (a program's, not a person's) is read every time.
-struct SentActionMemo {
-  typealias Entry = SentAction
+struct SentActionMemo<Action> {
+  typealias Entry = SentAction<Action>
 
-  static let capacity = 1024
+  static var capacity: Int { 1024 }
   /// The longest path and arguments kept, in bytes.
-  static let largestInput = 1024
+  static var largestInput: Int { 1024 }
   private var entries: [ClientMessage.ActionInput: Entry] = [:]
 
   var count: Int { entries.count }

@@ -1,6 +1,5 @@
 import ActionLanguage
 import ComposableCore
-import Features
 import JSON
 import Journal
 import Wire
@@ -8,8 +7,8 @@ import Wire
 /// The state the daemon starts from: the journal's newest snapshot plus the
 /// records after it, decoded into the app's `State`, and the writer that
 /// continues the journal (docs/DURABILITY.md, "Recovery").
-struct StateRecovery {
-  let state: AppFeature.State
+struct StateRecovery<State: Codable> {
+  let state: State
   /// The state as published JSON (the canonical encoding of `state`).
   let document: JSONValue
   let version: UInt64
@@ -19,27 +18,25 @@ struct StateRecovery {
   let journal: JournalDirectory
   let writer: JournalWriter
 
-  /// Why the daemon cannot start from what is on disk (exit status 65). The
-  /// files are left as they were.
-  struct Failure: Error, CustomStringConvertible {
-    let description: String
-  }
-
-  static func run(options: DaemonOptions, retained: Int) throws -> StateRecovery {
+  /// Recovers the state, starting from `initialState` when the journal is
+  /// new; `schema` describes the actions of the changes kept for resuming.
+  static func run(
+    options: DaemonOptions, retained: Int, initialState: State, schema: ActionSchema
+  ) throws -> StateRecovery {
     let journal = try JournalDirectory(path: options.stateDirectory + "/journal")
-    let initial = try CanonicalJSON.value(of: AppFeature.State())
+    let initial = try CanonicalJSON.value(of: initialState)
     var recovered = try recover(journal, repair: options.repair)
     // With --repair, each record that cannot be used is set aside with
     // the ones after it, and the journal recovered again, until the state
     // rebuilds.
     var setAside = false
-    let (replayed, state) = try { () throws -> (JSONValue, AppFeature.State) in
+    let (replayed, state) = try { () throws -> (JSONValue, State) in
       while true {
         do {
           return try rebuild(recovered, initial: initial)
         } catch let unusable as UnusableRecord {
           guard options.repair else {
-            throw Failure(
+            throw RecoveryFailure(
               description: "cannot recover the state: \(unusable). The records are intact up to version "
                 + "\(unusable.entry.version - 1). Start storedaemon with --repair to keep them and set this record "
                 + "and the ones after it aside (nothing is deleted; the log lists what was set aside), or restore "
@@ -49,7 +46,8 @@ struct StateRecovery {
           do {
             events = try journal.setAside(from: unusable.entry, problem: unusable.problem)
           } catch {
-            throw Failure(description: "cannot set aside the record that cannot be used (\(unusable)): \(error)")
+            throw RecoveryFailure(
+              description: "cannot set aside the record that cannot be used (\(unusable)): \(error)")
           }
           for event in events { Log.warning("recovery: \(event)") }
           setAside = true
@@ -67,7 +65,7 @@ struct StateRecovery {
       writer = try journal.openWriter(
         after: recovered, epoch: epoch, configuration: JournalWriter.Configuration(sync: options.syncPolicy))
     } catch {
-      throw Failure(description: "cannot open the journal for writing: \(error)")
+      throw RecoveryFailure(description: "cannot open the journal for writing: \(error)")
     }
     let document = try CanonicalJSON.value(of: state)
     if recovered.lastVersion == 0 && recovered.snapshot == nil {
@@ -86,7 +84,6 @@ struct StateRecovery {
     }
     var recent: [DiffHistory.Change] = []
     if document == replayed {
-      let schema = AppFeature.Action.actionSchema
       for entry in recovered.records.suffix(retained) {
         // A record of an older format holds another shape of JSON.
         guard entry.format == JournalFormat.current, let record = try? entry.decoded(),
@@ -117,7 +114,7 @@ struct StateRecovery {
     do {
       recovered = try journal.recover(repair: repair)
     } catch {
-      throw Failure(description: "cannot recover the state: \(error)")
+      throw RecoveryFailure(description: "cannot recover the state: \(error)")
     }
     for event in recovered.report.events {
       if event.isWarning { Log.warning("recovery: \(event)") } else { Log.info("recovery: \(event)") }
@@ -128,12 +125,12 @@ struct StateRecovery {
   /// The state at the journal's last version, as JSON and decoded.
   ///
   /// - Throws: ``UnusableRecord`` naming the record whose patch does not
-  ///   apply, or after which the state no longer decodes; a ``Failure``
+  ///   apply, or after which the state no longer decodes; a ``RecoveryFailure``
   ///   when the snapshot's own state does not decode (another build's
   ///   shape: the file is left for that build).
   private static func rebuild(
     _ recovered: RecoveredJournal, initial: JSONValue
-  ) throws -> (replayed: JSONValue, state: AppFeature.State) {
+  ) throws -> (replayed: JSONValue, state: State) {
     let replayed: JSONValue
     do {
       replayed = try recovered.replay(initialState: initial)
@@ -150,18 +147,18 @@ struct StateRecovery {
       default:
         break
       }
-      throw Failure(description: "cannot replay the journal in \(recovered.directory): \(error)")
+      throw RecoveryFailure(description: "cannot replay the journal in \(recovered.directory): \(error)")
     }
     do {
-      return (replayed, try CanonicalJSON.decode(AppFeature.State.self, from: replayed))
+      return (replayed, try CanonicalJSON.decode(State.self, from: replayed))
     } catch let error as DecodingError {
-      let decodes = { (state: JSONValue) in (try? CanonicalJSON.decode(AppFeature.State.self, from: state)) != nil }
+      let decodes = { (state: JSONValue) in (try? CanonicalJSON.decode(State.self, from: state)) != nil }
       let base = recovered.snapshot?.state ?? initial
       guard decodes(base), let entry = try recovered.firstRecord(refusedBy: decodes, initialState: initial) else {
         // The snapshot's own state does not decode: another build's shape.
         let file = recovered.snapshot?.path ?? recovered.directory
         let version = recovered.snapshot?.version ?? 0
-        throw Failure(description: "\(StateDecodingFailure(error, path: file, version: version))")
+        throw RecoveryFailure(description: "\(StateDecodingFailure(error, path: file, version: version))")
       }
       let failure = StateDecodingFailure(error, path: entry.path, version: entry.version)
       throw UnusableRecord(
@@ -185,4 +182,10 @@ struct StateRecovery {
   static func newEpoch() -> String {
     String(UInt64.random(in: 1...UInt64.max), radix: 16)
   }
+}
+
+/// Why the daemon cannot start from what is on disk (exit status 65). The
+/// files are left as they were.
+struct RecoveryFailure: Error, CustomStringConvertible {
+  let description: String
 }

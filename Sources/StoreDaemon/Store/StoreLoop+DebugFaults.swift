@@ -5,19 +5,19 @@
 
   /// Faults the tests inject into debug builds only; release builds compile
   /// none of this.
-  extension StoreLoop {
-    /// `STOREDAEMON_DEBUG_STALL=PATH:SECONDS`: when a client sends the action
-    /// at PATH, the loop stalls for SECONDS before reducing it, as a reducer
-    /// stuck in a loop would (the watchdog test).
-    static let debugStall: (path: String, duration: Duration)? = {
-      guard let value = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_STALL"],
-        let colon = value.lastIndex(of: ":"), let seconds = Double(value[value.index(after: colon)...])
-      else { return nil }
-      return (String(value[..<colon]), .milliseconds(Int(seconds * 1000)))
-    }()
+  /// `STOREDAEMON_DEBUG_STALL=PATH:SECONDS`: when a client sends the action
+  /// at PATH, the loop stalls for SECONDS before reducing it, as a reducer
+  /// stuck in a loop would (the watchdog test).
+  private let debugStall: (path: String, duration: Duration)? = {
+    guard let value = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_STALL"],
+      let colon = value.lastIndex(of: ":"), let seconds = Double(value[value.index(after: colon)...])
+    else { return nil }
+    return (String(value[..<colon]), .milliseconds(Int(seconds * 1000)))
+  }()
 
+  extension StoreLoop {
     func stallIfAsked(_ input: ClientMessage.ActionInput) {
-      guard let stall = Self.debugStall, case .path(let path, _) = input, path == stall.path else { return }
+      guard let stall = debugStall, case .path(let path, _) = input, path == stall.path else { return }
       Log.warning("stalling the store loop for \(stall.duration) (STOREDAEMON_DEBUG_STALL)")
       usleep(useconds_t(clamping: Int(stall.duration / .microseconds(1))))
     }

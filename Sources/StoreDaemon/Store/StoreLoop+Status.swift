@@ -10,7 +10,7 @@ extension StoreLoop {
   var statusReport: JSONValue {
     let uptime = ContinuousClock.now - startedAt
     return .object([
-      "server": .string("storedaemon \(DaemonOptions.version)"),
+      "server": .string("\(App.name) \(App.version)"),
       "protocol": .int(ProtocolVersion.current),
       "pid": .int(Int(getpid())),
       "uptimeSeconds": .int(Int(uptime.components.seconds)),

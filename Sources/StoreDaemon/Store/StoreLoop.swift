@@ -1,7 +1,6 @@
 import ActionLanguage
 import ComposableCore
 import Dispatch
-import Features
 import FoundationEssentials
 import JSON
 import Journal
@@ -21,57 +20,34 @@ import Wire
 /// (``ServiceReporter``). It never blocks on a client: answers go to each
 /// connection's bounded ``Outbox``, and a subscriber that cannot keep up is
 /// resynchronised or disconnected.
-final class StoreLoop: @unchecked Sendable {
+final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   // Safe: `inbox` is thread-safe (a Mutex and a pipe); every other stored
   // property is read and written only by the thread running `run()`.
 
-  enum Command: Sendable {
-    case connected(Connection, client: String)
-    case disconnected(connectionID: Int)
-    case message(connectionID: Int, ClientMessage)
-    /// A frame from a greeted client that is not a valid message.
-    case invalid(connectionID: Int, requestID: Int?, MessageError)
-    /// A worker process ended or was reaped, posted by the thread that
-    /// watches it. (What a worker sends, the loop reads itself.)
-    case worker(WorkerKind, generation: Int, WorkerLink.Report)
-    /// What the history reader found for a client's `log` or `get` with `at`.
-    case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
-    /// The client has read enough of its answers: its waiting requests may
-    /// go on (``Outbox/whenRoom(_:)``).
-    case room(connectionID: Int)
-    /// A reload (SIGHUP) is done: the new feature settings, which actions
-    /// reduced from now on see, or nil if they could not be read.
-    case reconfigure(AppConfiguration?, done: @Sendable () -> Void)
-    case shutdown(done: @Sendable () -> Void)
-
-    /// Whether handling the command may reduce actions (and so joins the
-    /// open batch); any other command first commits it.
-    var reduces: Bool {
-      switch self {
-      case .message(_, .send), .worker: true
-      default: false
-      }
-    }
-  }
-
   /// How many rounds of failing what failures started a stop allows.
-  private static let shutdownRounds = 64
+  private static var shutdownRounds: Int { 64 }
 
-  let inbox = Inbox<Command>()
+  let inbox = Inbox<LoopCommand>()
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
   /// Names the lineage of versions: kept in the journal, so versions carry on
   /// across restarts; a new one only when recovery dropped damaged data.
   let epoch: String
-  let store: Store<AppFeature>
+  let store: Store<App.Root>
+  /// The root reducer, asked for the features' recovery actions.
+  private let root: App.Root
   let clients = ClientRegistry()
   let publisher: Publisher
+  /// Encodes the state after each action, re-encoding only the parts it changed.
+  private let stateEncoder = StateDocumentEncoder<App.Root.State>()
   let committer: JournalCommitter
+  /// The state before the open batch, to go back to if it is refused.
+  private var stateBeforeBatch: App.Root.State
   let supervisor: WorkerSupervisor
   let history: HistoryRequests
   let service: ServiceReporter
   private var waiter: LoopWaiter
-  private let reader: ActionReader
+  private let reader: ActionReader<App.Root.Action>
   /// Sends with `wait` whose effects are still running.
   private var waits = SettledWaits()
   private var nextOrigin: Origin = 1
@@ -86,12 +62,14 @@ final class StoreLoop: @unchecked Sendable {
     self.options = options
     waiter = LoopWaiter(spin: options.spin)
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
-      try StateRecovery.run(options: options, retained: options.retainedDiffs)
+      try StateRecovery.run(
+        options: options, retained: options.retainedDiffs, initialState: App.initialState,
+        schema: App.Root.Action.actionSchema)
     }
     epoch = recovery.epoch
     var changes = DiffHistory(capacity: options.retainedDiffs)
     for change in recovery.recentChanges { changes.append(change) }
-    let schema = AppFeature.Action.actionSchema
+    let schema = App.Root.Action.actionSchema
     reader = ActionReader(schema: schema, allowsInternal: options.allowsInternalActions)
     service = ServiceReporter(notifier: notifier, startedAt: startedAt)
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
@@ -104,20 +82,21 @@ final class StoreLoop: @unchecked Sendable {
       document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
       options: options)
     let historyReader = HistoryReader(
-      reader: recovery.journal.reader.upgrading(
-        .reencoding(state: AppFeature.State.self, action: AppFeature.Action.self)),
-      initialState: (try? CanonicalJSON.value(of: AppFeature.State())) ?? .null,
+      reader: recovery.journal.reader.upgrading(.reencoding(state: App.Root.State.self, action: App.Root.Action.self)),
+      initialState: (try? CanonicalJSON.value(of: App.initialState)) ?? .null,
       schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2))
     history = HistoryRequests(
       reader: historyReader, schema: schema, clients: clients, publisher: publisher,
       post: { [inbox] command in inbox.post(command) })
+    root = App.makeRoot()
+    stateBeforeBatch = recovery.state
     store = Store(
-      initialState: recovery.state, reducer: AppFeature(), executor: committer, version: recovery.version,
+      initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
       dependencies: dependencies)
   }
 
   /// Queues a command for the loop.
-  func post(_ command: Command) {
+  func post(_ command: LoopCommand) {
     inbox.post(command)
   }
 
@@ -126,7 +105,7 @@ final class StoreLoop: @unchecked Sendable {
   func run() {
     MemoryRelease.configure()
     supervisor.startAll()
-    reduceRecoveryActionIfNeeded()
+    reduceRecoveryActionsIfNeeded()
     while isRunning {
       let ready = waiter.wait(
         for: inbox, until: min(.now + tick, supervisor.nextWakeup, service.nextWakeup),
@@ -158,7 +137,7 @@ final class StoreLoop: @unchecked Sendable {
 
   /// Handles one command: it joins the open batch if it may reduce actions,
   /// and otherwise first commits it.
-  private func perform(_ command: Command) {
+  private func perform(_ command: LoopCommand) {
     if command.reduces { openBatchIfNeeded() } else { commitBatch() }
     handle(command)
     afterReducing()
@@ -210,8 +189,11 @@ final class StoreLoop: @unchecked Sendable {
   /// Publishes the version the store just reduced: its diff to the
   /// subscribers, its record to the open batch, its change to the sender
   /// waiting on it.
-  private func publish(version: UInt64, action: AppFeature.Action, sender: ActionSender) {
-    guard let publication = publisher.publish(version: version, action: action, state: store.state, sent: sender.sent)
+  private func publish(version: UInt64, action: App.Root.Action, sender: ActionSender) {
+    guard
+      let publication = publisher.publish(
+        version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
+        document: { try stateEncoder.document(of: store.state) })
     else {
       return
     }
@@ -226,9 +208,9 @@ final class StoreLoop: @unchecked Sendable {
   /// holds every client's outbox and every new effect.
   private func openBatchIfNeeded() {
     guard !committer.isOpen else { return }
+    stateBeforeBatch = store.state
     let before = Batch.Before(
-      state: store.state, version: store.version, document: publisher.document, waits: waits,
-      firstRequestID: store.nextRequestID)
+      version: store.version, document: publisher.document, waits: waits, firstRequestID: store.nextRequestID)
     committer.open(Batch(before: before, holding: clients.connections))
     publisher.batchOpened()
   }
@@ -252,7 +234,7 @@ final class StoreLoop: @unchecked Sendable {
 
   private func undo(_ batch: Batch, because reason: String) {
     let before = batch.before
-    store.restore(state: before.state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
+    store.restore(state: stateBeforeBatch, version: before.version, forgettingRequestsFrom: before.firstRequestID)
     publisher.undoBatch(document: before.document, version: before.version)
     waits = before.waits
     batch.discardOutboxes()
@@ -271,31 +253,34 @@ final class StoreLoop: @unchecked Sendable {
   }
 
   /// After a crash, the features that were waiting on an effect (a roll, a
-  /// fetch, an order) are told that it is gone: `AppFeature.Action.recovered`
-  /// is reduced once, recorded as sent by the recovery. After a clean stop
-  /// nothing waits (stopping failed every effect in flight), and nothing is
-  /// reduced.
-  private func reduceRecoveryActionIfNeeded() {
-    let waiting = AppFeature.recoveryActions(for: store.state)
+  /// fetch, an order) are told that it is gone: each one's recovery action
+  /// (``Reducer/recoveryActions(for:)``) is reduced, recorded as sent by the
+  /// recovery, all under one origin. After a clean stop nothing waits
+  /// (stopping failed every effect in flight), and nothing is reduced.
+  private func reduceRecoveryActionsIfNeeded() {
+    let waiting = root.recoveryActions(for: store.state)
     guard !waiting.isEmpty else { return }
     openBatchIfNeeded()
     let origin = nextOrigin
     nextOrigin += 1
     let sender = ActionSender(
       origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
-    let version: UInt64
-    do throws(DroppedAction) {
-      version = try store.reduceRefusingDropped(.recovered, origin: origin)
-    } catch {
-      Log.error("the recovery action was not reduced: \(error.reason)")
-      return
+    var names: [String] = []
+    for action in waiting {
+      let name = ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: reader.schema)
+      do throws(DroppedAction) {
+        let version = try store.reduceRefusingDropped(action, origin: origin)
+        publish(version: version, action: action, sender: sender)
+        names.append(name)
+      } catch {
+        Log.error("the recovery action \(name) was not reduced: \(error.reason)")
+      }
+      reduceWaitingActions()
     }
-    publish(version: version, action: .recovered, sender: sender)
-    reduceWaitingActions()
     commitBatch()
-    let names = waiting.map { ActionPath.describe((try? CanonicalJSON.value(of: $0)) ?? .null, schema: reader.schema) }
+    guard !names.isEmpty else { return }
     Log.warning(
-      "effects were in flight when storedaemon stopped; told their features at version \(version): "
+      "effects were in flight when \(App.name) stopped; told their features up to version \(store.version): "
         + names.joined(separator: ", "))
   }
 
@@ -331,13 +316,13 @@ final class StoreLoop: @unchecked Sendable {
 
   // MARK: Commands
 
-  private func handle(_ command: Command) {
+  private func handle(_ command: LoopCommand) {
     switch command {
     case .connected(let connection, let name):
       clients.add(ConnectedClient(connection: connection, name: name))
       send(
         .welcome(
-          protocol: ProtocolVersion.current, server: "storedaemon \(DaemonOptions.version)", version: store.version,
+          protocol: ProtocolVersion.current, server: "\(App.name) \(App.version)", version: store.version,
           epoch: epoch), to: connection)
     case .disconnected(let id):
       guard clients[id] != nil else { return }
@@ -360,8 +345,8 @@ final class StoreLoop: @unchecked Sendable {
       if let client = history.finish(connectionID: connectionID, requestID: requestID, result) {
         handleDeferredRequests(of: client)
       }
-    case .reconfigure(let configuration, let done):
-      if let configuration { store.dependencies.configuration = configuration }
+    case .reconfigure(let dependencies, let done):
+      if let dependencies { store.dependencies = dependencies }
       if service.readySent { service.notifier.notify(["READY=1"]) }
       done()
     case .worker(let kind, let generation, let report):
@@ -406,7 +391,7 @@ final class StoreLoop: @unchecked Sendable {
       #if DEBUG
         stallIfAsked(input)
       #endif
-      let sent: SentAction
+      let sent: SentAction<App.Root.Action>
       do throws(MessageError) {
         sent = try reader.read(input)
       } catch {
@@ -424,7 +409,7 @@ final class StoreLoop: @unchecked Sendable {
         record: .object([
           "client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin)),
         ]),
-        sent: sent)
+        sent: sent.reading)
       // Reduced and published, then what it led to, then acknowledged; the
       // frames wait in the held outboxes until the batch is durable
       // (``JournalCommitter``). An action that reaches nothing is refused,
@@ -492,7 +477,7 @@ final class StoreLoop: @unchecked Sendable {
 
   /// Keeps a request for later. Whatever made the client's requests wait
   /// (a history read, or unread answers) resumes them when it ends.
-  private func postpone(_ command: Command, of client: ConnectedClient) {
+  private func postpone(_ command: LoopCommand, of client: ConnectedClient) {
     client.deferred.append(command)
     if !client.historyPending && client.connection.outbox.answersAreFull { waitForRoom(client) }
   }

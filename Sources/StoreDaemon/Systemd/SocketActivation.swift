@@ -8,19 +8,18 @@ import Wire
 /// systemd passes `LISTEN_FDS` descriptors from 3 on, sets `LISTEN_PID` to
 /// the daemon's pid (so a child that inherits the environment does not take
 /// them too) and names them in `LISTEN_FDNAMES` (`FileDescriptorName=` in the
-/// socket unit; storedaemon's is `storedaemon`).
+/// socket unit; the hosted app's name, `storedaemon` for the seed apps).
 enum SocketActivation {
   /// The first passed descriptor (`SD_LISTEN_FDS_START`).
   static let firstDescriptor: Int32 = 3
-  /// The name storedaemon's socket unit gives its socket.
-  static let descriptorName = "storedaemon"
-
   /// The passed listening socket and its path, or nil when systemd passed
-  /// none to this process.
+  /// none to this process: the one named `name` (the app's), else the first.
   ///
   /// - Throws: ``SetupError`` when the passed descriptor is not a listening
   ///   Unix stream socket, which a wrong socket unit would cause.
-  static func passedSocket(environment: [String: String], pid: pid_t = getpid()) throws(SetupError)
+  static func passedSocket(
+    environment: [String: String], name: String = "storedaemon", pid: pid_t = getpid()
+  ) throws(SetupError)
     -> (socket: UnixSocket, path: String)?
   {
     guard let listenPID = environment["LISTEN_PID"].flatMap({ pid_t($0) }), listenPID == pid,
@@ -32,13 +31,13 @@ enum SocketActivation {
     let names =
       environment["LISTEN_FDNAMES"].map { $0.split(separator: ":", omittingEmptySubsequences: false).map(String.init) }
       ?? []
-    let index = names.firstIndex(of: descriptorName) ?? 0
+    let index = names.firstIndex(of: name) ?? 0
     guard index < descriptors.count else {
       throw SetupError("LISTEN_FDNAMES names more sockets (\(names.count)) than LISTEN_FDS passes (\(count))")
     }
     let descriptor = descriptors[index]
     for other in descriptors where other != descriptor {
-      Log.warning("systemd passed file descriptor \(other) too; storedaemon listens on one socket and closes it")
+      Log.warning("systemd passed file descriptor \(other) too; \(name) listens on one socket and closes it")
       close(other)
     }
     func option(_ name: Int32) -> Int32? {

@@ -5,10 +5,11 @@ import Testing
 
 @testable import Features
 
-/// `recovered`, which storedaemon reduces once after recovering its state from
-/// a crash: every feature left waiting on a lost effect gets its own recovery
-/// action, and with none waiting nothing changes and no effect is returned (so
-/// storedaemon skips it).
+/// What storedaemon reduces after recovering its state from a crash: every
+/// feature left waiting on a lost effect names its own recovery action
+/// (`recoveryActions(for:)`, gathered through the root's scopes), and with
+/// none waiting there is none; the root's `recovered`, which old journals
+/// hold, sends the same actions.
 @Suite struct AppFeatureRecoveryTests {
   typealias Fixtures = OnlineStoreFixtures
 
@@ -20,7 +21,7 @@ import Testing
     let effect = AppFeature().reduce(into: &copy, action: .recovered)
     #expect(copy == state, "recovered changed the state", sourceLocation: sourceLocation)
     #expect(effect.isNone, "recovered returned an effect", sourceLocation: sourceLocation)
-    #expect(AppFeature.recoveryActions(for: state).isEmpty, sourceLocation: sourceLocation)
+    #expect(AppFeature().recoveryActions(for: state).isEmpty, sourceLocation: sourceLocation)
   }
 
   @Test func recoveredOnTheInitialStateDoesNothing() {
@@ -111,9 +112,9 @@ import Testing
         history: BMIHistory.State(isLoading: true)),
       search: GIFSearch.State(text: "cat"))
     #expect(
-      AppFeature.recoveryActions(for: state) == [
+      AppFeature().recoveryActions(for: state) == [
         .counter(.recovered), .dice(.internal(.recovered)), .products(.recovered), .cart(.recovered),
-        .profile(.recovered), .bmi(.recovered), .search(.recovered),
+        .profile(.recovered), .bmi(.input(.recovered)), .bmi(.history(.recovered)), .search(.recovered),
       ])
 
     let store = TestStore(
@@ -128,13 +129,12 @@ import Testing
       $0.cart.alert = .purchaseInterrupted(message: Cart.interruptedOrderMessage)
     }
     store.receive(.profile(.recovered))
-    store.receive(.bmi(.recovered))
+    store.receive(.bmi(.input(.recovered)))
+    store.receive(.bmi(.history(.recovered)))
     store.receive(.search(.recovered)) {
       $0.search.query = "cat"
       $0.search.isLoading = true
     }
-    store.receive(.bmi(.input(.recovered)))
-    store.receive(.bmi(.history(.recovered)))
     store.expectInFlight([
       .http(
         HTTPRequest(url: "http://numbers.test/42", headers: [HTTPHeader("Accept", "text/plain")], timeout: .seconds(15))
@@ -142,11 +142,11 @@ import Testing
       .timer(.after(Dice.rollDuration)),
       Fixtures.productsRequest,
       Fixtures.profileRequest,
-      GIFSearchFixtures.search("cat"),
       .storage(
         .put(
           namespace: "bmi-history", key: BMIFixtures.firstID.uuidString, value: Data(BMIFixtures.savedJSON.utf8))),
       .storage(.list(namespace: "bmi-history")),
+      GIFSearchFixtures.search("cat"),
     ])
     // The order was not sent again.
     #expect(
@@ -166,7 +166,7 @@ import Testing
     let state = AppFeature.State(
       products: ProductList.State(status: .loaded, rows: Fixtures.rows()),
       profile: Profile.State(status: .loading))
-    #expect(AppFeature.recoveryActions(for: state) == [.profile(.recovered)])
+    #expect(AppFeature().recoveryActions(for: state) == [.profile(.recovered)])
     let store = TestStore(initialState: state) { AppFeature() }
     store.send(.recovered)
     store.receive(.profile(.recovered))

@@ -4,6 +4,7 @@ import JSON
 import Testing
 import Wire
 
+@testable import SeedApps
 @testable import StoreDaemon
 
 /// `tcactl actions` lists what a client may send; `--all` adds the internal
@@ -50,9 +51,10 @@ struct TcactlActionsTests {
 
 @Suite struct AllowInternalActionsOptionTests {
   @Test func isOffUnlessGiven() throws {
-    #expect(try DaemonOptions.parse([], environment: [:]).allowsInternalActions == false)
-    #expect(try DaemonOptions.parse(["--allow-internal-actions"], environment: [:]).allowsInternalActions)
-    #expect(DaemonOptions.usage.contains("--allow-internal-actions"))
+    #expect(try DaemonOptions.parse([], environment: [:], app: SeedApps.self).allowsInternalActions == false)
+    #expect(
+      try DaemonOptions.parse(["--allow-internal-actions"], environment: [:], app: SeedApps.self).allowsInternalActions)
+    #expect(DaemonOptions.usage(for: SeedApps.self).contains("--allow-internal-actions"))
   }
 
   /// A shop whose `placed` answers an HTTP request.

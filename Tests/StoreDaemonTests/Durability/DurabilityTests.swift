@@ -313,10 +313,12 @@ import Wire
     #expect(failure.contains("may or may not have been placed"))
     #expect(Self.count(cart[path: "items"]) == 1)
     #expect(api.requests(to: .carts).count == 1)
-    // The log names the recovery as the sender, once.
+    // The log names the recovery as the sender of each waiting feature's
+    // recovery action, in the order of the root's body.
     let log = try again.log(since: nil, last: nil).records
     let recoveries = log.filter { $0.origin[path: "recovery"] == .bool(true) }
-    #expect(recoveries.map(\.summary) == ["recovered"])
+    #expect(recoveries.map(\.summary) == ["dice.internal.recovered", "cart.recovered"])
+    #expect(Set(recoveries.map { $0.origin[path: "origin"] }).count == 1, "one origin for the whole recovery")
     // What the recovery restarted is shown as its effect.
     let recoveryOrigin = try #require(recoveries.first?.origin[path: "origin"])
     #expect(
@@ -340,7 +342,7 @@ import Wire
     #expect(try thirdClient.get(path: "/dice/errorMessage").value != .null)
     let thirdLog = try thirdClient.log(since: nil, last: nil).records
     #expect(
-      thirdLog.filter { $0.origin[path: "recovery"] == .bool(true) }.count == 1, "only the first restart recovered")
+      thirdLog.filter { $0.origin[path: "recovery"] == .bool(true) }.count == 2, "only the first restart recovered")
     #expect(thirdLog.last?.summary.hasPrefix("dice.internal.rollFailed") == true)
   }
 

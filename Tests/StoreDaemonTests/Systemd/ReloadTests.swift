@@ -33,7 +33,7 @@ struct ReloadTests {
     #expect(first.requests(to: .products).isEmpty)
     #expect(
       daemon.standardError.contains(
-        "reloaded the feature settings from \(settings): store API \(second.storeAPIBaseURL)"))
+        "reloaded the feature settings from \(settings): store-api = \(second.storeAPIBaseURL)"))
 
     // A broken file is reported; the settings in use stay.
     try "store-api = nowhere\n".write(toFile: settings, atomically: true, encoding: .utf8)

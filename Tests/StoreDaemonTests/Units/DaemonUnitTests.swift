@@ -8,6 +8,7 @@ import TestSupport
 import Testing
 import Wire
 
+@testable import SeedApps
 @testable import StoreDaemon
 
 @Suite struct RuntimePathTests {
@@ -16,19 +17,27 @@ import Wire
       "RUNTIME_DIRECTORY": "/run/storedaemon", "STATE_DIRECTORY": "/var/lib/storedaemon",
       "XDG_RUNTIME_DIR": "/run/user/1000",
     ]
-    #expect(RuntimePaths.defaultSocket(environment: environment) == "/run/storedaemon/storedaemon.sock")
-    #expect(RuntimePaths.defaultStateDirectory(environment: environment) == "/var/lib/storedaemon")
+    #expect(
+      RuntimePaths.defaultSocket(name: "storedaemon", environment: environment) == "/run/storedaemon/storedaemon.sock")
+    #expect(RuntimePaths.defaultStateDirectory(name: "storedaemon", environment: environment) == "/var/lib/storedaemon")
   }
 
   @Test func xdgDirectoriesComeNext() {
     let environment = ["XDG_RUNTIME_DIR": "/run/user/1000", "XDG_STATE_HOME": "/home/a/.state", "HOME": "/home/a"]
-    #expect(RuntimePaths.defaultSocket(environment: environment) == "/run/user/1000/storedaemon/storedaemon.sock")
-    #expect(RuntimePaths.defaultStateDirectory(environment: environment) == "/home/a/.state/storedaemon")
+    #expect(
+      RuntimePaths.defaultSocket(name: "storedaemon", environment: environment)
+        == "/run/user/1000/storedaemon/storedaemon.sock")
+    #expect(
+      RuntimePaths.defaultStateDirectory(name: "storedaemon", environment: environment) == "/home/a/.state/storedaemon")
   }
 
   @Test func perUserFallbacksNeedNoConfiguration() {
-    #expect(RuntimePaths.defaultSocket(environment: [:]) == "/tmp/storedaemon-\(getuid())/storedaemon.sock")
-    #expect(RuntimePaths.defaultStateDirectory(environment: ["HOME": "/home/a"]) == "/home/a/.local/state/storedaemon")
+    #expect(
+      RuntimePaths.defaultSocket(name: "storedaemon", environment: [:])
+        == "/tmp/storedaemon-\(getuid())/storedaemon.sock")
+    #expect(
+      RuntimePaths.defaultStateDirectory(name: "storedaemon", environment: ["HOME": "/home/a"])
+        == "/home/a/.local/state/storedaemon")
   }
 }
 
@@ -41,7 +50,7 @@ import Wire
         "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug", "--lag-timeout", "30",
         "--write-timeout", "0.25",
       ],
-      environment: [:])
+      environment: [:], app: SeedApps.self)
     #expect(options.socketPath == "/s")
     #expect(options.stateDirectory == "/d")
     #expect(options.allowedGroup == "tca")
@@ -71,7 +80,7 @@ import Wire
   ])
   func badArgumentsAreNamed(_ arguments: [String], _ message: String) {
     #expect {
-      try DaemonOptions.parse(arguments, environment: [:])
+      try DaemonOptions.parse(arguments, environment: [:], app: SeedApps.self)
     } throws: { error in
       "\(error)" == message
     }

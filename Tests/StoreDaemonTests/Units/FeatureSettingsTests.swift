@@ -3,9 +3,21 @@ import Foundation
 import Platform
 import Testing
 
+@testable import SeedApps
 @testable import StoreDaemon
 
+/// The seed apps' settings as `storedaemon` resolves them.
 @Suite struct FeatureSettingsTests {
+  /// The seed apps' settings from `file`, `environment` and `flags`, as the
+  /// features read them.
+  func resolve(
+    file: (path: String, text: String)?, environment: [String: String], flags: [(name: String, value: String)]
+  ) throws(UsageError) -> AppConfiguration {
+    try ResolvedSettings.resolve(
+      SeedApps.settings, appName: SeedApps.name, file: file, environment: environment, flags: flags
+    ).dependencies.configuration
+  }
+
   @Test func flagsWinOverTheEnvironmentWhichWinsOverTheFile() throws {
     let file = """
       # the store's settings
@@ -15,7 +27,7 @@ import Testing
 
       search-debounce = 0.25
       """
-    let configuration = try AppConfiguration.resolve(
+    let configuration = try resolve(
       file: ("/etc/storedaemon.conf", file),
       environment: ["STOREDAEMON_NUMBERS_API": "http://env.example/numbers", "STOREDAEMON_GIF_API_KEY": "from-env"],
       flags: [("gif-api-key", "from-flag"), ("request-timeout", "2.5")])
@@ -36,7 +48,7 @@ import Testing
   ])
   func aBadFileNamesTheLineAndWhatWasExpected(_ text: String, _ expected: String) {
     #expect {
-      try AppConfiguration.resolve(file: ("/c", text), environment: [:], flags: [])
+      try resolve(file: ("/c", text), environment: [:], flags: [])
     } throws: { error in
       "\(error)".hasPrefix(expected)
     }
@@ -44,17 +56,17 @@ import Testing
 
   @Test func blanksAroundNamesAndValuesAreTrimmed() throws {
     let file = "\t store-api\t=  http://file.example/s \t\n  \t\n\t# note\ngif-api-key=k"
-    let configuration = try AppConfiguration.resolve(file: ("/c", file), environment: [:], flags: [])
+    let configuration = try resolve(file: ("/c", file), environment: [:], flags: [])
     #expect(configuration.storeAPIBaseURL == "http://file.example/s")
     #expect(configuration.gifSearchAPIKey == "k")
   }
 
   @Test func theDiceRollMayBeZeroButNotNegative() throws {
-    let configuration = try AppConfiguration.resolve(file: nil, environment: [:], flags: [("dice-roll", "0")])
+    let configuration = try resolve(file: nil, environment: [:], flags: [("dice-roll", "0")])
     #expect(configuration.diceRollMilliseconds == 0)
     #expect(AppConfiguration.live.diceRoll == .milliseconds(500))
     #expect {
-      try AppConfiguration.resolve(file: nil, environment: [:], flags: [("dice-roll", "-1")])
+      try resolve(file: nil, environment: [:], flags: [("dice-roll", "-1")])
     } throws: { error in
       "\(error)" == "dice-roll takes a number of seconds between 0 and 3600, got '-1'"
     }
@@ -62,7 +74,7 @@ import Testing
 
   @Test func aBadEnvironmentVariableIsNamed() {
     #expect {
-      try AppConfiguration.resolve(file: nil, environment: ["STOREDAEMON_STORE_API": "nowhere"], flags: [])
+      try resolve(file: nil, environment: ["STOREDAEMON_STORE_API": "nowhere"], flags: [])
     } throws: { error in
       "\(error)".hasPrefix("STOREDAEMON_STORE_API: store-api takes an http:// or https:// URL")
     }
@@ -76,18 +88,20 @@ import Testing
       toFile: directory + "/storedaemon.conf", atomically: true, encoding: .utf8)
     let options = try DaemonOptions.parse(
       ["--state-dir", directory, "--store-api", "http://127.0.0.1:8/s", "--effectworker", "/opt/effectworker"],
-      environment: [:])
-    #expect(options.features.storeAPIBaseURL == "http://127.0.0.1:8/s")
-    #expect(options.features.numbersAPIBaseURL == "http://127.0.0.1:9/n")
-    #expect(options.features.gifSearchAPIKey == "k1")
+      environment: [:], app: SeedApps.self)
+    #expect(options.settings.dependencies.configuration.storeAPIBaseURL == "http://127.0.0.1:8/s")
+    #expect(options.settings.dependencies.configuration.numbersAPIBaseURL == "http://127.0.0.1:9/n")
+    #expect(options.settings.dependencies.configuration.gifSearchAPIKey == "k1")
     #expect(options.configurationFile == directory + "/storedaemon.conf")
     #expect(options.workerExecutable == "/opt/effectworker")
   }
 
   @Test func aMissingExplicitFileOrABadFlagIsAUsageError() {
-    #expect(throws: UsageError.self) { try DaemonOptions.parse(["--config", "/nonexistent/x.conf"], environment: [:]) }
+    #expect(throws: UsageError.self) {
+      try DaemonOptions.parse(["--config", "/nonexistent/x.conf"], environment: [:], app: SeedApps.self)
+    }
     #expect {
-      try DaemonOptions.parse(["--store-api", "fakestoreapi.com"], environment: [:])
+      try DaemonOptions.parse(["--store-api", "fakestoreapi.com"], environment: [:], app: SeedApps.self)
     } throws: { error in
       "\(error)".contains(
         "store-api takes an http:// or https:// URL such as https://fakestoreapi.com, got 'fakestoreapi.com'")
