@@ -131,3 +131,10 @@ public struct Todos: Reducer {
     .debounce(id: CancelID.todoCompletion, for: Self.sortDelay, send: .sortCompletedTodos)
   }
 }
+
+extension Todos: RecoverableFeature {
+  /// ``Action/recovered`` when a checked row still waits to move down.
+  public func recoveryAction(for state: State) -> Action? {
+    state.isAwaitingEffect ? .recovered : nil
+  }
+}

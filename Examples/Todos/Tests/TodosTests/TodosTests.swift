@@ -188,6 +188,8 @@ import Testing
     let done = Todo.State(id: a, title: "Milk", isComplete: true)
     let store = makeStore([done, threeRows[1], threeRows[2]])
     #expect(store.state.isAwaitingEffect)
+    // What the daemon asks the root for after recovering (RecoverableFeature).
+    #expect(Todos().recoveryActions(for: store.state) == [.recovered])
     store.send(.recovered)
     store.expectInFlight([sortTimer])
     store.advance(by: .seconds(1))
@@ -199,6 +201,7 @@ import Testing
     let done = Todo.State(id: c, title: "Hand soap", isComplete: true)
     let store = makeStore([threeRows[0], threeRows[1], done])
     #expect(!store.state.isAwaitingEffect)
+    #expect(Todos().recoveryActions(for: store.state) == [])
     store.send(.recovered)
     store.expectInFlight([])
   }
