@@ -8,7 +8,8 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 let package = Package(
   name: "Todos",
   products: [
-    .library(name: "Todos", targets: ["Todos"])
+    .library(name: "Todos", targets: ["Todos"]),
+    .executable(name: "todosd", targets: ["todosd"]),
   ],
   dependencies: [
     .package(name: "storedaemon", path: "../..")
@@ -22,6 +23,18 @@ let package = Package(
         .product(name: "ActionLanguage", package: "storedaemon"),
       ],
       swiftSettings: settings),
+    /// The daemon hosting the list. storedaemon's worker programs and tcactl
+    /// are built beside it: the daemon starts its workers from its own directory.
+    .executableTarget(
+      name: "todosd",
+      dependencies: [
+        "Todos",
+        .product(name: "StoreDaemon", package: "storedaemon"),
+        .product(name: "effectworker", package: "storedaemon"),
+        .product(name: "effectworker-network", package: "storedaemon"),
+        .product(name: "tcactl", package: "storedaemon"),
+      ],
+      swiftSettings: settings),
     .testTarget(
       name: "TodosTests",
       dependencies: [
@@ -29,6 +42,14 @@ let package = Package(
         .product(name: "ComposableCore", package: "storedaemon"),
         .product(name: "ComposableTesting", package: "storedaemon"),
         .product(name: "ActionLanguage", package: "storedaemon"),
+        .product(name: "JSON", package: "storedaemon"),
+      ],
+      swiftSettings: settings),
+    /// todosd end to end: the daemon, its workers and tcactl as processes.
+    .testTarget(
+      name: "TodosDaemonTests",
+      dependencies: [
+        "todosd", "Todos",
         .product(name: "JSON", package: "storedaemon"),
       ],
       swiftSettings: settings),

@@ -49,8 +49,12 @@ final class Daemon<App: HostedApp>: Sendable {
       }
     }
     // The app's own worker kinds (HostedApp.workers), checked before anything starts.
+    var declared = App.workers
+    for index in declared.indices {
+      if let program = options.appWorkerPrograms[declared[index].kind] { declared[index].executable = program }
+    }
     let appWorkers = try AppWorker.prepare(
-      App.workers, daemonDirectory: WorkerEnvironment.daemonDirectory() ?? ".", stateDirectory: options.stateDirectory)
+      declared, daemonDirectory: WorkerEnvironment.daemonDirectory() ?? ".", stateDirectory: options.stateDirectory)
     let workers = WorkerSupervisor.Configuration(
       executable: options.workerExecutable, stateDirectory: options.stateDirectory,
       environment: WorkerEnvironment.inherited(from: ProcessInfo.processInfo.environment),

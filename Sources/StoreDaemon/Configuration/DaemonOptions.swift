@@ -36,6 +36,9 @@ struct DaemonOptions: Sendable {
   /// The `effectworker` executable the daemon starts its timer and storage
   /// workers from; the network worker is the same path with `-network` appended.
   var workerExecutable = WorkerEnvironment.defaultExecutable()
+  /// `--worker KIND=PATH`: the program serving an app's own kind instead of
+  /// the one the app declares (``HostedApp/workers``).
+  var appWorkerPrograms: [WorkerKind: String] = [:]
   /// How long a worker may leave a ping unanswered before it is killed and
   /// restarted; it is pinged every half of this.
   var workerTimeout: Duration = .seconds(10)
@@ -61,6 +64,17 @@ struct DaemonOptions: Sendable {
   /// `text` padded with spaces to `width` columns, for the usage's tables.
   static func column(_ text: String, width: Int) -> String {
     text + String(repeating: " ", count: max(1, width - text.count))
+  }
+
+  /// The help's lines for `--worker`, shown only for an app with kinds of
+  /// its own.
+  static func workerUsage(_ workers: [AppWorker], name: String) -> String {
+    let kinds = workers.map { "\($0.kind)=\($0.executable)" }.joined(separator: ", ")
+    return """
+        --worker KIND=PATH     the program serving the app's own kind KIND instead of the one it
+                               declares (\(kinds), beside \(name))
+
+      """
   }
 
   /// The help of the daemon hosting `App`.
@@ -96,6 +110,7 @@ struct DaemonOptions: Sendable {
                                aside (never deleted)
         --effectworker PATH    the timer and storage worker executable (default: effectworker beside
                                \(name)); the network worker is PATH-network
+      \(App.workers.isEmpty ? "" : Self.workerUsage(App.workers, name: name))\
         --worker-timeout S     seconds a worker may leave a ping unanswered before it is killed and
                                restarted (default 10)
         --spin MICROSECONDS    how long the store loop spins for more work before it sleeps, from
@@ -129,7 +144,7 @@ struct DaemonOptions: Sendable {
     [
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
       "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
-      "--config", "--log-level",
+      "--config", "--log-level", "--worker",
     ].map { ArgumentParser.Option($0, value: "a value") }
       + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
       + settings.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
@@ -172,6 +187,11 @@ struct DaemonOptions: Sendable {
         }
         options.outboxLimit = bytes
       case .option("--effectworker", let text?): options.workerExecutable = text
+      case .option("--worker", let text?):
+        let (kind, program) = try appWorkerProgram(text, declared: App.workers)
+        guard options.appWorkerPrograms.updateValue(program, forKey: kind) == nil else {
+          throw UsageError("--worker names the kind '\(kind)' twice; give each kind once")
+        }
       case .option("--repair", nil): options.repair = true
       case .option("--allow-internal-actions", nil): options.allowsInternalActions = true
       case .option("--fsync", let text?):
@@ -213,5 +233,23 @@ struct DaemonOptions: Sendable {
     options.settings = try ResolvedSettings.resolve(
       settings, appName: App.name, file: file, environment: environment, flags: featureFlags)
     return options
+  }
+
+  /// `--worker KIND=PATH` read against the kinds the app declares.
+  static func appWorkerProgram(
+    _ text: String, declared: [AppWorker]
+  ) throws(UsageError) -> (WorkerKind, String) {
+    let kinds = declared.map(\.kind.rawValue)
+    let expected =
+      kinds.isEmpty
+      ? "KIND=PATH for a kind of the app's own, and this app declares none"
+      : "KIND=PATH, where KIND is one of the app's own kinds (\(kinds.joined(separator: ", ")))"
+    guard let equals = text.firstIndex(of: "="), !text[text.index(after: equals)...].isEmpty,
+      let worker = declared.first(where: { $0.kind.rawValue == text[..<equals] })
+    else {
+      throw .invalidValue(text, for: "--worker", expected: expected)
+    }
+    let path = String(text[text.index(after: equals)...])
+    return (worker.kind, path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
   }
 }

@@ -43,7 +43,9 @@ extension HostedApp {
     do {
       options = try DaemonOptions.parse(arguments, environment: ProcessInfo.processInfo.environment, app: Self.self)
     } catch {
-      Log.error("\(error)\n\(DaemonOptions.usage(for: Self.self))")
+      // The error is one log line; the usage follows as the text it is.
+      Log.error("\(error)")
+      StandardStream.error.write(DaemonOptions.usage(for: Self.self) + "\n")
       exit(64)
     }
 

@@ -8,6 +8,12 @@ extension Todos.Action: DescribedAction {
     ActionSchema(cases: [
       ActionCase("addTodoButtonTapped", "Adds an empty row on top"),
       ActionCase("clearCompletedButtonTapped", "Removes every completed row"),
+      ActionCase("exportButtonTapped", "Writes the list to todos.md through the export worker"),
+      ActionCase(
+        "exportFinished", "The export worker wrote the file", sentBy: .exportWorker,
+        .unlabeled("receipt", Export.Receipt.self)),
+      ActionCase(
+        "exportFailed", "The export failed", sentBy: .exportWorker, .unlabeled("failure", EffectFailure.self)),
       ActionCase("delete", "Removes the row with this id", .labeled("id", UUID.self)),
       ActionCase(
         "filterPicked", "Shows all rows, the active ones or the completed ones", .unlabeled("filter", Filter.self)),
@@ -23,6 +29,9 @@ extension Todos.Action: DescribedAction {
     switch self {
     case .addTodoButtonTapped: "addTodoButtonTapped"
     case .clearCompletedButtonTapped: "clearCompletedButtonTapped"
+    case .exportButtonTapped: "exportButtonTapped"
+    case .exportFinished: "exportFinished"
+    case .exportFailed: "exportFailed"
     case .delete: "delete"
     case .filterPicked: "filterPicked"
     case .sortCompletedTodos: "sortCompletedTodos"
@@ -33,3 +42,18 @@ extension Todos.Action: DescribedAction {
 }
 
 extension Filter: DescribedValue {}
+
+extension InternalSender {
+  /// The app's own `export` worker (``Export``).
+  public static let exportWorker = InternalSender("the export worker")
+}
+
+extension Export.Receipt: DescribedValue {
+  /// Only the export worker produces receipts, so the action carrying one is
+  /// internal; for debugging it takes one as JSON, e.g.
+  /// `'{"path":"/tmp/todos.md","count":2,"bytes":22}'`.
+  public static var valueSchema: ValueSchema { .json(Export.Receipt.self, sample: schemaSample) }
+
+  /// A valid receipt, for examples and the schema's tests.
+  static let schemaSample = Export.Receipt(path: "/var/lib/todosd/workers/export/todos.md", count: 2, bytes: 22)
+}

@@ -25,10 +25,13 @@ public struct Todos: Reducer {
     public var filter: Filter
     /// Every row, newest first, completed ones moved down.
     public var todos: IdentifiedArrayOf<Todo.State>
+    /// The last export of the list to a file (``Export``).
+    public var export: Export.Status
 
-    public init(filter: Filter = .all, todos: IdentifiedArrayOf<Todo.State> = []) {
+    public init(filter: Filter = .all, todos: IdentifiedArrayOf<Todo.State> = [], export: Export.Status = .idle) {
       self.filter = filter
       self.todos = todos
+      self.export = export
     }
 
     /// The rows ``filter`` shows, in list order.
@@ -42,9 +45,10 @@ public struct Todos: Reducer {
       return todos[firstCompleted...].allSatisfy(\.isComplete)
     }
 
-    /// Whether the list waits on an effect: a completed row waits to move down.
-    /// ``Action/recovered`` restarts what this covers.
-    public var isAwaitingEffect: Bool { !completedTodosAreLast }
+    /// Whether the list waits on an effect: a completed row waits to move
+    /// down, or the export worker is writing the file. ``Action/recovered``
+    /// restarts what this covers.
+    public var isAwaitingEffect: Bool { !completedTodosAreLast || export == .exporting }
   }
 
   public enum Action: Equatable, Sendable, Codable {
@@ -52,6 +56,14 @@ public struct Todos: Reducer {
     case addTodoButtonTapped
     /// Removes every completed row.
     case clearCompletedButtonTapped
+    /// Writes the list to a file (``Export/fileName``) through the app's own
+    /// `export` worker.
+    case exportButtonTapped
+    /// The export worker wrote the file.
+    case exportFinished(Export.Receipt)
+    /// The export failed: the worker is down, was killed while writing, or
+    /// could not write.
+    case exportFailed(EffectFailure)
     /// Removes the row with this id (swiping it away).
     case delete(id: Todo.State.ID)
     /// Shows all rows, only the active ones, or only the completed ones.
@@ -91,6 +103,19 @@ public struct Todos: Reducer {
         state.todos.removeAll(where: \.isComplete)
         return .none
 
+      case .exportButtonTapped:
+        guard state.export != .exporting else { return .none }
+        state.export = .exporting
+        return export(state.todos)
+
+      case .exportFinished(let receipt):
+        state.export = .exported(receipt)
+        return .none
+
+      case .exportFailed(let failure):
+        state.export = .failed(failure.description)
+        return .none
+
       case .delete(let id):
         if state.todos.remove(id: id) == nil {
           reportDroppedAction("todos has no element with id \(id)", action: action, location: SourceLocation())
@@ -115,12 +140,26 @@ public struct Todos: Reducer {
         return .none
 
       case .recovered:
-        guard state.isAwaitingEffect else { return .none }
-        return sortLater()
+        // Writing the same list again is safe: the worker replaces the file atomically.
+        return .merge(
+          state.completedTodosAreLast ? .none : sortLater(),
+          state.export == .exporting ? export(state.todos) : .none)
       }
     }
     .forEach(\.todos, action: CasePath(Action.todos, \.todos)) {
       Todo()
+    }
+  }
+
+  /// Asks the export worker to write `todos`, in list order.
+  private func export(_ todos: IdentifiedArrayOf<Todo.State>) -> Effect<Action> {
+    let request = Export.Request(
+      file: Export.fileName, todos: todos.map { Export.Request.Row(title: $0.title, isComplete: $0.isComplete) })
+    return .worker(Export.kind, request, decoding: Export.Receipt.self) { result in
+      switch result {
+      case .success(let receipt): .exportFinished(receipt)
+      case .failure(let failure): .exportFailed(failure)
+      }
     }
   }
 

@@ -19,6 +19,9 @@ import Testing
       listed == [
         "addTodoButtonTapped",
         "clearCompletedButtonTapped",
+        "exportButtonTapped",
+        "exportFinished <receipt: Export.Receipt (JSON)> (sent by the export worker)",
+        "exportFailed <failure: EffectFailure (JSON)> (sent by the export worker)",
         "delete <id: UUID>",
         "filterPicked <filter: all|active|completed>",
         "sortCompletedTodos (sent by the timer effect)",
@@ -26,7 +29,7 @@ import Testing
         "todos[<id: UUID>].checkBoxToggled",
         "recovered (sent by storedaemon after a restart)",
       ])
-    #expect(schema.clientPaths.count == 6)
+    #expect(schema.clientPaths.count == 7)
   }
 
   @Test func everyPathDecodesAsATodosActionAndReencodesTheSame() throws {
@@ -83,15 +86,17 @@ import Testing
     }
   }
 
-  /// The daemon judges a sent action by its JSON: only the sort and the
-  /// recovery are refused from clients.
-  @Test func onlyTheSortAndTheRecoveryAreInternal() {
+  /// The daemon judges a sent action by its JSON: only the sort, the
+  /// export's answers and the recovery are refused from clients.
+  @Test func onlyTheSortTheExportsAnswersAndTheRecoveryAreInternal() {
     for sample in schema.samples {
       let sender = schema.internalSender(of: sample.action)
       #expect(sender?.description == sample.entry.sentBy, "\(sample.entry.path)")
       switch sample.entry.path {
       case "sortCompletedTodos": #expect(sender == .timerEffect)
       case "recovered": #expect(sender == .recovery)
+      case let path where path.hasPrefix("exportFinished") || path.hasPrefix("exportFailed"):
+        #expect(sender == .exportWorker, "\(path)")
       default: #expect(sender == nil, "\(sample.entry.path)")
       }
     }

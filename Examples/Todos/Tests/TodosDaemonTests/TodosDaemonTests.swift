@@ -1,0 +1,111 @@
+import Foundation
+import JSON
+import Testing
+
+/// `todosd` end to end: the Todos list hosted by storedaemon's library, its
+/// sort on the built-in timer worker, its export on the app's own Python
+/// worker, driven with `tcactl` as a person would.
+@Suite(.serialized, .timeLimit(.minutes(5)))
+struct TodosDaemonTests {
+  /// The id of the row at `index` of the list.
+  private func rowID(_ daemon: TodosDaemon, _ index: Int) throws -> String {
+    guard case .array(let rows)? = try daemon.state()[path: "todos"], rows.count > index,
+      case .string(let id)? = rows[index][path: "id"]
+    else { throw WaitTimedOut(what: "a row at \(index)") }
+    return id
+  }
+
+  @Test func theListIsServedJournaledAndRecovered() throws {
+    let daemon = try TodosDaemon()
+    try daemon.start()
+    try daemon.send("addTodoButtonTapped")
+    try daemon.send("addTodoButtonTapped")
+    let eggs = try rowID(daemon, 0)
+    let milk = try rowID(daemon, 1)
+    try daemon.send("todos[\(milk)].binding.title", "Milk")
+    try daemon.send("todos[\(eggs)].binding.title", "Eggs")
+    // Checking the top row moves it down one second later, through the timer worker.
+    try daemon.send("todos[\(eggs)].checkBoxToggled", wait: true)
+    #expect(try rowID(daemon, 0) == milk)
+    #expect(try daemon.state("todos.1.isComplete") == .bool(true))
+    try daemon.send("filterPicked", "completed")
+    #expect(try daemon.state("filter") == .string("completed"))
+
+    // The log holds every action, and an old version can be read back.
+    let log = try daemon.tcactl(["log"])
+    #expect(log.status == 0)
+    #expect(log.output.contains("checkBoxToggled") && log.output.contains("sortCompletedTodos"), "\(log.output)")
+    guard case .array(let before)? = try daemon.state(at: 2)[path: "todos"] else {
+      Issue.record("no list at version 2")
+      return
+    }
+    #expect(before.count == 2)
+    #expect(before.allSatisfy { $0[path: "title"] == .string("") })
+
+    // A subscriber sees the next change live.
+    let watch = Process()
+    watch.executableURL = TodosDaemon.products.appendingPathComponent("tcactl")
+    watch.arguments = ["--socket", daemon.socket, "watch", "--json"]
+    let watched = daemon.directory.appendingPathComponent("watch.out")
+    _ = FileManager.default.createFile(atPath: watched.path, contents: nil)
+    watch.standardOutput = try FileHandle(forWritingTo: watched)
+    try watch.run()
+    defer { watch.terminate() }
+    try waitUntil("watch shows the state") { (try? String(contentsOf: watched, encoding: .utf8))?.isEmpty == false }
+    try daemon.send("filterPicked", "active")
+    try waitUntil("watch shows filterPicked active") {
+      (try? String(contentsOf: watched, encoding: .utf8))?.contains("filterPicked active") == true
+    }
+
+    // A restart recovers the list and its version.
+    let version = try daemon.status()[path: "version"]
+    #expect(daemon.stop() == 0)
+    try daemon.start()
+    #expect(try daemon.status()[path: "version"] == version)
+    #expect(try daemon.state("filter") == .string("active"))
+    #expect(try rowID(daemon, 1) == eggs)
+  }
+
+  @Test func theExportRunsOnThePythonWorkerWhichIsRestartedWhenKilled() throws {
+    let daemon = try TodosDaemon()
+    try daemon.start()
+    try daemon.send("addTodoButtonTapped")
+    let milk = try rowID(daemon, 0)
+    try daemon.send("todos[\(milk)].binding.title", "Milk")
+    try daemon.send("exportButtonTapped", wait: true)
+    let exported = try daemon.state("export")
+    let receipt = try #require(exported[path: "exported"], "\(exported)")
+    guard case .string(let path)? = receipt[path: "path"] else {
+      Issue.record("no path in \(receipt)")
+      return
+    }
+    #expect(path == daemon.stateDirectory + "/workers/export/todos.md")
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "- [ ] Milk\n")
+    #expect(receipt[path: "count"] == .int(1))
+
+    // Killed while it holds a request: the request fails as an action, and
+    // the worker is restarted.
+    let worker = try #require(try daemon.exportWorker(), "status has no export worker")
+    guard case .int(let pid)? = worker[path: "pid"] else {
+      Issue.record("no pid in \(worker)")
+      return
+    }
+    #expect(kill(pid_t(pid), SIGSTOP) == 0)
+    try daemon.send("exportButtonTapped")
+    #expect(try daemon.state("export") == .string("exporting"))
+    try waitUntil("the stopped worker holds the request") {
+      try daemon.exportWorker()?[path: "inFlight"] == .int(1)
+    }
+    #expect(kill(pid_t(pid), SIGKILL) == 0)
+    try waitUntil("the export fails") { try daemon.state("export")[path: "failed"] != nil }
+    guard case .string(let message)? = try daemon.state("export")[path: "failed"] else { return }
+    #expect(message.hasPrefix("interrupted"), "\(message)")
+    try waitUntil("the worker runs again") {
+      let row = try daemon.exportWorker()
+      return row?[path: "state"] == .string("running") && row?[path: "pid"] != .int(pid)
+    }
+    try daemon.send("exportButtonTapped", wait: true)
+    #expect(try daemon.state("export")[path: "exported", "count"] == .int(1))
+    #expect(daemon.stop() == 0)
+  }
+}
