@@ -16,6 +16,8 @@ extension HostedApp {
   /// the state on disk cannot be recovered, 70 when the socket, the state
   /// directory or the workers cannot be set up (`--help` says the same).
   public static func runDaemon() -> Never {
+    // Every log line and message names the app's daemon.
+    DaemonName.current = name
     // SIGHUP reloads the settings once serving (Daemon.run); before that the
     // settings are being read anyway. Ignored first thing, before the signals
     // a parent blocked are let in: a SIGHUP that came early, pending until

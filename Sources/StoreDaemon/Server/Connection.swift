@@ -83,7 +83,7 @@ final class Connection: Sendable {
   }
 
   private static func refusal(_ error: ThreadStartError) -> String {
-    "storedaemon cannot serve another client now: \(error); try again later"
+    "\(DaemonName.current) cannot serve another client now: \(error); try again later"
   }
 
   private func writeLoop() {

@@ -112,7 +112,7 @@ struct Listener: Sendable {
     if let live = try? UnixSocket.connect(to: path) {
       live.close()
       throw SocketError(
-        "bind", path: path, errno: EADDRINUSE, detail: "another storedaemon is already serving this socket")
+        "bind", path: path, errno: EADDRINUSE, detail: "another \(DaemonName.current) is already serving this socket")
     }
     unlink(path)
   }

@@ -19,7 +19,7 @@ struct PeerPolicy: Sendable {
   /// The message a refused peer reads before the connection closes.
   func refusal(for peer: PeerCredentials) -> String {
     var text =
-      "uid \(peer.uid) may not use this socket: storedaemon runs as uid \(ownerUID) and accepts its own user and root"
+      "uid \(peer.uid) may not use this socket: \(DaemonName.current) runs as uid \(ownerUID) and accepts its own user and root"
     if let allowedGroup {
       text += " and members of group '\(allowedGroup.name)'"
     } else {

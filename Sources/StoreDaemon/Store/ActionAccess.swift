@@ -45,6 +45,6 @@ struct ActionAccess {
     guard !allowsInternal, let sender = schema.internalSender(of: action) else { return nil }
     let path = ActionPath.command(for: action, schema: schema)?.path ?? ActionPath.describe(action, schema: schema)
     return "\(path) is sent by \(sender), not by clients; "
-      + "start storedaemon with --allow-internal-actions to send it for debugging"
+      + "start \(DaemonName.current) with --allow-internal-actions to send it for debugging"
   }
 }

@@ -84,7 +84,7 @@ final class JournalCommitter: EffectExecutor {
       if !error.writerStillUsable {
         writesRefused =
           "writes are refused since the journal failed (\(error)); the state stays readable at version "
-          + "\(batch.before.version), and restarting storedaemon recovers from the journal"
+          + "\(batch.before.version), and restarting \(DaemonName.current) recovers from the journal"
         Log.error("journal: \(error); refusing every write from now on (versions \(versions) were undone)")
       } else {
         Log.error("journal: \(error); versions \(versions) were undone and their senders told")

@@ -38,7 +38,7 @@ struct StateRecovery<State: Codable> {
           guard options.repair else {
             throw RecoveryFailure(
               description: "cannot recover the state: \(unusable). The records are intact up to version "
-                + "\(unusable.entry.version - 1). Start storedaemon with --repair to keep them and set this record "
+                + "\(unusable.entry.version - 1). Start \(DaemonName.current) with --repair to keep them and set this record "
                 + "and the ones after it aside (nothing is deleted; the log lists what was set aside), or restore "
                 + "the journal from a backup.")
           }

@@ -36,7 +36,7 @@ enum DirectorySetup {
   static func checkSafeForSocket(_ path: String) throws(SocketError) {
     try checkNoOtherUserCanChange(
       path, role: "socket directory",
-      fix: "choose another --socket, or remove the directory so storedaemon can create it")
+      fix: "choose another --socket, or remove the directory so \(DaemonName.current) can create it")
   }
 
   /// Refuses a state directory another user could tamper with: they could

@@ -1,7 +1,20 @@
 import Platform
+import Synchronization
 
-/// The daemon's log: `storedaemon: …` lines on standard error (``Logger``),
-/// filtered by `--log-level`.
+/// The hosted app's name, as the daemon's log lines and messages say it:
+/// `storedaemon` for the seed apps, `todosd` for the Todos example. Set once
+/// by ``HostedApp/runDaemon()`` before anything is logged.
+enum DaemonName {
+  private static let name = Mutex("storedaemon")
+
+  static var current: String {
+    get { name.withLock { $0 } }
+    set { name.withLock { $0 = newValue } }
+  }
+}
+
+/// The daemon's log: `NAME: …` lines on standard error (``Logger``), filtered
+/// by `--log-level`.
 // swift-format-ignore: AlwaysUseLowerCamelCase
 // Named as a type is, so that call sites read `Log.info("…")`.
-let Log = Logger(name: "storedaemon", namesLevels: true)
+var Log: Logger { Logger(name: DaemonName.current, namesLevels: true) }

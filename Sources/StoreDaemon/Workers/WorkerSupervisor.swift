@@ -98,10 +98,10 @@ final class WorkerSupervisor: EffectExecutor {
     for slot in slots {
       slot.phase = .stopped
       failAll(
-        in: slot, EffectFailure(.workerUnavailable, "storedaemon is shutting down"),
+        in: slot, EffectFailure(.workerUnavailable, "\(DaemonName.current) is shutting down"),
         handedOver: EffectFailure(
           .interrupted,
-          "storedaemon shut down after this request was handed to the \(slot.kind.rawValue) worker; "
+          "\(DaemonName.current) shut down after this request was handed to the \(slot.kind.rawValue) worker; "
             + "it may or may not have been carried out"))
       if let link = slot.link {
         link.stop()
@@ -180,7 +180,7 @@ final class WorkerSupervisor: EffectExecutor {
           id
         ))
     case .stopped:
-      replies.append((.failure(EffectFailure(.workerUnavailable, "storedaemon is shutting down")), id))
+      replies.append((.failure(EffectFailure(.workerUnavailable, "\(DaemonName.current) is shutting down")), id))
     }
   }
 

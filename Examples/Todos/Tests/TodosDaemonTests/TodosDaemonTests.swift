@@ -64,6 +64,11 @@ struct TodosDaemonTests {
     #expect(try daemon.status()[path: "version"] == version)
     #expect(try daemon.state("filter") == .string("active"))
     #expect(try rowID(daemon, 1) == eggs)
+    #expect(daemon.stop() == 0)
+    // The daemon's log lines name it, not storedaemon.
+    let lines = try String(contentsOf: daemon.log, encoding: .utf8)
+    #expect(lines.contains("todosd: stopped"), "\(lines)")
+    #expect(!lines.contains("storedaemon:"), "\(lines)")
   }
 
   @Test func theExportRunsOnThePythonWorkerWhichIsRestartedWhenKilled() throws {
