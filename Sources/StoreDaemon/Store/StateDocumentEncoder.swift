@@ -36,7 +36,7 @@ struct StateDocumentEncoder<State: Encodable> {
 
   init() {
     let counts = counts
-    encodeParts = (State.self as? any StateParts.Type).map { Self.partsEncoder(for: $0, counts: counts) }
+    encodeParts = (State.self as? any (StateParts & Encodable).Type).map { Self.partsEncoder(for: $0, counts: counts) }
   }
 
   /// How many of the root state's parts the last document encoded rather
@@ -57,7 +57,7 @@ struct StateDocumentEncoder<State: Encodable> {
   }
 
   /// What a ``StateParts`` state's next document is made from.
-  private final class Last<Parted: StateParts> {
+  private final class Last<Parted: StateParts & Encodable> {
     /// The last state and its document; nil (and empty) before the first,
     /// and after an encoding failed, so that the next one encodes it all.
     var state: Parted?
@@ -68,7 +68,7 @@ struct StateDocumentEncoder<State: Encodable> {
   }
 
   /// The part-by-part encoder of `State`, which is `Parted`.
-  private static func partsEncoder<Parted: StateParts>(
+  private static func partsEncoder<Parted: StateParts & Encodable>(
     for parted: Parted.Type, counts: Counts
   ) -> (State) throws -> JSONValue {
     precondition(Parted.self == State.self)
@@ -88,7 +88,7 @@ struct StateDocumentEncoder<State: Encodable> {
 extension StateDocumentEncoder {
   /// The last document, with each part of `state` that differs from the last
   /// state's encoded again; the first is the full encoding.
-  private static func document<Parted: StateParts>(
+  private static func document<Parted: StateParts & Encodable>(
     of state: Parted, last: Last<Parted>, counts: Counts
   ) throws -> JSONValue {
     // The last state and document are taken out (moved, not copied), so
@@ -97,7 +97,7 @@ extension StateDocumentEncoder {
     var previous: Parted?
     swap(&previous, &last.state)
     guard let previous else {
-      let full = try JSONValueEncoder.encode(unsafeBitCast(state, to: State.self), reusing: last.members)
+      let full = try JSONValueEncoder.encode(state, reusing: last.members)
       guard case .object(let object) = full else { return full }
       (last.state, last.document, counts.encodedParts) = (state, object, object.count)
       return full

@@ -106,7 +106,7 @@ public struct Todos: Reducer {
       case .exportButtonTapped:
         guard state.export != .exporting else { return .none }
         state.export = .exporting
-        return export(state.todos)
+        return exportList(state.todos)
 
       case .exportFinished(let receipt):
         state.export = .exported(receipt)
@@ -143,7 +143,7 @@ public struct Todos: Reducer {
         // Writing the same list again is safe: the worker replaces the file atomically.
         return .merge(
           state.completedTodosAreLast ? .none : sortLater(),
-          state.export == .exporting ? export(state.todos) : .none)
+          state.export == .exporting ? exportList(state.todos) : .none)
       }
     }
     .forEach(\.todos, action: CasePath(Action.todos, \.todos)) {
@@ -152,7 +152,7 @@ public struct Todos: Reducer {
   }
 
   /// Asks the export worker to write `todos`, in list order.
-  private func export(_ todos: IdentifiedArrayOf<Todo.State>) -> Effect<Action> {
+  private func exportList(_ todos: IdentifiedArrayOf<Todo.State>) -> Effect<Action> {
     let request = Export.Request(
       file: Export.fileName, todos: todos.map { Export.Request.Row(title: $0.title, isComplete: $0.isComplete) })
     return .worker(Export.kind, request, decoding: Export.Receipt.self) { result in

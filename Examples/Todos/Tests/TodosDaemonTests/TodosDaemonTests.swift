@@ -11,7 +11,7 @@ struct TodosDaemonTests {
   private func rowID(_ daemon: TodosDaemon, _ index: Int) throws -> String {
     guard case .array(let rows)? = try daemon.state()[path: "todos"], rows.count > index,
       case .string(let id)? = rows[index][path: "id"]
-    else { throw WaitTimedOut(what: "a row at \(index)") }
+    else { throw MissingRow(index: index) }
     return id
   }
 
@@ -113,4 +113,10 @@ struct TodosDaemonTests {
     #expect(try daemon.state("export")[path: "exported", "count"] == .int(1))
     #expect(daemon.stop() == 0)
   }
+}
+
+/// The list has no row at `index` with an id.
+struct MissingRow: Error, CustomStringConvertible {
+  let index: Int
+  var description: String { "the list has no row at \(index)" }
 }
