@@ -2,26 +2,35 @@
 # Counts the instructions the daemon runs per `tcactl send`, without the
 # machine's noise: the daemon runs under callgrind (--spin 0 --fsync never)
 # once with N sends and once with none, and the difference of the two totals
-# is divided by N. docs/BENCHMARKS.md, "Comparing two builds".
+# is divided by N. docs/BENCHMARKS.md, "Two builds side by side".
 #
-#   scripts/instructions-per-send.sh [--binaries DIR] [--sends N] [--action PATH]
+#   scripts/instructions-per-send.sh [--binaries DIR] [--sends N] [--action PATH] [--pipelined]
+#
+# Each send is a `tcactl send`, a connection of its own; with --pipelined
+# they go over one connection instead, 16 deep (a small python3 client of
+# the wire protocol), so the figure is the daemon's work per action alone.
 set -euo pipefail
 
 binaries=""
 sends=300
 action="counter.incrementButtonTapped"
+pipelined=0
 while (($#)); do
   case "$1" in
     --binaries) binaries="$2"; shift ;;
     --sends) sends="$2"; shift ;;
     --action) action="$2"; shift ;;
-    -h | --help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --pipelined) pipelined=1 ;;
+    -h | --help) sed -n '2,11p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "instructions-per-send.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
 done
 [[ "$sends" =~ ^[1-9][0-9]*$ ]] || { echo "instructions-per-send.sh: --sends takes a positive number, got '$sends'" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instructions-per-send.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
+if ((pipelined)); then
+  command -v python3 >/dev/null || { echo "instructions-per-send.sh: --pipelined needs python3" >&2; exit 2; }
+fi
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ -z "$binaries" ]]; then
   (cd "$repo" && swift build -c release >/dev/null)
@@ -30,6 +39,47 @@ fi
 for program in storedaemon tcactl effectworker effectworker-network; do
   [[ -x "$binaries/$program" ]] || { echo "instructions-per-send.sh: no executable $binaries/$program" >&2; exit 2; }
 done
+
+# Sends $2 actions over one connection to the socket $1, 16 at a time
+# unanswered, and waits for every acknowledgement (docs/PROTOCOL.md's frames
+# and messages); any error ends it.
+pipeline() {
+  python3 - "$1" "$2" "$action" <<'PYTHON'
+import json, socket, struct, sys
+path, count, action = sys.argv[1], int(sys.argv[2]), sys.argv[3].split()
+connection = socket.socket(socket.AF_UNIX)
+connection.connect(path)
+pending = b""
+def write(message):
+    payload = json.dumps(message).encode()
+    connection.sendall(struct.pack(">I", len(payload)) + payload)
+def read():
+    global pending
+    while True:
+        if len(pending) >= 4:
+            length = struct.unpack(">I", pending[:4])[0]
+            if len(pending) >= 4 + length:
+                message, pending = json.loads(pending[4:4 + length]), pending[4 + length:]
+                return message
+        data = connection.recv(65536)
+        if not data:
+            sys.exit("the daemon closed the connection")
+        pending += data
+write({"type": "hello", "protocol": 1, "client": "instructions-per-send"})
+if read().get("type") != "welcome":
+    sys.exit("no welcome")
+sent = acknowledged = 0
+while acknowledged < count:
+    while sent < count and sent - acknowledged < 16:
+        sent += 1
+        write({"type": "send", "id": sent, "path": action[0], "arguments": action[1:]})
+    message = read()
+    if message.get("type") == "error":
+        sys.exit(f"the daemon refused a send: {message}")
+    if message.get("type") == "ack":
+        acknowledged += 1
+PYTHON
+}
 
 # The daemon's total instructions over a run with $1 sends.
 total() {
@@ -48,7 +98,11 @@ total() {
     fi
     sleep 0.2
   done
-  for ((i = 0; i < count; i++)); do "$binaries/tcactl" --socket "$dir/s.sock" send "$action" >/dev/null; done
+  if ((pipelined)); then
+    pipeline "$dir/s.sock" "$count"
+  else
+    for ((i = 0; i < count; i++)); do "$binaries/tcactl" --socket "$dir/s.sock" send "$action" >/dev/null; done
+  fi
   kill -TERM "$daemon"
   wait "$daemon" || true
   grep -h "^summary:\|^totals:" "$dir"/callgrind.out* | head -1 | awk '{print $2}'
@@ -57,4 +111,6 @@ total() {
 
 with="$(total "$sends")"
 without="$(total 0)"
-echo "instructions per send: $(((with - without) / sends)) ($sends sends of $action; $with with, $without without)"
+how="tcactl send each"
+if ((pipelined)); then how="pipelined 16 deep over one connection"; fi
+echo "instructions per send: $(((with - without) / sends)) ($sends sends of $action, $how; $with with, $without without)"

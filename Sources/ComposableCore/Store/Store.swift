@@ -9,7 +9,15 @@
 /// A store is confined to one thread (the daemon's store loop, or a test): it
 /// is not `Sendable`, and executors answer on that same thread, through
 /// ``deliver(_:to:)`` (a test) or ``receive(_:for:)`` (the daemon, which then
-/// reduces each waiting action with ``reduceNext()`` and publishes it).
+/// reduces each waiting action with ``reduceNext(_:)`` and publishes it).
+///
+/// The daemon runs this code unspecialized, generic over the hosted app, where
+/// every value of a generic type made from `R.Action` or `R.State` (an
+/// optional, a tuple, a struct holding one) costs a lookup of its type's
+/// metadata. So the per-action path holds only values of those types
+/// themselves: the queue is two arrays, not an array of tuples, and
+/// ``reduceNext(_:)`` hands its action to a closure rather than returning
+/// an optional.
 public final class Store<R: Reducer> {
   /// The current state.
   public private(set) var state: R.State
@@ -24,13 +32,15 @@ public final class Store<R: Reducer> {
   /// The reducer, its body built once (``Reducer/makeReduce()``).
   private let reduce: (inout R.State, R.Action) -> Effect<R.Action>
   private var runtime: EffectRuntime<R.Action>!
-  private var queue: [(action: R.Action, origin: Origin)] = []
+  /// The actions effects sent, waiting to be reduced, and their origins,
+  /// read from a moving head.
+  private var queuedActions: [R.Action] = []
+  private var queuedOrigins: [Origin] = []
   private var queueHead = 0
   private var isProcessing = false
   /// The effect of the action ``reduceRefusingDropped(_:origin:)`` or
-  /// ``reduceNext()`` returned last, and its origin, started by the next
-  /// ``reduceNext()`` (kept as plain fields: this code runs unspecialized
-  /// in the daemon, where an optional tuple costs metadata lookups).
+  /// ``reduceNext(_:)`` reduced last, and its origin, started by the next
+  /// ``reduceNext(_:)`` (plain fields, not an optional tuple).
   private var pendingEffect = Effect<R.Action>.none
   private var pendingOrigin: Origin = 0
   private var hasPendingEffect = false
@@ -44,7 +54,8 @@ public final class Store<R: Reducer> {
     self.version = version
     self.dependencies = dependencies
     self.runtime = EffectRuntime(executor: executor) { [unowned self] action, origin in
-      self.queue.append((action, origin))
+      self.queuedActions.append(action)
+      self.queuedOrigins.append(origin)
     }
   }
 
@@ -57,8 +68,9 @@ public final class Store<R: Reducer> {
   @discardableResult
   public func send(_ action: R.Action, origin: Origin = 0) -> UInt64 {
     guard !isProcessing else {
-      queue.append((action, origin))
-      return version + UInt64(queue.count - queueHead)
+      queuedActions.append(action)
+      queuedOrigins.append(origin)
+      return version + UInt64(queuedActions.count - queueHead)
     }
     // Reduced at once: the queue is only for what its effects send.
     isProcessing = true
@@ -95,14 +107,14 @@ public final class Store<R: Reducer> {
   /// the version it produced, without telling ``didReduce``: the caller
   /// publishes it with what it knows of it (who sent it, how it was
   /// written), ``state`` being the state after it. Its effect starts, and
-  /// what its effects send is reduced, as the caller calls ``reduceNext()``,
-  /// which it must do until that returns `nil` before it sends or delivers
+  /// what its effects send is reduced, as the caller calls ``reduceNext(_:)``,
+  /// which it must do until that returns `false` before it sends or delivers
   /// anything else.
   ///
   /// - Throws: ``DroppedAction``, naming what was missing.
   public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
     precondition(
-      !isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext() returned nil")
+      !isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext(_:) returned false")
     let effect = try reducedRefusingDropped(action)
     version += 1
     reducingOrigin = origin
@@ -111,30 +123,36 @@ public final class Store<R: Reducer> {
   }
 
   /// Takes in a worker's reply to the request `id`: the action it maps to
-  /// waits for ``reduceNext()``. Replies to cancelled requests are dropped.
+  /// waits for ``reduceNext(_:)``. Replies to cancelled requests are dropped.
   public func receive(_ reply: EffectReply, for id: EffectID) {
     precondition(!isProcessing, "receive(_:for:) while reducing")
     runtime.deliver(reply, to: id)
   }
 
   /// Starts the effect of the action reduced last, then reduces the next
-  /// action waiting (one an effect sent, or a reply mapped to) and returns
-  /// it, ``state`` being the state after it; `nil` once none waits. Nothing
+  /// action waiting (one an effect sent, or a reply mapped to) and hands
+  /// `reduced` the version it produced, the action and its origin (that of
+  /// the action from outside it follows from), ``state`` being the state
+  /// after it. Returns `false`, calling nothing, once none waits. Nothing
   /// is handed to ``didReduce``.
-  public func reduceNext() -> ReducedAction<R.Action>? {
-    precondition(!isProcessing, "reduceNext() while reducing")
+  public func reduceNext(_ reduced: (_ version: UInt64, _ action: R.Action, _ origin: Origin) -> Void) -> Bool {
+    precondition(!isProcessing, "reduceNext(_:) while reducing")
     if hasPendingEffect {
       hasPendingEffect = false
       let effect = pendingEffect
       pendingEffect = .none
       runtime.run(effect, origin: pendingOrigin)
     }
-    guard let (action, origin) = nextQueued() else { return nil }
-    let effect = reduced(action)
+    guard hasQueued() else { return false }
+    let action = queuedActions[queueHead]
+    let origin = queuedOrigins[queueHead]
+    dropQueuedHead()
+    let effect = self.reduced(action)
     version += 1
     reducingOrigin = origin
     (pendingEffect, pendingOrigin, hasPendingEffect) = (effect, origin, true)
-    return ReducedAction(version: version, action: action, origin: origin)
+    reduced(version, action, origin)
+    return true
   }
 
   /// Ends a send whose action was published: reduces what its effects sent
@@ -189,33 +207,40 @@ public final class Store<R: Reducer> {
   /// Reduces the queued actions, first in first out, including those their
   /// own effects send meanwhile.
   private func drain() {
-    guard !isProcessing, queueHead < queue.count else { return }
+    guard !isProcessing, queueHead < queuedActions.count else { return }
     isProcessing = true
     defer { isProcessing = false }
-    while let (action, origin) = nextQueued() {
+    while hasQueued() {
+      let action = queuedActions[queueHead]
+      let origin = queuedOrigins[queueHead]
+      dropQueuedHead()
       apply(action, origin: origin)
     }
   }
 
-  /// Takes the oldest queued action, or empties the queue when none is left.
-  /// The queue is read from a moving head, and its front is dropped only
-  /// once it is most of the array, so a long chain of sends costs no more
-  /// than it queues.
-  private func nextQueued() -> (action: R.Action, origin: Origin)? {
-    guard queueHead < queue.count else {
+  /// Whether an action is queued; empties the queue when none is left.
+  private func hasQueued() -> Bool {
+    guard queueHead < queuedActions.count else {
       if queueHead > 0 {
-        queue.removeAll(keepingCapacity: true)
+        queuedActions.removeAll(keepingCapacity: true)
+        queuedOrigins.removeAll(keepingCapacity: true)
         queueHead = 0
       }
-      return nil
+      return false
     }
-    let next = queue[queueHead]
+    return true
+  }
+
+  /// Moves past the oldest queued action, just read. The queue is read from
+  /// a moving head, and its front is dropped only once it is most of the
+  /// arrays, so a long chain of sends costs no more than it queues.
+  private func dropQueuedHead() {
     queueHead += 1
-    if queueHead > 1024 && queueHead * 2 > queue.count {
-      queue.removeFirst(queueHead)
+    if queueHead > 1024 && queueHead * 2 > queuedActions.count {
+      queuedActions.removeFirst(queueHead)
+      queuedOrigins.removeFirst(queueHead)
       queueHead = 0
     }
-    return next
   }
 
   /// Reduces one action, publishes the new version and starts its effects.

@@ -15,25 +15,28 @@ final class ActionReader<Action: Codable> {
   let schema: ActionSchema
   /// Which actions clients may send, and the `actions` listings.
   var access: ActionAccess
-  private var memo = SentActionMemo<Action>()
+  private let memo = SentActionMemo<Action>()
 
   init(schema: ActionSchema, allowsInternal: Bool) {
     self.schema = schema
     self.access = ActionAccess(schema: schema, allowsInternal: allowsInternal)
   }
 
-  /// The action `input` names; an internal action a client may not send is
-  /// refused (``ActionAccess``).
-  func read(_ input: ClientMessage.ActionInput) throws(MessageError) -> SentAction<Action> {
-    try memo.entry(for: input) { () throws(MessageError) in try Self.read(input, schema: schema, access: access) }
+  /// The action `input` names, with how the client wrote it put in
+  /// `reading`; an internal action a client may not send is refused
+  /// (``ActionAccess``).
+  func read(_ input: ClientMessage.ActionInput, reading: inout ActionReading) throws(MessageError) -> Action {
+    try memo.action(for: input, reading: &reading) { (reading) throws(MessageError) in
+      try Self.read(input, schema: schema, access: access, reading: &reading)
+    }
   }
 
   private static func read(
-    _ input: ClientMessage.ActionInput, schema: ActionSchema, access: ActionAccess
-  ) throws(MessageError) -> SentAction<Action> {
+    _ input: ClientMessage.ActionInput, schema: ActionSchema, access: ActionAccess, reading: inout ActionReading
+  ) throws(MessageError) -> Action {
     switch input {
     case .json(let json):
-      return try encoded(decoded(json), schema: schema, access: access)
+      return try encoded(decoded(json), schema: schema, access: access, reading: &reading)
     case .path(let path, let arguments):
       let parsed: ParsedAction
       do {
@@ -44,14 +47,16 @@ final class ActionReader<Action: Codable> {
       let action = try decoded(parsed.json)
       // A JSON literal among the words is canonical only as the action's
       // own encoding writes it.
-      guard let summary = parsed.summary else { return try encoded(action, schema: schema, access: access) }
+      guard let summary = parsed.summary else {
+        return try encoded(action, schema: schema, access: access, reading: &reading)
+      }
       assert(
         (try? CanonicalJSON.value(of: action)) == parsed.json
           && summary == ActionPath.describe(parsed.json, schema: schema),
         "\(path) \(arguments) read as \(parsed.json) (\(summary)), which its encoding does not give back")
       if let refusal = access.refusal(of: parsed.json) { throw MessageError(.invalidAction, refusal) }
-      return SentAction(
-        action: action, json: parsed.json, canonical: CanonicalJSON.encode(parsed.json), summary: summary)
+      reading = ActionReading(json: parsed.json, canonical: CanonicalJSON.encode(parsed.json), summary: summary)
+      return action
     }
   }
 
@@ -65,11 +70,11 @@ final class ActionReader<Action: Codable> {
     }
   }
 
-  /// The action with its JSON as its own encoding writes it, that JSON's
-  /// bytes, and its command line.
+  /// The action, with its reading made of its JSON as its own encoding
+  /// writes it, that JSON's bytes, and its command line.
   private static func encoded(
-    _ action: Action, schema: ActionSchema, access: ActionAccess
-  ) throws(MessageError) -> SentAction<Action> {
+    _ action: Action, schema: ActionSchema, access: ActionAccess, reading: inout ActionReading
+  ) throws(MessageError) -> Action {
     let json: JSONValue
     do {
       json = try CanonicalJSON.value(of: action)
@@ -78,9 +83,9 @@ final class ActionReader<Action: Codable> {
       throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
     }
     if let refusal = access.refusal(of: json) { throw MessageError(.invalidAction, refusal) }
-    return SentAction(
-      action: action, json: json, canonical: CanonicalJSON.encode(json),
-      summary: ActionPath.describe(json, schema: schema))
+    reading = ActionReading(
+      json: json, canonical: CanonicalJSON.encode(json), summary: ActionPath.describe(json, schema: schema))
+    return action
   }
 
   /// `text`, or its beginning and its length when it is long: an error

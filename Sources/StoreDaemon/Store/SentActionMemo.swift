@@ -3,7 +3,7 @@ import JSON
 import Wire
 
 /// The actions clients sent recently, by how they wrote them, with what
-/// reading them gave: the action, its canonical JSON and its command line.
+/// reading them gave: the action, and its ``ActionReading``.
 ///
 /// Clients send the same few actions again and again (a button tapped, a
 /// counter incremented). Reading one from its path and arguments and
@@ -13,27 +13,43 @@ import Wire
 /// ``capacity`` of them: when full, the memo starts afresh. So a client
 /// sending ever new or large actions costs at most a few megabytes, and an
 /// action written as JSON (a program's, not a person's) is read every time.
-struct SentActionMemo<Action> {
-  typealias Entry = SentAction<Action>
-
+///
+/// A class, holding the actions in an array of their own: the daemon runs
+/// this code generic over the app's action, where a struct or dictionary
+/// value made from `Action` would cost a lookup of its type's metadata on
+/// every call.
+final class SentActionMemo<Action> {
   static var capacity: Int { 1024 }
   /// The longest path and arguments kept, in bytes.
   static var largestInput: Int { 1024 }
-  private var entries: [ClientMessage.ActionInput: Entry] = [:]
+  private var indices: [ClientMessage.ActionInput: Int] = [:]
+  private var actions: [Action] = []
+  private var readings: [ActionReading] = []
 
-  var count: Int { entries.count }
+  var count: Int { indices.count }
 
-  /// The entry for `input`, from the memo or made by `read` and kept.
-  mutating func entry(
-    for input: ClientMessage.ActionInput, read: () throws(MessageError) -> Entry
-  ) throws(MessageError) -> Entry {
+  /// The action `input` names, from the memo or read by `read` and kept,
+  /// with its reading put in `reading`.
+  func action(
+    for input: ClientMessage.ActionInput, reading: inout ActionReading,
+    read: (inout ActionReading) throws(MessageError) -> Action
+  ) throws(MessageError) -> Action {
     guard case .path(let path, let arguments) = input,
       path.utf8.count + arguments.reduce(0, { $0 + $1.utf8.count }) <= Self.largestInput
-    else { return try read() }
-    if let entry = entries[input] { return entry }
-    let entry = try read()
-    if entries.count >= Self.capacity { entries.removeAll(keepingCapacity: true) }
-    entries[input] = entry
-    return entry
+    else { return try read(&reading) }
+    if let index = indices[input] {
+      reading = readings[index]
+      return actions[index]
+    }
+    let action = try read(&reading)
+    if indices.count >= Self.capacity {
+      indices.removeAll(keepingCapacity: true)
+      actions.removeAll(keepingCapacity: true)
+      readings.removeAll(keepingCapacity: true)
+    }
+    indices[input] = actions.count
+    actions.append(action)
+    readings.append(reading)
+    return action
   }
 }

@@ -23,7 +23,9 @@ import Wire
 ///
 /// Whether the state lists its parts is found once, when the encoder is made:
 /// the daemon's code is generic over the hosted app's state, so it cannot
-/// tell from the type at compile time.
+/// tell from the type at compile time. Being generic, and unspecialized, the
+/// code holds no optional of the state: each would cost a lookup of its
+/// type's metadata per document.
 struct StateDocumentEncoder<State: Encodable> {
   private let members = JSONMemberCache()
   private let counts = Counts()
@@ -56,14 +58,24 @@ struct StateDocumentEncoder<State: Encodable> {
     return document
   }
 
-  /// What a ``StateParts`` state's next document is made from.
+  /// What a ``StateParts`` state's next document is made from: the last
+  /// state and its document.
   private final class Last<Parted: StateParts & Encodable> {
-    /// The last state and its document; nil (and empty) before the first,
-    /// and after an encoding failed, so that the next one encodes it all.
-    var state: Parted?
-    var document = JSONObject()
+    var state: Parted
+    var document: JSONObject
     /// Each part's cache, for what is inside it, by key.
     var caches: [String: JSONMemberCache] = [:]
+
+    init(state: Parted, document: JSONObject) {
+      self.state = state
+      self.document = document
+    }
+  }
+
+  /// The ``Last`` of a parts encoder: none before the first document, and
+  /// after an encoding failed, so that the next one encodes it all.
+  private final class LastHolder<Parted: StateParts & Encodable> {
+    var last: Last<Parted>?
     let members = JSONMemberCache()
   }
 
@@ -72,13 +84,13 @@ struct StateDocumentEncoder<State: Encodable> {
     for parted: Parted.Type, counts: Counts
   ) -> (State) throws -> JSONValue {
     precondition(Parted.self == State.self)
-    let last = Last<Parted>()
+    let holder = LastHolder<Parted>()
     return { state in
       // Safe: `Parted` is `State` (checked above), so this reads the same
       // value under its other name, without copying it.
       try withUnsafePointer(to: state) { pointer in
         try pointer.withMemoryRebound(to: Parted.self, capacity: 1) { parted in
-          try document(of: parted.pointee, last: last, counts: counts)
+          try document(of: parted.pointee, holder: holder, counts: counts)
         }
       }
     }
@@ -89,23 +101,22 @@ extension StateDocumentEncoder {
   /// The last document, with each part of `state` that differs from the last
   /// state's encoded again; the first is the full encoding.
   private static func document<Parted: StateParts & Encodable>(
-    of state: Parted, last: Last<Parted>, counts: Counts
+    of state: Parted, holder: LastHolder<Parted>, counts: Counts
   ) throws -> JSONValue {
-    // The last state and document are taken out (moved, not copied), so
-    // that the document is changed in place, and are left out should the
-    // encoding fail.
-    var previous: Parted?
-    swap(&previous, &last.state)
-    guard let previous else {
-      let full = try JSONValueEncoder.encode(state, reusing: last.members)
+    // The last is taken out, and is left out should the encoding fail.
+    guard let last = holder.last else {
+      let full = try JSONValueEncoder.encode(state, reusing: holder.members)
       guard case .object(let object) = full else { return full }
-      (last.state, last.document, counts.encodedParts) = (state, object, object.count)
+      holder.last = Last(state: state, document: object)
+      counts.encodedParts = object.count
       return full
     }
+    holder.last = nil
+    // The document is moved out, not copied, so that it is changed in place.
     var document = JSONObject()
     swap(&document, &last.document)
     var encoded = 0
-    try state.forEachPart(since: previous) { key, differs, value in
+    try state.forEachPart(since: last.state) { key, differs, value in
       guard differs else { return }
       encoded += 1
       guard let value = value() else {
@@ -116,7 +127,10 @@ extension StateDocumentEncoder {
       last.caches[key] = cache
       document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
     }
-    (last.state, last.document, counts.encodedParts) = (state, document, encoded)
+    last.state = state
+    last.document = document
+    holder.last = last
+    counts.encodedParts = encoded
     return .object(document)
   }
 }

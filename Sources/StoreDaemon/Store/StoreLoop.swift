@@ -179,9 +179,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// the actions that effects sent or replies mapped to, publishing each as
   /// sent by an effect of its origin.
   private func reduceWaitingActions() {
-    while let reduced = store.reduceNext() {
-      publish(version: reduced.version, action: reduced.action, sender: .effect(origin: reduced.origin))
-    }
+    while store.reduceNext({ version, action, origin in
+      publish(version: version, action: action, sender: .effect(origin: origin))
+    }) {}
   }
 
   // MARK: Publishing and the batch
@@ -391,9 +391,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       #if DEBUG
         stallIfAsked(input)
       #endif
-      let sent: SentAction<App.Root.Action>
+      var reading = ActionReading.unread
+      let action: App.Root.Action
       do throws(MessageError) {
-        sent = try reader.read(input)
+        action = try reader.read(input, reading: &reading)
       } catch {
         send(.error(id: id, code: error.code, message: error.message), to: connection)
         return
@@ -409,21 +410,22 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         record: .object([
           "client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin)),
         ]),
-        sent: sent.reading)
+        sent: reading)
       // Reduced and published, then what it led to, then acknowledged; the
       // frames wait in the held outboxes until the batch is durable
       // (``JournalCommitter``). An action that reaches nothing is refused,
       // with the state unchanged.
       let version: UInt64
       do throws(DroppedAction) {
-        version = try store.reduceRefusingDropped(sent.action, origin: origin)
+        version = try store.reduceRefusingDropped(action, origin: origin)
       } catch {
         waits.remove(origin)
-        let message = "\(sent.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
+        let message =
+          "\(reading.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
         send(.error(id: id, code: .invalidAction, message: message), to: connection)
         return
       }
-      publish(version: version, action: sent.action, sender: sender)
+      publish(version: version, action: action, sender: sender)
       reduceWaitingActions()
       nextOrigin += 1
       committer.note(.acknowledgement(connection, requestID: id, origin: origin))

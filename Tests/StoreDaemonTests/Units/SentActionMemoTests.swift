@@ -1,34 +1,41 @@
 import ComposableCore
 import Features
+import JSON
 import Testing
 import Wire
 
 @testable import StoreDaemon
 
 @Suite struct SentActionMemoTests {
-  static func entry(_ count: Int) -> SentActionMemo<AppFeature.Action>.Entry {
-    SentActionMemo<AppFeature.Action>.Entry(
-      action: .counter(.incrementButtonTapped), json: .int(count), canonical: Array("\(count)".utf8),
-      summary: "entry \(count)")
+  typealias Memo = SentActionMemo<AppFeature.Action>
+
+  /// What a read gives the `count`th time it is called.
+  static func read(_ count: Int, into reading: inout ActionReading) -> AppFeature.Action {
+    reading = ActionReading(json: .int(count), canonical: Array("\(count)".utf8), summary: "entry \(count)")
+    return .counter(.incrementButtonTapped)
   }
 
   @Test func aRepeatedInputIsReadOnceAndAFailureIsNeverKept() throws {
-    var memo = SentActionMemo<AppFeature.Action>()
+    let memo = Memo()
     var reads = 0
     let input = ClientMessage.ActionInput.path("counter.incrementButtonTapped", arguments: [])
     for _ in 0..<3 {
-      let entry = try memo.entry(for: input) { () throws(MessageError) in
+      var reading = ActionReading.unread
+      let action = try memo.action(for: input, reading: &reading) { (reading) throws(MessageError) in
         reads += 1
-        return Self.entry(reads)
+        return Self.read(reads, into: &reading)
       }
-      #expect(entry.summary == "entry 1")
+      #expect(action == .counter(.incrementButtonTapped))
+      #expect(reading.summary == "entry 1")
+      #expect(reading.json == .int(1))
     }
     #expect(reads == 1)
 
     let bad = ClientMessage.ActionInput.path("counter.nope", arguments: [])
     for _ in 0..<2 {
+      var reading = ActionReading.unread
       #expect(throws: MessageError.self) {
-        try memo.entry(for: bad) { () throws(MessageError) in
+        try memo.action(for: bad, reading: &reading) { (_) throws(MessageError) in
           reads += 1
           throw MessageError(.invalidAction, "no such action")
         }
@@ -41,30 +48,43 @@ import Wire
   /// JSON inputs, and paths with long arguments, are read every time and
   /// never kept: they could hold megabytes each.
   @Test func jsonAndLongInputsAreNeverKept() throws {
-    var memo = SentActionMemo<AppFeature.Action>()
+    let memo = Memo()
     var reads = 0
     let inputs: [ClientMessage.ActionInput] = [
       .json(.object(["counter": .string("incrementButtonTapped")])),
-      .path(
-        "profile.rename", arguments: [String(repeating: "x", count: SentActionMemo<AppFeature.Action>.largestInput)]),
+      .path("profile.rename", arguments: [String(repeating: "x", count: Memo.largestInput)]),
     ]
     for input in inputs + inputs {
-      _ = try memo.entry(for: input) { () throws(MessageError) in
+      var reading = ActionReading.unread
+      _ = try memo.action(for: input, reading: &reading) { (reading) throws(MessageError) in
         reads += 1
-        return Self.entry(reads)
+        return Self.read(reads, into: &reading)
       }
+      #expect(reading.summary == "entry \(reads)")
     }
     #expect(reads == 4)
     #expect(memo.count == 0)
   }
 
+  /// A full memo starts afresh, and what it keeps after that is read right.
   @Test func aFullMemoStartsAfresh() throws {
-    var memo = SentActionMemo<AppFeature.Action>()
-    for index in 0..<SentActionMemo<AppFeature.Action>.capacity {
-      _ = try memo.entry(for: .path("a", arguments: ["\(index)"])) { () throws(MessageError) in Self.entry(index) }
+    let memo = Memo()
+    var reading = ActionReading.unread
+    for index in 0..<Memo.capacity {
+      _ = try memo.action(for: .path("a", arguments: ["\(index)"]), reading: &reading) {
+        (reading) throws(MessageError) in Self.read(index, into: &reading)
+      }
     }
-    #expect(memo.count == SentActionMemo<AppFeature.Action>.capacity)
-    _ = try memo.entry(for: .path("a", arguments: ["one more"])) { () throws(MessageError) in Self.entry(-1) }
+    #expect(memo.count == Memo.capacity)
+    _ = try memo.action(for: .path("a", arguments: ["one more"]), reading: &reading) {
+      (reading) throws(MessageError) in Self.read(-1, into: &reading)
+    }
     #expect(memo.count == 1)
+    _ = try memo.action(for: .path("a", arguments: ["one more"]), reading: &reading) {
+      (_) throws(MessageError) in
+      Issue.record("read again")
+      return .counter(.incrementButtonTapped)
+    }
+    #expect(reading.summary == "entry -1")
   }
 }

@@ -1,21 +1,6 @@
 import ComposableCore
 import JSON
 
-/// A client's action as it was read on arrival: the action, and how the
-/// client wrote it (``ActionReading``).
-struct SentAction<Action> {
-  let action: Action
-  let reading: ActionReading
-
-  init(action: Action, json: JSONValue, canonical: [UInt8], summary: String) {
-    self.action = action
-    self.reading = ActionReading(json: json, canonical: canonical, summary: summary)
-  }
-
-  /// Its command line, as the log and the diffs show it.
-  var summary: String { reading.summary }
-}
-
 /// What the daemon publishes and journals of a client's action, read once on
 /// arrival: its JSON and that JSON's canonical bytes (which the diff frame and
 /// the journal record both hold), and its command line. Not generic over the
@@ -24,6 +9,9 @@ struct ActionReading {
   let json: JSONValue
   let canonical: [UInt8]
   let summary: String
+
+  /// What a reading is before the action is read.
+  static let unread = ActionReading(json: .null, canonical: [], summary: "")
 }
 
 /// Who sent an action being reduced, carried with it from the loop to its
