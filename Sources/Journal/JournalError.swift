@@ -41,13 +41,13 @@ public enum JournalError: Error, Sendable, Hashable, CustomStringConvertible {
     case .locked(let path, let holder):
       let who = holder.map { "process \($0)" } ?? "another process"
       return "the journal is in use by \(who) (it holds the lock on \(path)); "
-        + "stop that storedaemon first, or give this one another state directory"
+        + "stop that daemon first, or give this one another state directory"
     case .foreignFile(let path, let firstBytes):
       return "\(path) is named like a journal file but is not one (it begins with \(hexBytes(firstBytes))); "
         + "move it out of the journal directory"
     case .unsupportedFormat(let path, let found, let supported):
-      return "\(path) is in journal format \(found), written by a newer storedaemon; this build reads "
-        + "format \(supported) at most: run the newer storedaemon (the file is left as it is)"
+      return "\(path) is in journal format \(found), written by a newer build of the daemon; this build reads "
+        + "format \(supported) at most: run the newer build (the file is left as it is)"
     case .damaged(let damage):
       return damage.description
     case .unreadableSnapshot(let path, let reason, let advice):
@@ -104,7 +104,7 @@ public struct JournalDamage: Sendable, Hashable, CustomStringConvertible {
       text += "; a valid record follows at byte \(validRecordAfter), so this is not a write cut short by a crash"
     }
     text += ". The records are intact up to version \(lastGoodVersion). "
-    text += "Start storedaemon with --repair to keep them and move the damaged rest aside "
+    text += "Start the daemon with --repair to keep them and move the damaged rest aside "
     text += "(nothing is deleted; the report lists what was dropped), or restore the journal from a backup."
     return text
   }

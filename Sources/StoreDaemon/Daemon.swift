@@ -85,7 +85,9 @@ final class Daemon<App: HostedApp>: Sendable {
     }
     // The signals are handled before anything is served.
     do {
-      try DetachedThread.start(name: "store-loop") { [loop] in loop.run() }
+      try DetachedThread.start(name: "store-loop") { [loop] in
+        IssueReporter.$current.withValue(.daemonLog) { loop.run() }
+      }
       try DetachedThread.start(name: "accept") { [self] in acceptLoop() }
     } catch {
       Log.error("\(error); cannot serve")

@@ -39,7 +39,7 @@ default:
 let client: WireClient
 do {
   client = try WireClient(
-    path: invocation.socketPath, clientName: "tcactl \(command.rawValue)",
+    path: invocation.socketPath, clientName: "tcactl \(command.rawValue)", daemon: invocation.app,
     daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app))
 } catch {
   Terminal.error("\(error)")

@@ -27,5 +27,5 @@ public struct InternalSender: Hashable, Sendable, CustomStringConvertible {
   /// A timer, delay or debounce firing (timer worker).
   public static let timerEffect = InternalSender("the timer effect")
   /// What storedaemon sends after a restart to the features whose effects were lost.
-  public static let recovery = InternalSender("storedaemon after a restart")
+  public static let recovery = InternalSender("the daemon after a restart")
 }

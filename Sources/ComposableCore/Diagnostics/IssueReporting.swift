@@ -28,9 +28,11 @@ public struct IssueReporter: Sendable {
     self.report = report
   }
 
-  /// Writes the issue to standard error, the default outside tests.
+  /// Writes the issue to standard error, after the program's name, the
+  /// default outside tests. (A daemon logs them its own way.)
   public static let standardError = IssueReporter { message, location in
-    var line = "storedaemon: runtime issue: \(message)"
+    let program = CommandLine.arguments.first?.split(separator: "/").last.map(String.init) ?? "runtime"
+    var line = "\(program): runtime issue: \(message)"
     if let location { line += " (\(location))" }
     line += "\n"
     StandardStream.error.write(line)

@@ -45,7 +45,7 @@ public struct StateDecodingFailure: Error, Sendable, Hashable, CustomStringConve
   public var description: String {
     "the state in \(path) (version \(version)) does not decode at \(field): \(detail). "
       + "The state's shape changed since this file was written. The file is left untouched: restore a "
-      + "storedaemon build that matches it, or move the journal directory aside to start from an empty state."
+      + "build of the daemon that matches it, or move the journal directory aside to start from an empty state."
   }
 
   /// A coding path as `a.b[3].c`; `(root)` for the empty path.

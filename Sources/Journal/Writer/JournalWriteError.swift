@@ -62,7 +62,7 @@ public enum JournalWriteError: Error, Sendable, Hashable, CustomStringConvertibl
       return "journaling versions \(DroppedData.text(versions)) failed: \(failure)"
     case .refused(let since):
       return "journal writes are refused since an earlier failure: \(since.description). "
-        + "Restart storedaemon: it recovers the state from what the journal holds on disk"
+        + "Restart the daemon: it recovers the state from what the journal holds on disk"
     case .versionOutOfSequence(let expected, let found, let index):
       return "record \(index) of the batch has version \(found), but the journal continues with version "
         + "\(expected); nothing was written"

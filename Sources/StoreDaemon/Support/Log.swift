@@ -1,3 +1,4 @@
+import ComposableCore
 import Platform
 import Synchronization
 
@@ -18,3 +19,11 @@ enum DaemonName {
 // swift-format-ignore: AlwaysUseLowerCamelCase
 // Named as a type is, so that call sites read `Log.info("…")`.
 var Log: Logger { Logger(name: DaemonName.current, namesLevels: true) }
+
+extension IssueReporter {
+  /// A reducer's runtime issue (an action dropped, ``reportDroppedAction(_:action:location:)``)
+  /// as a warning in the daemon's log; the store loop reduces under it.
+  static let daemonLog = IssueReporter { message, location in
+    Log.warning("runtime issue: \(message)" + (location.map { " (\($0))" } ?? ""))
+  }
+}

@@ -23,19 +23,23 @@ public final class WireClient {
 
   /// Connects to the daemon at `path` and completes the handshake.
   ///
-  /// - Parameter daemonUser: the users the process listening at `path` may
-  ///   run as; checked (`SO_PEERCRED`) before anything is sent.
-  /// - Throws: ``ClientError/impostor(path:peer:expected:)`` when another
+  /// - Parameters:
+  ///   - daemon: the daemon's name, as errors say it: `storedaemon`, or a
+  ///     hosted app's (`kettled`).
+  ///   - daemonUser: the users the process listening at `path` may run as;
+  ///     checked (`SO_PEERCRED`) before anything is sent.
+  /// - Throws: ``ClientError/impostor(daemon:path:peer:expected:)`` when another
   ///   user listens there, and the other cases for a daemon that cannot be
   ///   reached, refuses, or does not answer in time.
   public init(
     path: String, clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
-    handshakeTimeout: Duration = .seconds(10), daemonUser: DaemonUser = .standard
+    handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
+    daemonUser: DaemonUser = .standard
   ) throws(ClientError) {
     do {
       socket = try UnixSocket.connect(to: path)
     } catch {
-      throw .unreachable(path: path, error)
+      throw .unreachable(daemon: daemon, path: path, error)
     }
     let peer: PeerCredentials
     do {
@@ -46,7 +50,7 @@ public final class WireClient {
     }
     guard daemonUser.uids.contains(peer.uid) else {
       socket.close()
-      throw .impostor(path: path, peer: peer, expected: daemonUser)
+      throw .impostor(daemon: daemon, path: path, peer: peer, expected: daemonUser)
     }
     var decoder = FrameDecoder(maximum: maximumFrame)
     // A daemon that accepts but never answers (wedged, or out of descriptors)
@@ -76,7 +80,7 @@ public final class WireClient {
       socket.close()
       if case .rejected = error { throw error }
       if case .io(let readError) = error, readError.errno == EAGAIN || readError.errno == EWOULDBLOCK {
-        throw .timedOut("storedaemon at \(path) accepted the connection but did not answer within \(handshakeTimeout)")
+        throw .timedOut("\(daemon) at \(path) accepted the connection but did not answer within \(handshakeTimeout)")
       }
       throw writeError.map(ClientError.io) ?? error
     } catch {

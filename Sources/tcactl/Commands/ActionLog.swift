@@ -16,7 +16,9 @@ enum ActionLog {
   static let defaultCount = 20
 
   static func run(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
-    var printer = Printer(json: invocation.json, full: invocation.full)
+    // The welcome's server is "NAME VERSION": recoveries are the daemon's own.
+    let daemon = client.server.split(separator: " ").first.map(String.init) ?? invocation.app
+    var printer = Printer(json: invocation.json, full: invocation.full, daemon: daemon)
     let last = invocation.last ?? (invocation.since == nil ? defaultCount : nil)
     var page = try client.log(since: invocation.since, last: last)
     // The history ends where the first page says it does; what comes after
@@ -58,14 +60,17 @@ enum ActionLog {
   struct Printer {
     let json: Bool
     let full: Bool
+    /// The daemon's name, which sends the recovery actions.
+    let daemon: String
     private var state = TrackedState(nil)
     /// The version the state held is at, once known.
     private var version: UInt64?
     private(set) var count = 0
 
-    init(json: Bool, full: Bool) {
+    init(json: Bool, full: Bool, daemon: String) {
       self.json = json
       self.full = full
+      self.daemon = daemon
     }
 
     /// Fetches the state just before `first`, the first version to show. A
@@ -93,21 +98,22 @@ enum ActionLog {
       let changes = try Watch.apply(entry.patch, version: entry.version, to: &state)
       Terminal.line(
         ChangeText.header(
-          version: entry.version, details: [ActionLog.timestamp(entry.time), ActionLog.sender(entry.origin)],
+          version: entry.version,
+          details: [ActionLog.timestamp(entry.time), ActionLog.sender(entry.origin, daemon: daemon)],
           action: entry.summary, full: full))
       for change in changes { Terminal.line(ChangeText.line(change, full: full)) }
     }
   }
 
   /// Who sent the action, from the record's origin.
-  static func sender(_ origin: JSONValue) -> String {
+  static func sender(_ origin: JSONValue, daemon: String) -> String {
     guard case .object(let fields) = origin else { return "?" }
     let number = if case .int(let origin)? = fields["origin"] { "#\(origin)" } else { "" }
     if case .string(let client)? = fields["client"] {
       return "\(client.isEmpty ? "client" : client) (\(number))"
     }
     if fields["effect"] != nil { return "effect of \(number)" }
-    if fields["recovery"] != nil { return "storedaemon (recovery \(number))" }
+    if fields["recovery"] != nil { return "\(daemon) (recovery \(number))" }
     return CanonicalJSON.text(origin)
   }
 

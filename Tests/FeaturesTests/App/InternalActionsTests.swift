@@ -13,33 +13,33 @@ import Wire
   static let internalPaths: [String: String] = [
     "counter.numberFactResponse": "the HTTP effect",
     "counter.numberFactFailed": "the HTTP effect",
-    "counter.recovered": "storedaemon after a restart",
+    "counter.recovered": "the daemon after a restart",
     "dice.internal.rollCompleted": "the timer effect",
     "dice.internal.rollFailed": "the timer effect",
     "dice.internal.startAnimation": "the dice when a roll starts",
-    "dice.internal.recovered": "storedaemon after a restart",
+    "dice.internal.recovered": "the daemon after a restart",
     "products.productsResponse": "the HTTP effect",
     "products.productsFailed": "the HTTP effect",
-    "products.recovered": "storedaemon after a restart",
+    "products.recovered": "the daemon after a restart",
     "cart.orderPlaced": "the HTTP effect",
     "cart.orderFailed": "the HTTP effect",
-    "cart.recovered": "storedaemon after a restart",
+    "cart.recovered": "the daemon after a restart",
     "profile.profileResponse": "the HTTP effect",
     "profile.profileFailed": "the HTTP effect",
-    "profile.recovered": "storedaemon after a restart",
+    "profile.recovered": "the daemon after a restart",
     "bmi.input.saved": "the storage effect",
     "bmi.input.saveFailed": "the storage effect",
-    "bmi.input.recovered": "storedaemon after a restart",
+    "bmi.input.recovered": "the daemon after a restart",
     "bmi.history.loaded": "the storage effect",
     "bmi.history.loadFailed": "the storage effect",
     "bmi.history.deleteFailed": "the storage effect",
-    "bmi.history.recovered": "storedaemon after a restart",
-    "bmi.recovered": "storedaemon after a restart",
+    "bmi.history.recovered": "the daemon after a restart",
+    "bmi.recovered": "the daemon after a restart",
     "search.debounceElapsed": "the timer effect",
     "search.searchResponse": "the HTTP effect",
     "search.searchFailed": "the HTTP effect",
-    "search.recovered": "storedaemon after a restart",
-    "recovered": "storedaemon after a restart",
+    "search.recovered": "the daemon after a restart",
+    "recovered": "the daemon after a restart",
   ]
 
   @Test func theListingMarksExactlyTheActionsThatAnswerEffects() {
@@ -60,7 +60,7 @@ import Wire
   }
 
   /// The recovery actions, the `recovered` cases, are exactly those marked
-  /// as sent by storedaemon after a restart: sent while an effect is really
+  /// as sent by the daemon after a restart: sent while an effect is really
   /// in flight, one would start it twice or fail an order still being placed.
   @Test func theRecoveryActionsAreThoseStoredaemonSends() {
     for sample in schema.samples {

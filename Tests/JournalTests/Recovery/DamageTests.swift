@@ -166,7 +166,8 @@ import Testing
     }
     #expect(try Files.read(segment) == bytes)
     #expect(
-      JournalError.unsupportedFormat(path: segment, found: 3, supported: 2).description.contains("newer storedaemon"))
+      JournalError.unsupportedFormat(path: segment, found: 3, supported: 2).description.contains(
+        "newer build of the daemon"))
   }
 
   /// A checksum-valid record that is not a record cannot be a torn write,

@@ -167,7 +167,7 @@ import Testing
         return
       }
       #expect(error.description.contains("refused since an earlier failure"))
-      #expect(error.description.contains("Restart storedaemon"))
+      #expect(error.description.contains("Restart the daemon"))
       #expect(error.description.contains("fdatasync"))
     }
     #expect(throws: JournalWriteError.self) { try writer.sync() }

@@ -30,7 +30,7 @@ struct TcactlActionsTests {
       })
     #expect(
       allLines.contains {
-        $0.hasPrefix("recovered") && $0.hasSuffix("[internal: sent by storedaemon after a restart]")
+        $0.hasPrefix("recovered") && $0.hasSuffix("[internal: sent by the daemon after a restart]")
       })
     #expect(allLines.filter { !$0.contains("[internal: ") } == lines)
   }

@@ -143,7 +143,7 @@ struct ActionLogTests {
         try client.send(path: path)
       } throws: { error in
         guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
-        return message == "\(path) is sent by storedaemon after a restart, not by clients; "
+        return message == "\(path) is sent by the daemon after a restart, not by clients; "
           + "start storedaemon with --allow-internal-actions to send it for debugging"
       }
     }

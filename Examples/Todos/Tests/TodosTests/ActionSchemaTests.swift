@@ -27,7 +27,7 @@ import Testing
         "sortCompletedTodos (sent by the timer effect)",
         "todos[<id: UUID>].binding.title <value: String>",
         "todos[<id: UUID>].checkBoxToggled",
-        "recovered (sent by storedaemon after a restart)",
+        "recovered (sent by the daemon after a restart)",
       ])
     #expect(schema.clientPaths.count == 7)
   }
