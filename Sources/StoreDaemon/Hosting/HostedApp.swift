@@ -10,7 +10,7 @@ import ComposableCore
 public protocol HostedApp: SendableMetatype {
   /// The app's root reducer. Its state is what clients read, diff and the
   /// journal holds; its actions are what clients send, as paths
-  /// (`cart.addItem 3`) described by `Action.actionSchema` or as JSON.
+  /// (`pour 2`, `todos[<id>].checkBoxToggled`) described by `Action.actionSchema` or as JSON.
   /// A feature waiting on an effect when the daemon stopped hears so through
   /// ``Reducer/recoveryActions(for:)`` (``RecoverableFeature``).
   associatedtype Root: Reducer

@@ -8,8 +8,9 @@ import Wire
 /// daemon runs with `--allow-internal-actions` for debugging.
 ///
 /// A client that sent an effect's answer would make the state claim what did
-/// not happen: `bmi.history.loaded` with an empty list shows an empty history
-/// while storage still holds the records.
+/// not happen: a timer's `boiled` would show the water hot while it still
+/// boils, a storage worker's empty `loaded` an empty history while storage
+/// still holds the records.
 struct ActionAccess {
   let schema: ActionSchema
   /// Whether clients may send internal actions (`--allow-internal-actions`).

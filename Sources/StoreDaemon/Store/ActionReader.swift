@@ -4,7 +4,7 @@ import JSON
 import Wire
 
 /// Reads the actions clients send, once each: a path and arguments
-/// (`cart.addItem 3`) are parsed into the action's JSON and its command line
+/// (`pour 2`) are parsed into the action's JSON and its command line
 /// in one pass, the JSON decoded into the action and written as canonical
 /// bytes; the command line is the client's own words, in canonical form. An
 /// action written as JSON is decoded, then encoded and described, so that
