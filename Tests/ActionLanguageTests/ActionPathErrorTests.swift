@@ -5,12 +5,17 @@ import Testing
 /// Every way a command line can miss, and the message that says how.
 @Suite struct ActionPathErrorTests {
   static let mistakes: [(String, [String], String)] = [
-    ("", [], "no action given; expected one of: open, move, weigh, tag, lookup, items, settings, attach, tree"),
+    (
+      "", [], "no action given; expected one of: open, move, weigh, tag, lookup, items, settings, attach, tree, screens"
+    ),
     ("opn", [], "unknown action 'opn': did you mean open?"),
-    ("zzz", [], "unknown action 'zzz'; expected one of: open, move, weigh, tag, lookup, items, settings, attach, tree"),
+    (
+      "zzz", [],
+      "unknown action 'zzz'; expected one of: open, move, weigh, tag, lookup, items, settings, attach, tree, screens"
+    ),
     (
       "rename", ["x"],
-      "unknown action 'rename': did you mean items[<id: String>].rename <name: String> or settings.name <value: String>?"
+      "unknown action 'rename': did you mean items[<id: String>].rename <name: String>, screens[<id: Int>].rename <name: String> or settings.name <value: String>?"
     ),
     ("tree.grw", [], "unknown action 'tree.grw': did you mean tree.grow.<grow|leaf>?"),
     ("items[a].toggel", [], "unknown action 'items[a].toggel': did you mean items[a].toggle?"),
@@ -50,6 +55,17 @@ import Testing
     ("items[].toggle", [], "malformed action path 'items[].toggle': an element id is empty: '[]'"),
     ("open..x", [], "malformed action path 'open..x': a step is empty; write steps as name.name[id].name"),
     ("settings", [], "settings sets a form field; expected one of: name, age"),
+    (
+      "screens.toggle", [],
+      "screens is a navigation stack; name a screen by id or go back: screens[<id: Int>].<rename|toggle> or screens.popFrom <id: Int>"
+    ),
+    (
+      "screens", [],
+      "screens is a navigation stack; name a screen by id or go back: screens[<id: Int>].<rename|toggle> or screens.popFrom <id: Int>"
+    ),
+    ("screens[x].toggle", [], "screens[x]: 'x' is not an Int (id)"),
+    ("screens.popFrom", [], "screens.popFrom takes 1 argument (id: Int), got 0"),
+    ("screens[1].popFrom", ["1"], "unknown action 'screens[1].popFrom'; expected one of: rename, toggle"),
     ("settings.agee", ["3"], "unknown field 'settings.agee': did you mean settings.age <value: Int>?"),
     ("settings.colour", ["3"], "unknown field 'settings.colour'; expected one of: name, age"),
     ("settings.age", ["old"], "settings.age: 'old' is not an Int (value)"),

@@ -33,6 +33,9 @@ import Testing
     ("attach", [#"{"text":"hi","pinned":true}"#], .attach(Note(text: "hi", pinned: true))),
     ("tree.leaf", [], .tree(.leaf)),
     ("tree.grow.grow.leaf", [], .tree(.grow(.grow(.leaf)))),
+    ("screens[2].rename", ["x"], .screens(.element(id: 2, action: .rename("x")))),
+    ("screens[0].toggle", [], .screens(.element(id: 0, action: .toggle))),
+    ("screens.popFrom", ["1"], .screens(.popFrom(id: 1))),
   ]
 
   @Test(arguments: commands)

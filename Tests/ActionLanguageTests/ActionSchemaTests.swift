@@ -21,6 +21,9 @@ import Testing
         "attach <note: Note (JSON)>",
         "tree.grow.<…>",
         "tree.leaf",
+        "screens.popFrom <id: Int>",
+        "screens[<id: Int>].rename <name: String>",
+        "screens[<id: Int>].toggle",
       ])
     #expect(ActionSchema.library.allPaths[0].summary == "Opens the library")
     #expect(ActionSchema.library.allPaths[7].summary == "Sets the name")

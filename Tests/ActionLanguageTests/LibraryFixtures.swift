@@ -4,7 +4,8 @@ import FoundationEssentials
 
 /// A small action tree that uses every kind of value a schema can describe:
 /// scalars, labeled and unlabeled values, optionals, a string enum, an opaque
-/// JSON payload, a collection with string ids, a binding and a recursive action.
+/// JSON payload, a collection with string ids, a binding, a recursive action
+/// and a navigation stack.
 enum LibraryAction: Equatable, DescribedAction {
   case open
   case move(Int, to: Shelf)
@@ -15,6 +16,7 @@ enum LibraryAction: Equatable, DescribedAction {
   case settings(BindingAction<LibrarySettings>)
   case attach(Note)
   case tree(TreeAction)
+  case screens(StackAction<String, ItemAction>)
 
   static var actionSchema: ActionSchema {
     ActionSchema(cases: [
@@ -27,6 +29,8 @@ enum LibraryAction: Equatable, DescribedAction {
       ActionCase("settings", "Sets a setting", .unlabeled("binding", BindingAction<LibrarySettings>.self)),
       ActionCase("attach", "Attaches a note", .unlabeled("note", Note.schema)),
       ActionCase("tree", "A tree's action", .unlabeled("action", TreeAction.self)),
+      ActionCase(
+        "screens", "A screen's action, or going back", .unlabeled("action", StackAction<String, ItemAction>.self)),
     ])
   }
 
@@ -41,6 +45,7 @@ enum LibraryAction: Equatable, DescribedAction {
     case .settings: "settings"
     case .attach: "attach"
     case .tree: "tree"
+    case .screens: "screens"
     }
   }
 }

@@ -19,6 +19,9 @@ public enum ActionPathError: Error, Hashable, Sendable, CustomStringConvertible 
   case unknownField(path: String, suggestions: [String], expected: [String])
   /// The path names a collection without an element id; `usage` shows where it goes.
   case missingID(path: String, usage: String)
+  /// The path stops at a navigation stack, or goes on with neither a
+  /// screen's id nor an operation of the stack.
+  case stackStep(path: String, usage: String)
   /// The path gives an id to a step that is not a collection.
   case unexpectedID(path: String, id: String)
   /// The path goes on (`extra`) past an action, whose arguments are words, not steps.
@@ -48,6 +51,8 @@ public enum ActionPathError: Error, Hashable, Sendable, CustomStringConvertible 
       return Self.unknown("field", path, suggestions, expected)
     case .missingID(let path, let usage):
       return "\(path) is a collection; name an element by id, as in \(usage)"
+    case .stackStep(let path, let usage):
+      return "\(path) is a navigation stack; name a screen by id or go back: \(usage)"
     case .unexpectedID(let path, let id):
       return "\(path) is not a collection; remove [\(id)]"
     case .notAGroup(let path, let extra, let usage):

@@ -55,6 +55,22 @@ struct ActionPathParser {
         frames.append(.element(id: id))
         command.append(step: actionCase.name, id: id, idSchema)
         group = element.schema
+      case .stack(let element, let operations):
+        guard let idText = step.id else {
+          // `path.popFrom 3`: an operation on the stack itself.
+          guard index + 1 < steps.count, steps[index + 1].id == nil,
+            operations.schema.actionCase(named: steps[index + 1].name) != nil
+          else {
+            throw .stackStep(path: typed, usage: Self.usage(of: actionCase, prefix: text(through: index - 1)))
+          }
+          command.steps.append(actionCase.name)
+          group = operations.schema
+          continue
+        }
+        let id = try value(of: idText, .int, path: typed, name: "id")
+        frames.append(.element(id: id))
+        command.append(step: actionCase.name, id: id, .int)
+        group = element.schema
       case .action(let reference):
         if let id = step.id { throw .unexpectedID(path: text(through: index - 1, then: step.name), id: id) }
         command.steps.append(actionCase.name)
@@ -164,6 +180,8 @@ struct ActionPathParser {
     case .action(let reference): return "\(path).\(choices(reference.schema.clientCaseNames))"
     case .identified(let id, let element):
       return "\(path)[<id: \(id.typeName)>].\(choices(element.schema.clientCaseNames))"
+    case .stack(let element, _):
+      return "\(path)[<id: Int>].\(choices(element.schema.clientCaseNames)) or \(path).popFrom <id: Int>"
     case .binding(let binding): return "\(path).\(choices(binding.fields.map(\.name))) <value>"
     default: return path
     }

@@ -65,6 +65,12 @@ struct PathWalker {
         here.ids.append(Self.argument(actionCase.name, id))
         here.path += "[<id: \(id.typeName)>]"
         descend(into: element, at: here)
+      case .stack(let element, let operations):
+        descend(into: operations, at: here)
+        here.frames.append(.element(id: ActionTemplate.id(here.ids.count)))
+        here.ids.append(Self.argument(actionCase.name, .int))
+        here.path += "[<id: Int>]"
+        descend(into: element, at: here)
       case .binding(let binding):
         for field in binding.fields {
           var fieldPosition = here

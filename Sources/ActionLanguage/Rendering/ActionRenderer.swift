@@ -27,6 +27,14 @@ enum ActionRenderer {
       guard let (id, action) = self.element(inner), let idWord = idSchema.word(for: id) else { return nil }
       steps.append("\(name)[\(idText(id, word: idWord))]")
       return render(action, element.schema, &steps)
+    case .stack(let element, let operations):
+      guard let (id, action) = self.element(inner) else {
+        steps.append(name)
+        return render(inner, operations.schema, &steps)
+      }
+      guard let idWord = ValueSchema.int.word(for: id) else { return nil }
+      steps.append("\(name)[\(idWord)]")
+      return render(action, element.schema, &steps)
     case .binding(let binding):
       guard let (field, word) = bindingWord(inner, binding) else { return nil }
       steps.append(name)

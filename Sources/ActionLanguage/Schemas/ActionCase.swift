@@ -34,7 +34,7 @@ public struct ActionCase: Sendable {
   var descent: ActionArgument? {
     guard arguments.count == 1, let argument = arguments.first else { return nil }
     switch argument.value.kind {
-    case .action, .identified, .binding: return argument
+    case .action, .identified, .stack, .binding: return argument
     default: return nil
     }
   }

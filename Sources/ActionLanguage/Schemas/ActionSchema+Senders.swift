@@ -22,6 +22,12 @@ extension ActionSchema {
       case .identified(_, let element):
         guard let (_, elementAction) = ActionRenderer.element(inner) else { return sender }
         (schema, json) = (element.schema, elementAction)
+      case .stack(let element, let operations):
+        if let (_, elementAction) = ActionRenderer.element(inner) {
+          (schema, json) = (element.schema, elementAction)
+        } else {
+          (schema, json) = (operations.schema, inner)
+        }
       default:
         return sender
       }

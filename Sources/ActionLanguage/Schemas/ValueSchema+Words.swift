@@ -54,7 +54,7 @@ extension ValueSchema {
         throw WordMismatch(expected: "JSON for \(opaque.typeName)", problem: problem)
       }
       return json
-    case .action, .identified, .binding:
+    case .action, .identified, .stack, .binding:
       if let json = JSONValue(jsonText: word), self.word(for: json) != nil { return json }
       throw WordMismatch(expected: "JSON for \(typeName)", problem: nil)
     }
@@ -83,6 +83,15 @@ extension ValueSchema {
         ActionRenderer.command(for: action, schema: element.schema) != nil
       else { return nil }
       return CanonicalJSON.text(value)
+    case (.stack(let element, let operations), _):
+      if let (idValue, action) = ActionRenderer.element(value) {
+        guard ValueSchema.int.word(for: idValue) != nil,
+          ActionRenderer.command(for: action, schema: element.schema) != nil
+        else { return nil }
+      } else if ActionRenderer.command(for: value, schema: operations.schema) == nil {
+        return nil
+      }
+      return CanonicalJSON.text(value)
     case (.binding(let binding), _):
       return ActionRenderer.bindingWord(value, binding) != nil ? CanonicalJSON.text(value) : nil
     default: return nil
@@ -95,7 +104,7 @@ extension ValueSchema {
     case .bool: "true or false"
     case .double: "a number"
     case .optional(let wrapped): wrapped.expectation + " or null"
-    case .json, .action, .identified, .binding: "JSON for \(typeName)"
+    case .json, .action, .identified, .stack, .binding: "JSON for \(typeName)"
     default: Self.article(typeName)
     }
   }

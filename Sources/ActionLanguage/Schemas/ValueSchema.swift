@@ -29,6 +29,10 @@ public struct ValueSchema: Sendable {
     /// An `IdentifiedAction`: the path names an element by id (`rows[3]`) and
     /// goes on with the element's action.
     case identified(id: ValueSchema, element: ActionSchemaReference)
+    /// A `StackAction`: the path names a screen by id (`path[3]`) and goes
+    /// on with the screen's action, or goes on with one of `operations`
+    /// (`path.popFrom 3`).
+    case stack(element: ActionSchemaReference, operations: ActionSchemaReference)
     /// A `BindingAction`: the path ends with a field name, the value follows.
     case binding(BindingSchema)
   }
@@ -68,6 +72,13 @@ public struct ValueSchema: Sendable {
     _ type: IdentifiedAction<ID, Action>.Type
   ) -> ValueSchema {
     ValueSchema(.identified(id: ID.valueSchema, element: ActionSchemaReference(Action.self)))
+  }
+
+  /// The actions of a navigation stack: a screen's, addressed as `name[id]`,
+  /// or popping screens, `name.popFrom id`.
+  public static func stack<State, Action: DescribedAction>(_ type: StackAction<State, Action>.Type) -> ValueSchema {
+    ValueSchema(
+      .stack(element: ActionSchemaReference(Action.self), operations: ActionSchemaReference(StackOperation.self)))
   }
 
   /// A presented child's actions: `name.presented.…` or `name.dismiss`.
@@ -112,6 +123,7 @@ public struct ValueSchema: Sendable {
     case .json(let opaque): opaque.typeName
     case .action(let reference): reference.typeName
     case .identified(_, let element): "IdentifiedAction<\(element.typeName)>"
+    case .stack(let element, _): "StackAction<\(element.typeName)>"
     case .binding(let binding): "BindingAction<\(binding.typeName)>"
     }
   }
@@ -123,11 +135,11 @@ public struct ValueSchema: Sendable {
     case .optional(let wrapped):
       switch wrapped.kind {
       case .enumeration: wrapped.usage + "|null"
-      case .json, .action, .identified, .binding: wrapped.typeName + "? (JSON)"
+      case .json, .action, .identified, .stack, .binding: wrapped.typeName + "? (JSON)"
       default: wrapped.usage + "?"
       }
     case .enumeration(let enumeration): enumeration.rawValues.joined(separator: "|")
-    case .json, .action, .identified, .binding: typeName + " (JSON)"
+    case .json, .action, .identified, .stack, .binding: typeName + " (JSON)"
     default: typeName
     }
   }
@@ -147,6 +159,10 @@ public struct ValueSchema: Sendable {
     case .identified(let id, let element):
       .object([
         "element": .object(["id": id.sample, "action": element.schema.samples.first?.action ?? .object([:])])
+      ])
+    case .stack(let element, _):
+      .object([
+        "element": .object(["id": .int(0), "action": element.schema.samples.first?.action ?? .object([:])])
       ])
     case .binding(let binding):
       binding.fields.first.map { .object(["field": .string($0.name), "value": $0.value.sample]) } ?? .object([:])

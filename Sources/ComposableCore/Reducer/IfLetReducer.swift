@@ -12,7 +12,22 @@ extension Reducer {
   ) -> IfLetReducer<Self, Child> {
     IfLetReducer(
       parent: self, child: child(), toChildState: toChildState,
-      extract: toChildAction.extract, embed: toChildAction.embed, dismiss: nil,
+      extract: toChildAction.extract, embed: toChildAction.embed, dismiss: nil, identity: nil,
+      location: SourceLocation(fileID: fileID, line: line))
+  }
+
+  /// Runs `child` on optional state while it is present, where a change of
+  /// the child's id (an enum of features switching case, another item
+  /// edited) is a new child: the effects the old one started are cancelled.
+  public func ifLet<ChildState: Identifiable, ChildAction: Sendable, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: String = #fileID, line: Int = #line
+  ) -> IfLetReducer<Self, Child> {
+    IfLetReducer(
+      parent: self, child: child(), toChildState: toChildState,
+      extract: toChildAction.extract, embed: toChildAction.embed, dismiss: nil, identity: { AnyHashable($0.id) },
       location: SourceLocation(fileID: fileID, line: line))
   }
 
@@ -27,10 +42,36 @@ extension Reducer {
     @ReducerBuilder<ChildState, ChildAction> destination child: () -> Child,
     fileID: String = #fileID, line: Int = #line
   ) -> IfLetReducer<Self, Child> {
+    presenting(
+      toChildState, action: toPresentationAction, child: child(), identity: nil,
+      location: SourceLocation(fileID: fileID, line: line))
+  }
+
+  /// Runs `child` on a presented destination while it is presented, where a
+  /// change of the destination's id is a new presentation: presenting
+  /// another case of an enum of destinations (`Destination.State`, whose id
+  /// is its case) cancels the effects the one it replaces started, as
+  /// dismissing it would.
+  public func ifLet<ChildState: Identifiable, ChildAction: Sendable, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> destination child: () -> Child,
+    fileID: String = #fileID, line: Int = #line
+  ) -> IfLetReducer<Self, Child> {
+    presenting(
+      toChildState, action: toPresentationAction, child: child(), identity: { AnyHashable($0.id) },
+      location: SourceLocation(fileID: fileID, line: line))
+  }
+
+  private func presenting<ChildState, ChildAction: Sendable, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
+    child: Child, identity: ((ChildState) -> AnyHashable)?, location: SourceLocation
+  ) -> IfLetReducer<Self, Child> {
     let extract = toPresentationAction.extract
     let embed = toPresentationAction.embed
     return IfLetReducer(
-      parent: self, child: child(), toChildState: toChildState,
+      parent: self, child: child, toChildState: toChildState,
       extract: { action in
         if case .presented(let childAction) = extract(action) { return childAction }
         return nil
@@ -40,7 +81,7 @@ extension Reducer {
         if case .dismiss = extract(action) { return true }
         return false
       },
-      location: SourceLocation(fileID: fileID, line: line))
+      identity: identity, location: location)
   }
 }
 
@@ -52,11 +93,15 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   let extract: @Sendable (Parent.Action) -> Child.Action?
   let embed: @Sendable (Child.Action) -> Parent.Action
   let dismiss: ((Parent.Action) -> Bool)?
+  /// The child's identity, for a child whose state is `Identifiable`: a
+  /// new id is a new child.
+  let identity: ((Child.State) -> AnyHashable)?
   let location: SourceLocation
 
   var component: ScopeComponent { .named(String(describing: toChildState)) }
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action> {
+    let identityBefore = identity.flatMap { identity in state[keyPath: toChildState].map(identity) }
     let wasPresent = state[keyPath: toChildState] != nil
     var childEffect = Effect<Parent.Action>.none
     if let childAction = extract(action) {
@@ -75,8 +120,15 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
       state[keyPath: toChildState] = nil
     }
     var effect = childEffect.merge(with: parentEffect)
-    if wasPresent && state[keyPath: toChildState] == nil {
-      effect = effect.merge(with: .cancelScope(component))
+    if wasPresent {
+      // Gone, or replaced by another child: what the old one started stops.
+      let isReplaced: Bool
+      if let identityBefore, let identity, let child = state[keyPath: toChildState] {
+        isReplaced = identity(child) != identityBefore
+      } else {
+        isReplaced = state[keyPath: toChildState] == nil
+      }
+      if isReplaced { effect = effect.merge(with: .cancelScope(component)) }
     }
     return effect
   }
