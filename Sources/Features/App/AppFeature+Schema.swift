@@ -14,6 +14,10 @@ extension AppFeature.Action: DescribedAction {
       ActionCase("profile", "The online store's profile", .unlabeled("action", Profile.Action.self)),
       ActionCase("bmi", "The BMI calculator and its history", .unlabeled("action", BMI.Action.self)),
       ActionCase("search", "The GIF search", .unlabeled("action", GIFSearch.Action.self)),
+      ActionCase("parent", "A counter with settings presented over it", .unlabeled("action", Parent.Action.self)),
+      ActionCase(
+        "inventory", "Items, their add and edit forms, and their detail screens",
+        .unlabeled("action", Inventory.Action.self)),
       ActionCase(
         "recovered", "Restarts or fails what each feature was waiting on when storedaemon stopped",
         sentBy: .recovery),
@@ -31,6 +35,8 @@ extension AppFeature.Action: DescribedAction {
     case .profile: "profile"
     case .bmi: "bmi"
     case .search: "search"
+    case .parent: "parent"
+    case .inventory: "inventory"
     case .recovered: "recovered"
     }
   }

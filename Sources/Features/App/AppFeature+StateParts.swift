@@ -16,5 +16,7 @@ extension AppFeature.State: StateParts {
     try part("profile", profile != previous.profile) { profile }
     try part("bmi", bmi != previous.bmi) { bmi }
     try part("search", search != previous.search) { search }
+    try part("parent", parent != previous.parent) { parent }
+    try part("inventory", inventory != previous.inventory) { inventory }
   }
 }

@@ -14,6 +14,8 @@ import ComposableCore
 /// | `products`, `cart`, `profile` | ``ProductList``, ``Cart``, ``Profile``: the online store (seed 001), kept in step by ``OnlineStoreCoordinator`` |
 /// | `bmi` | ``BMI``, the BMI calculator with history (seed 002) |
 /// | `search` | ``GIFSearch``, the debounced GIF search (seed 004) |
+/// | `parent` | ``Parent``, a counter with a settings screen presented over it (seed 003) |
+/// | `inventory` | ``Inventory``, items with add and edit forms and a stack of detail and edit screens (seed 003) |
 ///
 /// Selecting a tab whose data is fetched (products, profile, BMI history)
 /// fetches it, as the seeds do when a screen appears: the products tab fetches
@@ -38,12 +40,15 @@ public struct AppFeature: Reducer {
     public var profile: Profile.State
     public var bmi: BMI.State
     public var search: GIFSearch.State
+    public var parent: Parent.State
+    public var inventory: Inventory.State
 
     public init(
       selectedTab: AppTab = .counter, counter: Counter.State = Counter.State(), dice: Dice.State = Dice.State(),
       products: ProductList.State = ProductList.State(), cart: Cart.State = Cart.State(),
       profile: Profile.State = Profile.State(), bmi: BMI.State = BMI.State(),
-      search: GIFSearch.State = GIFSearch.State()
+      search: GIFSearch.State = GIFSearch.State(), parent: Parent.State = Parent.State(),
+      inventory: Inventory.State = Inventory.State()
     ) {
       self.selectedTab = selectedTab
       self.counter = counter
@@ -53,6 +58,8 @@ public struct AppFeature: Reducer {
       self.profile = profile
       self.bmi = bmi
       self.search = search
+      self.parent = parent
+      self.inventory = inventory
     }
   }
 
@@ -66,6 +73,8 @@ public struct AppFeature: Reducer {
     case profile(Profile.Action)
     case bmi(BMI.Action)
     case search(GIFSearch.Action)
+    case parent(Parent.Action)
+    case inventory(Inventory.Action)
     /// Sends the recovery action of each feature that waits on an effect
     /// (``Reducer/recoveryActions(for:)``); with none waiting, it changes
     /// nothing and returns no effect. storedaemon reduces those actions
@@ -80,6 +89,8 @@ public struct AppFeature: Reducer {
     var profile: Profile.Action? { if case .profile(let action) = self { action } else { nil } }
     var bmi: BMI.Action? { if case .bmi(let action) = self { action } else { nil } }
     var search: GIFSearch.Action? { if case .search(let action) = self { action } else { nil } }
+    var parent: Parent.Action? { if case .parent(let action) = self { action } else { nil } }
+    var inventory: Inventory.Action? { if case .inventory(let action) = self { action } else { nil } }
   }
 
   public init() {}
@@ -92,6 +103,8 @@ public struct AppFeature: Reducer {
     Scope(state: \.profile, action: CasePath(Action.profile, \.profile)) { Profile() }
     Scope(state: \.bmi, action: CasePath(Action.bmi, \.bmi)) { BMI() }
     Scope(state: \.search, action: CasePath(Action.search, \.search)) { GIFSearch() }
+    Scope(state: \.parent, action: CasePath(Action.parent, \.parent)) { Parent() }
+    Scope(state: \.inventory, action: CasePath(Action.inventory, \.inventory)) { Inventory() }
     OnlineStoreCoordinator(
       products: \.products, cart: \.cart,
       productsAction: CasePath(Action.products, \.products), cartAction: CasePath(Action.cart, \.cart))
@@ -113,9 +126,33 @@ public struct AppFeature: Reducer {
       case .recovered:
         return .merge(AppFeature().recoveryActions(for: state).map { .send($0) })
 
-      case .counter, .dice, .products, .cart, .profile, .bmi, .search:
+      case .counter, .dice, .products, .cart, .profile, .bmi, .search, .parent, .inventory:
         return .none
       }
     }
+  }
+}
+
+extension AppFeature.State {
+  enum CodingKeys: String, CodingKey {
+    case selectedTab, counter, dice, products, cart, profile, bmi, search, parent, inventory
+  }
+
+  /// Decodes the state; the features added after the first five (`parent`
+  /// and `inventory`) may be missing, as in a state saved before they
+  /// existed, and then start as new.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      selectedTab: try container.decode(AppTab.self, forKey: .selectedTab),
+      counter: try container.decode(Counter.State.self, forKey: .counter),
+      dice: try container.decode(Dice.State.self, forKey: .dice),
+      products: try container.decode(ProductList.State.self, forKey: .products),
+      cart: try container.decode(Cart.State.self, forKey: .cart),
+      profile: try container.decode(Profile.State.self, forKey: .profile),
+      bmi: try container.decode(BMI.State.self, forKey: .bmi),
+      search: try container.decode(GIFSearch.State.self, forKey: .search),
+      parent: try container.decodeIfPresent(Parent.State.self, forKey: .parent) ?? Parent.State(),
+      inventory: try container.decodeIfPresent(Inventory.State.self, forKey: .inventory) ?? Inventory.State())
   }
 }

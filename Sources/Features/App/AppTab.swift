@@ -8,4 +8,6 @@ public enum AppTab: String, Hashable, Sendable, Codable, CaseIterable {
   case profile
   case bmi
   case search
+  case parent
+  case inventory
 }

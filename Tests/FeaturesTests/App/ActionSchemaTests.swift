@@ -79,6 +79,7 @@ import Wire
           switch argument.value.kind {
           case .action(let nested): pending.append(nested)
           case .identified(_, let element): pending.append(element)
+          case .stack(let element, let operations): pending.append(contentsOf: [element, operations])
           default: break
           }
         }
@@ -90,6 +91,9 @@ import Wire
         "Dice.Action.InternalAction", "PresentationAction<DiceHistory.Action>", "DiceHistory.Action",
         "ProductList.Action", "ProductRow.Action", "AddToCart.Action", "Cart.Action", "CartAlert.Action",
         "Profile.Action", "BMI.Action", "BMIInput.Action", "BMIHistory.Action", "GIFSearch.Action",
+        "Parent.Action", "PresentationAction<Settings.Action>", "Settings.Action", "Inventory.Action",
+        "PresentationAction<Inventory.Destination.Action>", "Inventory.Destination.Action", "ItemForm.Action",
+        "Inventory.Path.Action", "ItemDetail.Action", "StackOperation",
       ])
   }
 
@@ -170,7 +174,10 @@ import Wire
       "cart is a group of actions; expected one of: addItem, incrementItem, decrementItem, removeItem, payButtonTapped, alert"
     ),
     ("dice.rollButtonTapped", [], "unknown action 'dice.rollButtonTapped': did you mean dice.view.rollButtonTapped?"),
-    ("addItem", ["3"], "unknown action 'addItem': did you mean cart.addItem <productID: Int>?"),
+    (
+      "addItem", ["3"],
+      "unknown action 'addItem': did you mean cart.addItem <productID: Int>, inventory.destination.presented.addItem.binding.name <value: String> or inventory.destination.presented.addItem.binding.quantity <value: Int>?"
+    ),
     (
       "products.rows.addToCart.plusButtonTapped", [],
       "products.rows is a collection; name an element by id, as in products.rows[<id: Int>].<addToCart>"
@@ -201,7 +208,11 @@ import Wire
   @Test func listsPathsForTcactlActions() {
     let usages = schema.allPaths.map(\.usage)
     #expect(usages.contains("products.rows[<id: Int>].addToCart.plusButtonTapped"))
-    #expect(usages.contains("tabSelected <tab: counter|dice|products|cart|profile|bmi|search>"))
+    #expect(usages.contains("tabSelected <tab: counter|dice|products|cart|profile|bmi|search|parent|inventory>"))
+    #expect(usages.contains("inventory.path[<id: Int>].detail.editButtonTapped"))
+    #expect(usages.contains("inventory.path.popFrom <id: Int>"))
+    #expect(usages.contains("inventory.destination.presented.editItem.binding.quantity <value: Int>"))
+    #expect(usages.contains("parent.settings.presented.binding.theme <value: system|light|dark>"))
     #expect(usages.contains("bmi.input.binding.height <value: String>"))
     #expect(usages.contains("cart.orderPlaced <orderID: Int?>"))
     #expect(usages.contains("products.productsResponse <products: [Product] (JSON)>"))

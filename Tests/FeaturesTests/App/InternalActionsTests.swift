@@ -39,6 +39,9 @@ import Wire
     "search.searchResponse": "the HTTP effect",
     "search.searchFailed": "the HTTP effect",
     "search.recovered": "the daemon after a restart",
+    "parent.counter.numberFactResponse": "the HTTP effect",
+    "parent.counter.numberFactFailed": "the HTTP effect",
+    "parent.counter.recovered": "the daemon after a restart",
     "recovered": "the daemon after a restart",
   ]
 

@@ -198,7 +198,7 @@ struct ActionLogTests {
       throws: ClientError.rejected(
         code: .invalidPath,
         message:
-          "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, products, profile, search, selectedTab"
+          "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, inventory, parent, products, profile, search, selectedTab"
       )
     ) {
       try client.get(path: "/nowhere", at: 0)
