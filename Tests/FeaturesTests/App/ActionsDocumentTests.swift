@@ -48,7 +48,30 @@ import Wire
       #"{"bmi":{"input":{"binding":{"field":"height","value":"180"}}}}"#
     ),
     ("dice.destination.dismiss", [], [], #"{"dice":{"destination":"dismiss"}}"#),
+    (
+      "inventory.destination.presented.addItem.saveButtonTapped", [], [],
+      #"{"inventory":{"destination":{"presented":{"addItem":"saveButtonTapped"}}}}"#
+    ),
+    (
+      "inventory.path[<id: Int>].edit.saveButtonTapped", [], [.int(1)],
+      #"{"inventory":{"path":{"element":{"action":{"edit":"saveButtonTapped"},"id":1}}}}"#
+    ),
+    ("inventory.path.popFrom", [.int(1)], [], #"{"inventory":{"path":{"popFrom":{"id":1}}}}"#),
   ]
+
+  /// The navigation states docs/PROTOCOL.md shows ("State as JSON") are
+  /// what the daemon's encoder writes of the inventory's.
+  @Test func theDocumentedNavigationStatesAreTheInventorysJSON() throws {
+    var state = Inventory.State()
+    state.destination = .addItem(ItemForm.State(item: Item(id: 1)))
+    let destination = CanonicalJSON.text(try JSONValueEncoder.encode(state.destination))
+    #expect(Self.document.contains("\n  " + destination + "\n"), "not in docs/PROTOCOL.md: \(destination)")
+
+    state.items = [Item(id: 1, name: "Tea", quantity: 3)]
+    state.path = [.detail(ItemDetail.State(itemID: 1)), .edit(ItemForm.State(item: state.items[0]))]
+    let path = CanonicalJSON.text(try JSONValueEncoder.encode(state.path))
+    #expect(Self.document.contains("\n  " + path + "\n"), "not in docs/PROTOCOL.md: \(path)")
+  }
 
   @Test(arguments: examples)
   func aDocumentedActionIsItsEntryFilledIn(
