@@ -106,7 +106,8 @@ struct ProtocolPromisesTests {
       row.error.contains("products.rows[99].addToCart.plusButtonTapped was not applied: rows has no element with id 99")
     )
     #expect(row.error.contains("no version was used"))
-    let closed = try tcactl(["send", "dice.destination.presented.closeButtonTapped"], socket: daemon.socketPath)
+    let closed = try tcactl(
+      ["send", "dice.destination.presented.history.closeButtonTapped"], socket: daemon.socketPath)
     #expect(closed.status == 1)
     #expect(closed.error.contains("nothing is presented at destination"))
     #expect(try daemon.client().send(path: "counter.incrementButtonTapped") == 1)

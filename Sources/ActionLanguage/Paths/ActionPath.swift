@@ -14,7 +14,7 @@ import JSON
 ///
 /// Steps name enum cases from the root down. A case whose one value is a
 /// nested action continues the path (`dice.view.rollButtonTapped`,
-/// `dice.destination.presented.closeButtonTapped`, `dice.destination.dismiss`);
+/// `dice.destination.presented.history.closeButtonTapped`, `dice.destination.dismiss`);
 /// a collection names its element by id (`products.rows[3].addToCart.plusButtonTapped`);
 /// a binding ends with the field, its value following (`bmi.input.binding.height 180`).
 /// Any other case ends the path, and the words are its associated values in

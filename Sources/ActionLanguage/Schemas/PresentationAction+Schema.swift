@@ -4,7 +4,7 @@ extension PresentationAction: DescribedValue where Action: DescribedAction {}
 
 extension PresentationAction: DescribedAction where Action: DescribedAction {
   /// `presented` goes on with the child's actions; `dismiss` closes it:
-  /// `dice.destination.presented.closeButtonTapped`, `dice.destination.dismiss`.
+  /// `dice.destination.presented.history.closeButtonTapped`, `dice.destination.dismiss`.
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase(

@@ -10,8 +10,8 @@ extension Dice.Action: DescribedAction {
         "internal", "Something the dice's own effects report", sentBy: InternalSender("the dice's own effects"),
         .unlabeled("action", InternalAction.self)),
       ActionCase(
-        "destination", "An action of the presented full history, or its dismissal",
-        .unlabeled("action", .presentation(PresentationAction<DiceHistory.Action>.self))),
+        "destination", "An action of what is presented (the full history), or its dismissal",
+        .unlabeled("action", .presentation(PresentationAction<Dice.Destination.Action>.self))),
     ])
   }
 
@@ -70,6 +70,22 @@ extension Dice.Action.InternalAction: DescribedAction {
     case .rollFailed: "rollFailed"
     case .startAnimation: "startAnimation"
     case .recovered: "recovered"
+    }
+  }
+}
+
+extension Dice.Destination.Action: DescribedAction {
+  /// `history.closeButtonTapped`.
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [
+      ActionCase("history", "The full roll history", .unlabeled("action", DiceHistory.Action.self))
+    ])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .history: "history"
     }
   }
 }

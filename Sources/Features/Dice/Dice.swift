@@ -30,14 +30,14 @@ public struct Dice: Reducer {
     public var rollHistory: [Int]
     /// The die's rotation in degrees: each roll turns it a full turn further.
     public var rollAnimationAngle: Double
-    /// The full history, while it is presented.
-    public var destination: DiceHistory.State?
+    /// What is presented over the die: the full history, while it is open.
+    public var destination: Destination.State?
     /// Why the last roll could not finish, for a person to read; cleared by the next roll.
     public var errorMessage: String?
 
     public init(
       currentRoll: Int? = nil, isRolling: Bool = false, rollHistory: [Int] = [], rollAnimationAngle: Double = 0,
-      destination: DiceHistory.State? = nil, errorMessage: String? = nil
+      destination: Destination.State? = nil, errorMessage: String? = nil
     ) {
       self.currentRoll = currentRoll
       self.isRolling = isRolling
@@ -68,8 +68,8 @@ public struct Dice: Reducer {
     case view(ViewAction)
     /// Something the feature's own effects report; not meant for people.
     case `internal`(InternalAction)
-    /// An action of the presented full history, or its dismissal.
-    case destination(PresentationAction<DiceHistory.Action>)
+    /// An action of what is presented (the full history), or its dismissal.
+    case destination(PresentationAction<Destination.Action>)
 
     /// What the person can do on the dice screen.
     public enum ViewAction: Equatable, Sendable, Codable {
@@ -98,7 +98,7 @@ public struct Dice: Reducer {
       case recovered
     }
 
-    var destination: PresentationAction<DiceHistory.Action>? {
+    var destination: PresentationAction<Destination.Action>? {
       if case .destination(let action) = self { action } else { nil }
     }
   }
@@ -125,7 +125,7 @@ public struct Dice: Reducer {
         return reduce(into: &state, viewAction)
       case .internal(let internalAction):
         return reduce(into: &state, internalAction)
-      case .destination(.presented(.closeButtonTapped)):
+      case .destination(.presented(.history(.closeButtonTapped))):
         state.destination = nil
         return .none
       case .destination(.dismiss):
@@ -133,7 +133,7 @@ public struct Dice: Reducer {
       }
     }
     .ifLet(\.destination, action: CasePath(Action.destination, \.destination)) {
-      DiceHistory()
+      Destination()
     }
   }
 
@@ -160,7 +160,7 @@ public struct Dice: Reducer {
       return .none
 
     case .viewFullHistoryTapped:
-      state.destination = DiceHistory.State(rolls: state.rollHistory)
+      state.destination = .history(DiceHistory.State(rolls: state.rollHistory))
       return .none
     }
   }
@@ -204,5 +204,85 @@ extension Dice: RecoverableFeature {
   /// ``Action/InternalAction/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
   public func recoveryAction(for state: State) -> Action? {
     state.isAwaitingEffect ? .internal(.recovered) : nil
+  }
+}
+
+extension Dice {
+  /// What the dice present over the die (seed 000's `Destination`): an enum
+  /// of features, of which the full history is the one.
+  public struct Destination: Reducer {
+    public enum State: Equatable, Sendable, Codable, Identifiable {
+      case history(DiceHistory.State)
+
+      public var id: String {
+        switch self {
+        case .history: "history"
+        }
+      }
+
+      var history: DiceHistory.State? { if case .history(let history) = self { history } else { nil } }
+    }
+
+    public enum Action: Equatable, Sendable, Codable {
+      case history(DiceHistory.Action)
+
+      var history: DiceHistory.Action? { if case .history(let action) = self { action } else { nil } }
+    }
+
+    public init() {}
+
+    public var body: some Reducer<State, Action> {
+      CaseScope(state: CasePath(State.history, \.history), action: CasePath(Action.history, \.history)) {
+        DiceHistory()
+      }
+    }
+  }
+}
+
+extension Dice.State {
+  /// What a view of the dice derives from the state, published with it
+  /// (read-only): the inline preview of the last rolls, and whether undo is
+  /// possible.
+  private enum DerivedKeys: String, CodingKey {
+    case lastFiveRolls, canUndo
+  }
+
+  /// The stored members, then the derived ones (``lastFiveRolls``,
+  /// ``canUndo``), in one object; decoding reads the stored ones only.
+  public func encode(to encoder: any Encoder) throws {
+    var stored = encoder.container(keyedBy: CodingKeys.self)
+    try stored.encode(currentRoll, forKey: .currentRoll)
+    try stored.encode(isRolling, forKey: .isRolling)
+    try stored.encode(rollHistory, forKey: .rollHistory)
+    try stored.encode(rollAnimationAngle, forKey: .rollAnimationAngle)
+    try stored.encode(destination, forKey: .destination)
+    try stored.encode(errorMessage, forKey: .errorMessage)
+    var derived = encoder.container(keyedBy: DerivedKeys.self)
+    try derived.encode(lastFiveRolls, forKey: .lastFiveRolls)
+    try derived.encode(canUndo, forKey: .canUndo)
+  }
+
+  /// Decodes the stored members. A history presented by a daemon from
+  /// before the destination was an enum (the history's state itself, not
+  /// `{"history":…}`) is read as the history.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let destination: Dice.Destination.State?
+    do {
+      destination = try container.decode(Dice.Destination.State?.self, forKey: .destination)
+    } catch let error as DecodingError {
+      guard let history = try? container.decode(DiceHistory.State.self, forKey: .destination) else { throw error }
+      destination = .history(history)
+    }
+    self.init(
+      currentRoll: try container.decode(Int?.self, forKey: .currentRoll),
+      isRolling: try container.decode(Bool.self, forKey: .isRolling),
+      rollHistory: try container.decode([Int].self, forKey: .rollHistory),
+      rollAnimationAngle: try container.decode(Double.self, forKey: .rollAnimationAngle),
+      destination: destination, errorMessage: try container.decode(String?.self, forKey: .errorMessage))
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case currentRoll, isRolling, rollHistory, rollAnimationAngle, destination, errorMessage
   }
 }

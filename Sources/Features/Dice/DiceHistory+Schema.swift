@@ -2,7 +2,7 @@ import ActionLanguage
 import ComposableCore
 
 extension DiceHistory.Action: DescribedAction {
-  /// `dice.destination.presented.closeButtonTapped`.
+  /// `dice.destination.presented.history.closeButtonTapped`.
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase("closeButtonTapped", "Asks the dice screen to dismiss the history")

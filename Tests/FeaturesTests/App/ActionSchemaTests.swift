@@ -88,7 +88,8 @@ import Wire
     #expect(
       checked == [
         "AppFeature.Action", "Counter.Action", "Dice.Action", "Dice.Action.ViewAction",
-        "Dice.Action.InternalAction", "PresentationAction<DiceHistory.Action>", "DiceHistory.Action",
+        "Dice.Action.InternalAction", "PresentationAction<Dice.Destination.Action>", "Dice.Destination.Action",
+        "DiceHistory.Action",
         "ProductList.Action", "ProductRow.Action", "AddToCart.Action", "Cart.Action", "CartAlert.Action",
         "Profile.Action", "BMI.Action", "BMIInput.Action", "BMIHistory.Action", "GIFSearch.Action",
         "Parent.Action", "PresentationAction<Settings.Action>", "Settings.Action", "Inventory.Action",
@@ -131,7 +132,10 @@ import Wire
     ),
     (.dice(.view(.rollButtonTapped)), "dice.view.rollButtonTapped"),
     (.dice(.internal(.rollCompleted(4))), "dice.internal.rollCompleted 4"),
-    (.dice(.destination(.presented(.closeButtonTapped))), "dice.destination.presented.closeButtonTapped"),
+    (
+      .dice(.destination(.presented(.history(.closeButtonTapped)))),
+      "dice.destination.presented.history.closeButtonTapped"
+    ),
     (.dice(.destination(.dismiss)), "dice.destination.dismiss"),
     (.tabSelected(.products), "tabSelected products"),
     (.search(.textChanged("funny cats")), "search.textChanged 'funny cats'"),

@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import Features
@@ -140,5 +141,25 @@ import Testing
     let store = TestStore(initialState: BMIHistory.State(records: [BMIFixtures.older])) { BMIHistory() }
     store.send(.recovered)
     store.expectInFlight([])
+  }
+}
+
+/// What the history's rows show of each record is published with it.
+@Suite struct BMIHistoryPublishingTests {
+  @Test func eachRecordIsPublishedWithItsBMIAndCategory() throws {
+    let record = BMIRecord(
+      id: UUID(uuidString: "3F2504E0-4F89-41D3-9A0C-0305E82C3301")!, height: 180, weight: 100,
+      date: Date(timeIntervalSince1970: 1_700_000_000))
+    let state = BMIHistory.State(records: [record])
+    let json = try JSONValueEncoder.encode(state)
+    guard case .object(let members) = json, case .array(let rows)? = members["records"],
+      case .object(let row)? = rows.first, case .object(let result)? = row["result"]
+    else {
+      Issue.record("the history publishes each record with its result: \(json)")
+      return
+    }
+    #expect(result["formattedValue"] == .string("30.9"))
+    #expect(result["category"] == .string("Obese"))
+    #expect(try CanonicalJSON.decode(BMIHistory.State.self, from: json) == state)
   }
 }

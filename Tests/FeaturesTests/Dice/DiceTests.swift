@@ -169,25 +169,25 @@ import Testing
   @Test func fullHistoryIsASnapshotAndCanBeDismissed() {
     let store = makeStore(Dice.State(currentRoll: 2, rollHistory: [2, 6, 1]), rolls: [5])
     store.send(.view(.viewFullHistoryTapped)) {
-      $0.destination = DiceHistory.State(rolls: [2, 6, 1])
+      $0.destination = .history(DiceHistory.State(rolls: [2, 6, 1]))
     }
 
     // A roll while the history is open does not change the snapshot.
     roll(store, landingOn: 5)
-    #expect(store.state.destination == DiceHistory.State(rolls: [2, 6, 1]))
+    #expect(store.state.destination == .history(DiceHistory.State(rolls: [2, 6, 1])))
 
     store.send(.destination(.dismiss)) { $0.destination = nil }
   }
 
   @Test func closeButtonDismissesTheHistory() {
     let store = makeStore(Dice.State(currentRoll: 4, rollHistory: [4]))
-    store.send(.view(.viewFullHistoryTapped)) { $0.destination = DiceHistory.State(rolls: [4]) }
-    store.send(.destination(.presented(.closeButtonTapped))) { $0.destination = nil }
+    store.send(.view(.viewFullHistoryTapped)) { $0.destination = .history(DiceHistory.State(rolls: [4])) }
+    store.send(.destination(.presented(.history(.closeButtonTapped)))) { $0.destination = nil }
   }
 
   @Test func dismissingTheHistoryLeavesTheRollInFlight() {
     let store = makeStore(rolls: [2])
-    store.send(.view(.viewFullHistoryTapped)) { $0.destination = DiceHistory.State(rolls: []) }
+    store.send(.view(.viewFullHistoryTapped)) { $0.destination = .history(DiceHistory.State(rolls: [])) }
     store.send(.view(.rollButtonTapped)) { $0.isRolling = true }
     store.receive(.internal(.startAnimation)) { $0.rollAnimationAngle = 360 }
     store.send(.destination(.dismiss)) { $0.destination = nil }
@@ -203,7 +203,7 @@ import Testing
   @Test func historyActionWhileNotPresentedIsReported() {
     let store = makeStore()
     withKnownIssue("the history is not presented, so its action is reported and dropped") {
-      store.send(.destination(.presented(.closeButtonTapped)))
+      store.send(.destination(.presented(.history(.closeButtonTapped))))
     }
   }
 
@@ -221,7 +221,7 @@ import Testing
     let actions: [Dice.Action] = [
       .view(.rollButtonTapped), .view(.undoLastRoll), .view(.resetHistory), .view(.viewFullHistoryTapped),
       .internal(.rollCompleted(6)), .internal(.startAnimation),
-      .destination(.presented(.closeButtonTapped)), .destination(.dismiss),
+      .destination(.presented(.history(.closeButtonTapped))), .destination(.dismiss),
     ]
     #expect(try JSONValueDecoder.decode([Dice.Action].self, from: JSONValueEncoder.encode(actions)) == actions)
   }
@@ -229,7 +229,7 @@ import Testing
   @Test func stateRoundTripsThroughJSON() throws {
     let state = Dice.State(
       currentRoll: 3, isRolling: true, rollHistory: [3, 1], rollAnimationAngle: 720,
-      destination: DiceHistory.State(rolls: [3, 1]))
+      destination: .history(DiceHistory.State(rolls: [3, 1])))
     let decoded = try JSONDecoder().decode(Dice.State.self, from: JSONEncoder().encode(state))
     #expect(decoded == state)
   }
@@ -281,5 +281,33 @@ import Testing
     let store = makeStore(Dice.State(currentRoll: 2, rollHistory: [2], rollAnimationAngle: 360))
     store.send(.internal(.recovered))
     store.expectInFlight([])
+  }
+
+  /// What the dice view derives is published with the state, read-only: the
+  /// last five rolls and whether undo is possible; decoding reads the stored
+  /// members only.
+  @Test func theStatePublishesWhatTheViewDerives() throws {
+    let state = Dice.State(currentRoll: 3, rollHistory: [3, 1, 4, 1, 5, 9, 2])
+    guard case .object(let members) = try JSONValueEncoder.encode(state) else {
+      Issue.record("the state encodes as an object")
+      return
+    }
+    #expect(members["lastFiveRolls"] == .array([.int(3), .int(1), .int(4), .int(1), .int(5)]))
+    #expect(members["canUndo"] == .bool(true))
+    #expect(try CanonicalJSON.decode(Dice.State.self, from: .object(members)) == state)
+  }
+
+  /// A state saved when the destination was the history itself (before
+  /// seed 000's enum of destinations) reads as the history presented.
+  @Test func aHistoryPresentedBeforeTheDestinationWasAnEnumIsReadAsTheHistory() throws {
+    let old = try JSONParser.parse(
+      Array(
+        (#"{"currentRoll":5,"destination":{"rolls":[5,6]},"errorMessage":null,"isRolling":false,"#
+          + #""rollAnimationAngle":720,"rollHistory":[5,6]}"#).utf8))
+    let state = try CanonicalJSON.decode(Dice.State.self, from: old)
+    #expect(state.destination == .history(DiceHistory.State(rolls: [5, 6])))
+    let today = try JSONValueEncoder.encode(state)
+    guard case .object(let members) = today else { return }
+    #expect(CanonicalJSON.text(members["destination"] ?? .null) == #"{"history":{"rolls":[5,6]}}"#)
   }
 }
