@@ -68,7 +68,7 @@ struct FeaturesAgainstFakeSeedAPITests {
     }
     store.exhaustivity = .off
     store.send(.payButtonTapped)
-    store.send(.alert(.confirmPurchase))
+    store.send(.alert(.presented(.confirmPurchase)))
     try await store.answerInFlightRequests()
     #expect(store.state.orderStatus == .placed(orderID: 11))
     let order = try #require(api.requests(to: .carts).first)

@@ -169,7 +169,7 @@ struct ActionPathParser {
   }
 
   /// How a case is written after `prefix`: its arguments, or the choices of
-  /// the group it leads to (`cart.alert.<confirmPurchase|cancelPurchase|dismiss>`).
+  /// the group it leads to (`cart.alert.<presented|dismiss>`).
   static func usage(of actionCase: ActionCase, prefix: String) -> String {
     let path = prefix.isEmpty ? actionCase.name : "\(prefix).\(actionCase.name)"
     func choices(_ names: [String]) -> String { names.count <= 4 ? "<\(names.joined(separator: "|"))>" : "<action>" }

@@ -1,3 +1,5 @@
+import ComposableCore
+
 /// An action enum that describes its own cases, so that a command line can
 /// address them by name.
 ///
@@ -33,7 +35,7 @@
 ///   }
 /// }
 /// ```
-public protocol DescribedAction: DescribedValue, Codable, Sendable {
+public protocol DescribedAction: DescribedValue, Codable, Sendable, ActionPathDescribable {
   /// Every case of the enum, in declaration order.
   static var actionSchema: ActionSchema { get }
   /// The name of this value's case, as its schema and its JSON coding key spell it.
@@ -43,4 +45,8 @@ public protocol DescribedAction: DescribedValue, Codable, Sendable {
 extension DescribedAction {
   /// An action nested in another is addressed by its cases: a further path step.
   public static var valueSchema: ValueSchema { .action(Self.self) }
+
+  /// The command line of `action` (``ActionPath/describe(_:)``): what an
+  /// alert's button publishes as the path it sends.
+  public static func commandLine(of action: Self) -> String { ActionPath.describe(action) }
 }

@@ -1,6 +1,7 @@
 import ComposableCore
 
 extension PresentationAction: DescribedValue where Action: DescribedAction {}
+extension PresentationAction: ActionPathDescribable where Action: DescribedAction {}
 
 extension PresentationAction: DescribedAction where Action: DescribedAction {
   /// `presented` goes on with the child's actions; `dismiss` closes it:

@@ -12,6 +12,9 @@ extension BMIInput.Action: DescribedAction {
         "saveFailed", "Storage could not store the measurement", sentBy: .storageEffect,
         .unlabeled("failure", EffectFailure.self)),
       ActionCase("dismissAlert", "Dismisses the saved confirmation or the save error"),
+      ActionCase(
+        "alert", "The \"BMI Saved!\" alert's OK, or closing it",
+        .unlabeled("action", PresentationAction<BMIInput.Alert>.self)),
       ActionCase("recovered", "Stores again the record that was being saved", sentBy: .recovery),
     ])
   }
@@ -24,6 +27,7 @@ extension BMIInput.Action: DescribedAction {
     case .saved: "saved"
     case .saveFailed: "saveFailed"
     case .dismissAlert: "dismissAlert"
+    case .alert: "alert"
     case .recovered: "recovered"
     }
   }
@@ -36,5 +40,19 @@ extension BMIInput.State: DescribedBindableState {
       BindableFieldSchema(\.height, "Sets the height in centimetres, as typed"),
       BindableFieldSchema(\.weight, "Sets the weight in kilograms, as typed"),
     ]
+  }
+}
+
+extension BMIInput.Alert: DescribedAction {
+  /// `bmi.input.alert.presented.okButtonTapped`.
+  public static var actionSchema: ActionSchema {
+    ActionSchema(cases: [ActionCase("okButtonTapped", "\"OK\": the confirmation is read")])
+  }
+
+  /// The case's name; exhaustive, so a new case must be described above.
+  public var actionCaseName: String {
+    switch self {
+    case .okButtonTapped: "okButtonTapped"
+    }
   }
 }

@@ -32,16 +32,20 @@ public struct BMIInput: Reducer {
     /// `nil` otherwise: what ``Action/recovered`` stores again. (`nil` while
     /// saving only in a state kept by a storedaemon older than this field.)
     public var recordBeingSaved: BMIRecord?
+    /// Seed 002's "BMI Saved!" alert, while it is shown.
+    public var alert: AlertState<Alert>?
 
     /// A form holding `height` and `weight`, with messages and result computed
     /// from them.
     public init(
-      height: String = "", weight: String = "", saveStatus: BMISaveStatus = .idle, recordBeingSaved: BMIRecord? = nil
+      height: String = "", weight: String = "", saveStatus: BMISaveStatus = .idle, recordBeingSaved: BMIRecord? = nil,
+      alert: AlertState<Alert>? = nil
     ) {
       self.height = height
       self.weight = weight
       self.saveStatus = saveStatus
       self.recordBeingSaved = recordBeingSaved
+      self.alert = alert
       self.validate()
     }
 
@@ -79,6 +83,8 @@ public struct BMIInput: Reducer {
     case saveFailed(EffectFailure)
     /// Dismisses the saved confirmation or the save error ("OK").
     case dismissAlert
+    /// The "BMI Saved!" alert's "OK", or its dismissal.
+    case alert(PresentationAction<Alert>)
     /// storedaemon recovered this state after stopping without finishing its
     /// effects; every effect that was in flight is gone. A save that was in
     /// flight stores ``State/recordBeingSaved`` again, the same document
@@ -89,7 +95,21 @@ public struct BMIInput: Reducer {
     public var binding: BindingAction<State>? {
       if case .binding(let action) = self { action } else { nil }
     }
+
+    var alert: PresentationAction<Alert>? { if case .alert(let action) = self { action } else { nil } }
   }
+
+  /// What the "BMI Saved!" alert's button sends.
+  public enum Alert: Equatable, Hashable, Sendable, Codable {
+    /// "OK": the confirmation is read.
+    case okButtonTapped
+  }
+
+  /// Seed 002's alert after a save: "BMI Saved!", "Your BMI has been saved
+  /// to history.", and "OK".
+  public static let savedAlert = AlertState<Alert>(
+    title: "BMI Saved!", message: "Your BMI has been saved to history.",
+    buttons: [ButtonState(role: .cancel, action: .okButtonTapped, label: "OK")])
 
   enum CancelID { case save }
 
@@ -117,6 +137,7 @@ public struct BMIInput: Reducer {
       case .saved(let record):
         state.saveStatus = .saved(record)
         state.recordBeingSaved = nil
+        state.alert = Self.savedAlert
         return .none
 
       case .saveFailed(let failure):
@@ -124,8 +145,9 @@ public struct BMIInput: Reducer {
         state.recordBeingSaved = nil
         return .none
 
-      case .dismissAlert:
+      case .dismissAlert, .alert(.presented(.okButtonTapped)), .alert(.dismiss):
         state.saveStatus = .idle
+        state.alert = nil
         return .none
 
       case .recovered:
@@ -139,6 +161,7 @@ public struct BMIInput: Reducer {
         return save(record, &state)
       }
     }
+    .ifLet(\.alert, action: CasePath(Action.alert, \.alert))
   }
 
   /// Why a save that storedaemon cannot restart failed.
@@ -199,5 +222,30 @@ extension BMIInput: RecoverableFeature {
   /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
   public func recoveryAction(for state: State) -> Action? {
     state.isAwaitingEffect ? .recovered : nil
+  }
+}
+
+extension BMIInput.State {
+  private enum CodingKeys: String, CodingKey {
+    case height, weight, heightError, weightError, result, saveStatus, recordBeingSaved, alert
+  }
+
+  /// Decodes the form; a form saved before the alert was kept in state
+  /// shows the alert its saved status stood for.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let saveStatus = try container.decode(BMISaveStatus.self, forKey: .saveStatus)
+    let alert: AlertState<BMIInput.Alert>? =
+      if container.contains(.alert) {
+        try container.decodeIfPresent(AlertState<BMIInput.Alert>.self, forKey: .alert)
+      } else if case .saved = saveStatus {
+        BMIInput.savedAlert
+      } else {
+        nil
+      }
+    self.init(
+      height: try container.decode(String.self, forKey: .height),
+      weight: try container.decode(String.self, forKey: .weight), saveStatus: saveStatus,
+      recordBeingSaved: try container.decodeIfPresent(BMIRecord.self, forKey: .recordBeingSaved), alert: alert)
   }
 }

@@ -269,17 +269,17 @@ extension Dice.State {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let destination: Dice.Destination.State?
     do {
-      destination = try container.decode(Dice.Destination.State?.self, forKey: .destination)
+      destination = try container.decodeIfPresent(Dice.Destination.State.self, forKey: .destination)
     } catch let error as DecodingError {
       guard let history = try? container.decode(DiceHistory.State.self, forKey: .destination) else { throw error }
       destination = .history(history)
     }
     self.init(
-      currentRoll: try container.decode(Int?.self, forKey: .currentRoll),
+      currentRoll: try container.decodeIfPresent(Int.self, forKey: .currentRoll),
       isRolling: try container.decode(Bool.self, forKey: .isRolling),
       rollHistory: try container.decode([Int].self, forKey: .rollHistory),
       rollAnimationAngle: try container.decode(Double.self, forKey: .rollAnimationAngle),
-      destination: destination, errorMessage: try container.decode(String?.self, forKey: .errorMessage))
+      destination: destination, errorMessage: try container.decodeIfPresent(String.self, forKey: .errorMessage))
   }
 
   private enum CodingKeys: String, CodingKey {

@@ -2,7 +2,7 @@ import ActionLanguage
 import ComposableCore
 
 extension Cart.Action: DescribedAction {
-  /// `cart.addItem 3`, `cart.payButtonTapped`, `cart.alert.confirmPurchase`, …
+  /// `cart.addItem 3`, `cart.payButtonTapped`, `cart.alert.presented.confirmPurchase`, `cart.alert.dismiss`, …
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase("addItem", "Adds one unit of the catalog's product", .unlabeled("productID", Product.ID.self)),
@@ -10,7 +10,9 @@ extension Cart.Action: DescribedAction {
       ActionCase("decrementItem", "One unit fewer; the line goes at zero", .unlabeled("productID", Product.ID.self)),
       ActionCase("removeItem", "Removes a product's line", .unlabeled("productID", Product.ID.self)),
       ActionCase("payButtonTapped", "Asks to confirm paying the total"),
-      ActionCase("alert", "A button of the alert on screen", .unlabeled("action", CartAlert.Action.self)),
+      ActionCase(
+        "alert", "A button of the alert on screen, or closing it",
+        .unlabeled("action", PresentationAction<CartAlert.Action>.self)),
       ActionCase("orderPlaced", "The store accepted the order", sentBy: .httpEffect, .labeled("orderID", Int?.self)),
       ActionCase(
         "orderFailed", "The order could not be sent", sentBy: .httpEffect, .unlabeled("failure", EffectFailure.self)),

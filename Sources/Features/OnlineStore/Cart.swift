@@ -10,8 +10,8 @@ import JSON
 /// An order in flight when storedaemon stopped is not sent again: the POST may
 /// have reached the store, and sending it twice could place it twice. Its
 /// answer is lost, so ``Action/recovered`` ends it as failed with
-/// ``interruptedOrderMessage`` and the ``CartAlert/purchaseInterrupted(message:)``
-/// alert, keeping the cart so the customer can check and pay again. An order
+/// ``interruptedOrderMessage`` and the "Order not confirmed" alert
+/// (``CartAlert/purchaseInterrupted(message:)``), keeping the cart so the customer can check and pay again. An order
 /// whose answer is lost otherwise ends the same way, never with a plain
 /// "try again later" that would have the customer pay twice: the network
 /// worker ended after it was handed the POST (``EffectFailure/Kind/interrupted``),
@@ -31,8 +31,8 @@ public struct Cart: Reducer {
     }
     /// The sum of the lines' subtotals, rounded to the cent.
     public private(set) var totalPrice: Double
-    /// The alert on screen, if any.
-    public var alert: CartAlert?
+    /// The alert on screen, if any, with its title, message and buttons.
+    public var alert: AlertState<CartAlert.Action>?
     /// Where the last order stands.
     public var orderStatus: OrderStatus
     /// Why the last cart action was refused (an unknown product, an empty cart,
@@ -43,7 +43,7 @@ public struct Cart: Reducer {
 
     public init(
       catalog: IdentifiedArrayOf<Product> = IdentifiedArrayOf(uniqueElements: Product.bundledCatalog),
-      items: IdentifiedArrayOf<CartItem> = [], alert: CartAlert? = nil,
+      items: IdentifiedArrayOf<CartItem> = [], alert: AlertState<CartAlert.Action>? = nil,
       orderStatus: OrderStatus = .idle, errorMessage: String? = nil, userID: Int = 1
     ) {
       self.catalog = catalog
@@ -105,8 +105,8 @@ public struct Cart: Reducer {
     /// "Pay": asks to confirm the total. Refused on an empty cart and ignored
     /// while an order is in flight.
     case payButtonTapped
-    /// A button of the alert on screen.
-    case alert(CartAlert.Action)
+    /// A button of the alert on screen, or its dismissal ("Done").
+    case alert(PresentationAction<CartAlert.Action>)
     /// The store accepted the order.
     case orderPlaced(orderID: Int?)
     /// The order failed: not placed (``CartAlert/purchaseFailed(message:)``),
@@ -187,42 +187,42 @@ public struct Cart: Reducer {
           state.errorMessage = "The cart is empty: add a product before paying."
           return .none
         }
-        state.alert = .confirmPurchase(total: state.totalPrice)
+        state.alert = CartAlert.confirmPurchase(total: state.totalPrice)
         return .none
 
-      case .alert(.confirmPurchase):
-        guard case .confirmPurchase = state.alert else { return .none }
-        state.alert = nil
+      case .alert(.presented(.confirmPurchase)):
+        // Pressable only on the confirmation (the alert reducer below checks
+        // the buttons shown), which then closes.
         state.orderStatus = .sending
         return sendOrder(state)
 
-      case .alert(.cancelPurchase), .alert(.dismiss):
-        state.alert = nil
+      case .alert(.presented(.cancelPurchase)), .alert(.dismiss):
         return .none
 
       case .orderPlaced(let orderID):
         state.orderStatus = .placed(orderID: orderID)
         state.items.removeAll()
-        state.alert = .purchaseSucceeded(orderID: orderID)
+        state.alert = CartAlert.purchaseSucceeded(orderID: orderID)
         return .none
 
       case .orderFailed(let failure):
         if let message = Self.unknownOutcomeMessage(for: failure) {
           state.orderStatus = .failed(message)
-          state.alert = .purchaseInterrupted(message: message)
+          state.alert = CartAlert.purchaseInterrupted(message: message)
         } else {
           state.orderStatus = .failed(failure.message)
-          state.alert = .purchaseFailed(message: failure.message)
+          state.alert = CartAlert.purchaseFailed(message: failure.message)
         }
         return .none
 
       case .recovered:
         guard state.isAwaitingEffect else { return .none }
         state.orderStatus = .failed(Self.interruptedOrderMessage)
-        state.alert = .purchaseInterrupted(message: Self.interruptedOrderMessage)
+        state.alert = CartAlert.purchaseInterrupted(message: Self.interruptedOrderMessage)
         return .none
       }
     }
+    .ifLet(\.alert, action: CasePath(Action.alert, \.alert))
   }
 
   /// `POST {storeAPIBaseURL}/carts` with the cart's lines. Any 2xx answer is an
@@ -254,5 +254,35 @@ extension Cart: RecoverableFeature {
   /// ``Action/recovered`` while an effect is awaited (``State/isAwaitingEffect``).
   public func recoveryAction(for state: State) -> Action? {
     state.isAwaitingEffect ? .recovered : nil
+  }
+}
+
+extension Cart.Action {
+  var alert: PresentationAction<CartAlert.Action>? { if case .alert(let action) = self { action } else { nil } }
+}
+
+extension Cart.State {
+  private enum CodingKeys: String, CodingKey {
+    case catalog, items, totalPrice, alert, orderStatus, errorMessage, userID
+  }
+
+  /// Decodes the state; an alert saved by a storedaemon from before
+  /// `AlertState` (its case, `{"confirmPurchase":{"total":…}}`) is read as
+  /// the alert it stood for.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    let alert: AlertState<CartAlert.Action>?
+    do {
+      alert = try container.decodeIfPresent(AlertState<CartAlert.Action>.self, forKey: .alert)
+    } catch let error as DecodingError {
+      guard let legacy = try? container.decode(LegacyCartAlert.self, forKey: .alert) else { throw error }
+      alert = legacy.alert
+    }
+    self.init(
+      catalog: try container.decode(IdentifiedArrayOf<Product>.self, forKey: .catalog),
+      items: try container.decode(IdentifiedArrayOf<CartItem>.self, forKey: .items), alert: alert,
+      orderStatus: try container.decode(OrderStatus.self, forKey: .orderStatus),
+      errorMessage: try container.decodeIfPresent(String.self, forKey: .errorMessage),
+      userID: try container.decode(Int.self, forKey: .userID))
   }
 }

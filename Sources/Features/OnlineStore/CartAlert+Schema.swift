@@ -2,12 +2,11 @@ import ActionLanguage
 import ComposableCore
 
 extension CartAlert.Action: DescribedAction {
-  /// `cart.alert.confirmPurchase`, `cart.alert.cancelPurchase`, `cart.alert.dismiss`.
+  /// `cart.alert.presented.confirmPurchase`, `cart.alert.presented.cancelPurchase`.
   public static var actionSchema: ActionSchema {
     ActionSchema(cases: [
       ActionCase("confirmPurchase", "\"Pay\" on the confirmation: sends the order"),
       ActionCase("cancelPurchase", "\"Cancel\" on the confirmation: keeps shopping"),
-      ActionCase("dismiss", "\"Done\" on the success, failure or order-not-confirmed alert"),
     ])
   }
 
@@ -16,7 +15,6 @@ extension CartAlert.Action: DescribedAction {
     switch self {
     case .confirmPurchase: "confirmPurchase"
     case .cancelPurchase: "cancelPurchase"
-    case .dismiss: "dismiss"
     }
   }
 }

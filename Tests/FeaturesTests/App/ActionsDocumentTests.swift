@@ -57,6 +57,7 @@ import Wire
       #"{"inventory":{"path":{"element":{"action":{"edit":"saveButtonTapped"},"id":1}}}}"#
     ),
     ("inventory.path.popFrom", [.int(1)], [], #"{"inventory":{"path":{"popFrom":{"id":1}}}}"#),
+    ("cart.alert.presented.confirmPurchase", [], [], #"{"cart":{"alert":{"presented":"confirmPurchase"}}}"#),
   ]
 
   /// The navigation states docs/PROTOCOL.md shows ("State as JSON") are
@@ -71,6 +72,12 @@ import Wire
     state.path = [.detail(ItemDetail.State(itemID: 1)), .edit(ItemForm.State(item: state.items[0]))]
     let path = CanonicalJSON.text(try JSONValueEncoder.encode(state.path))
     #expect(Self.document.contains("\n  " + path + "\n"), "not in docs/PROTOCOL.md: \(path)")
+  }
+
+  /// The pay alert docs/PROTOCOL.md shows ("Alerts") is the cart's.
+  @Test func theDocumentedAlertIsTheCartsJSON() throws {
+    let alert = CanonicalJSON.text(try JSONValueEncoder.encode(CartAlert.confirmPurchase(total: 55.99)))
+    #expect(Self.document.contains("\n" + alert + "\n"), "not in docs/PROTOCOL.md: \(alert)")
   }
 
   @Test(arguments: examples)

@@ -51,7 +51,7 @@ import Testing
     store.respond(to: Fixtures.productsRequest, with: Fixtures.ok(Fixtures.productsJSON))
     store.send(.cart(.addItem(3)))
     store.send(.cart(.payButtonTapped))
-    store.send(.cart(.alert(.confirmPurchase)))
+    store.send(.cart(.alert(.presented(.confirmPurchase))))
     store.respond(to: store.inFlight[0].id, with: Fixtures.ok(#"{"id":11}"#))
     store.send(.tabSelected(.profile))
     store.respond(to: Fixtures.profileRequest, with: Fixtures.ok(Fixtures.userJSON))
@@ -126,7 +126,7 @@ import Testing
     store.receive(.products(.recovered))
     store.receive(.cart(.recovered)) {
       $0.cart.orderStatus = .failed(Cart.interruptedOrderMessage)
-      $0.cart.alert = .purchaseInterrupted(message: Cart.interruptedOrderMessage)
+      $0.cart.alert = CartAlert.purchaseInterrupted(message: Cart.interruptedOrderMessage)
     }
     store.receive(.profile(.recovered))
     store.receive(.bmi(.input(.recovered)))

@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import Features
@@ -83,9 +84,13 @@ import Testing
     store.receive(.saved(BMIFixtures.saved)) {
       $0.saveStatus = .saved(BMIFixtures.saved)
       $0.recordBeingSaved = nil
+      $0.alert = BMIInput.savedAlert
     }
     // The inputs stay, as in the seed, so the same entry can be adjusted.
-    store.send(.dismissAlert) { $0.saveStatus = .idle }
+    store.send(.dismissAlert) {
+      $0.saveStatus = .idle
+      $0.alert = nil
+    }
   }
 
   @Test func saveFailureShowsTheError() {
@@ -107,7 +112,10 @@ import Testing
       $0.saveStatus = .failed("Could not save your BMI: disk full")
       $0.recordBeingSaved = nil
     }
-    store.send(.dismissAlert) { $0.saveStatus = .idle }
+    store.send(.dismissAlert) {
+      $0.saveStatus = .idle
+      $0.alert = nil
+    }
     #expect(store.state.isSaveButtonEnabled)
   }
 
@@ -157,6 +165,7 @@ import Testing
     store.receive(.saved(BMIFixtures.saved)) {
       $0.saveStatus = .saved(BMIFixtures.saved)
       $0.recordBeingSaved = nil
+      $0.alert = BMIInput.savedAlert
     }
   }
 
@@ -184,6 +193,7 @@ import Testing
     store.receive(.saved(BMIFixtures.saved)) {
       $0.saveStatus = .saved(BMIFixtures.saved)
       $0.recordBeingSaved = nil
+      $0.alert = BMIInput.savedAlert
     }
   }
 
@@ -222,5 +232,25 @@ import Testing
     let store = makeStore(BMIInput.State(height: "170", weight: "70", saveStatus: status))
     store.send(.recovered)
     store.expectInFlight([])
+  }
+
+  /// Seed 002's "BMI Saved!" alert is state: its texts and its OK button.
+  @Test func theSavedAlertIsTheSeedsAlert() throws {
+    let json = CanonicalJSON.text(try JSONValueEncoder.encode(BMIInput.savedAlert))
+    #expect(
+      json
+        == #"{"buttons":[{"action":"okButtonTapped","label":"OK","path":"okButtonTapped","role":"cancel"}],"#
+        + #""message":"Your BMI has been saved to history.","title":"BMI Saved!"}"#)
+  }
+
+  /// A form saved before the alert was kept in state shows the alert its
+  /// saved status stood for.
+  @Test func aFormSavedBeforeTheAlertWasStateShowsIt() throws {
+    let form = BMIInput.State(height: "170", weight: "70", saveStatus: .saved(BMIFixtures.saved))
+    guard case .object(var members) = try JSONValueEncoder.encode(form) else { return }
+    members["alert"] = nil
+    let read = try CanonicalJSON.decode(BMIInput.State.self, from: .object(members))
+    #expect(read.alert == BMIInput.savedAlert)
+    #expect(read.saveStatus == .saved(BMIFixtures.saved))
   }
 }

@@ -41,6 +41,7 @@ import Testing
     store.receive(.input(.saved(BMIFixtures.saved))) {
       $0.input.saveStatus = .saved(BMIFixtures.saved)
       $0.input.recordBeingSaved = nil
+      $0.input.alert = BMIInput.savedAlert
       $0.selectedTab = .history
     }
     store.receive(.history(.onAppear)) { $0.history.isLoading = true }
@@ -55,7 +56,10 @@ import Testing
       $0.history.isLoading = false
       $0.history.records = [BMIFixtures.saved, BMIFixtures.older]
     }
-    store.send(.input(.dismissAlert)) { $0.input.saveStatus = .idle }
+    store.send(.input(.alert(.presented(.okButtonTapped)))) {
+      $0.input.saveStatus = .idle
+      $0.input.alert = nil
+    }
   }
 
   @Test func failedSaveStaysOnTheCalculator() {
@@ -116,6 +120,7 @@ import Testing
     store.receive(.input(.saved(BMIFixtures.saved))) {
       $0.input.saveStatus = .saved(BMIFixtures.saved)
       $0.input.recordBeingSaved = nil
+      $0.input.alert = BMIInput.savedAlert
       $0.selectedTab = .history
     }
     store.receive(.history(.onAppear))

@@ -1,6 +1,7 @@
 import ComposableCore
 import ComposableTesting
 import FoundationEssentials
+import JSON
 import Testing
 
 @testable import Features
@@ -95,10 +96,10 @@ import Testing
     } withDependencies: {
       $0.date = .constant(Self.now)
     }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
     #expect(store.state.alert?.title == "Confirm your purchase")
     #expect(store.state.alert?.message == "Do you want to proceed with your purchase of $275.89?")
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
@@ -111,7 +112,7 @@ import Testing
     store.receive(.orderPlaced(orderID: 11)) {
       $0.orderStatus = .placed(orderID: 11)
       $0.items = []
-      $0.alert = .purchaseSucceeded(orderID: 11)
+      $0.alert = CartAlert.purchaseSucceeded(orderID: 11)
     }
     #expect(store.state.alert?.message == "Your order #11 is in process.")
     store.send(.alert(.dismiss)) { $0.alert = nil }
@@ -123,8 +124,8 @@ import Testing
     } withDependencies: {
       $0.date = .constant(Self.now)
     }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
@@ -132,7 +133,7 @@ import Testing
     store.receive(.orderPlaced(orderID: nil)) {
       $0.orderStatus = .placed(orderID: nil)
       $0.items = []
-      $0.alert = .purchaseSucceeded(orderID: nil)
+      $0.alert = CartAlert.purchaseSucceeded(orderID: nil)
     }
   }
 
@@ -142,8 +143,8 @@ import Testing
     } withDependencies: {
       $0.date = .constant(Self.now)
     }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
@@ -151,7 +152,7 @@ import Testing
     let message = "POST https://store.test/carts answered 500"
     store.receive(.orderFailed(EffectFailure(.httpStatus, message, status: 500))) {
       $0.orderStatus = .failed(message)
-      $0.alert = .purchaseFailed(message: message)
+      $0.alert = CartAlert.purchaseFailed(message: message)
     }
     #expect(store.state.alert?.title == "Oops!")
     store.send(.alert(.dismiss)) { $0.alert = nil }
@@ -164,8 +165,8 @@ import Testing
     } withDependencies: {
       $0.date = .constant(Self.now)
     }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
@@ -173,7 +174,7 @@ import Testing
     store.respond(to: Self.orderRequest, with: .failure(failure))
     store.receive(.orderFailed(failure)) {
       $0.orderStatus = .failed("connection refused")
-      $0.alert = .purchaseFailed(message: "connection refused")
+      $0.alert = CartAlert.purchaseFailed(message: "connection refused")
     }
   }
 
@@ -196,15 +197,15 @@ import Testing
     } withDependencies: {
       $0.date = .constant(Self.now)
     }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
     store.respond(to: Self.orderRequest, with: .failure(failure))
     store.receive(.orderFailed(failure)) {
       $0.orderStatus = .failed(message)
-      $0.alert = .purchaseInterrupted(message: message)
+      $0.alert = CartAlert.purchaseInterrupted(message: message)
     }
     #expect(store.state.alert?.title == "Order not confirmed")
     #expect(store.state.alert?.message == message)
@@ -222,27 +223,49 @@ import Testing
     let failure = EffectFailure(kind, "the network worker is unavailable")
     store.send(.orderFailed(failure)) {
       $0.orderStatus = .failed("the network worker is unavailable")
-      $0.alert = .purchaseFailed(message: "the network worker is unavailable")
+      $0.alert = CartAlert.purchaseFailed(message: "the network worker is unavailable")
     }
     #expect(store.state.alert?.message == "Unable to send order, try again later. (the network worker is unavailable)")
   }
 
-  /// A state kept by a storedaemon whose alert had no message still decodes,
-  /// and shows what that storedaemon showed: the restart's message.
-  @Test func anOrderNotConfirmedAlertKeptWithoutItsMessageShowsTheRestartsMessage() throws {
-    let alert = try JSONDecoder().decode(CartAlert.self, from: Data(#"{"purchaseInterrupted":{}}"#.utf8))
-    #expect(alert == .purchaseInterrupted(message: nil))
-    #expect(alert.message == Cart.interruptedOrderMessage)
-    let kept = CartAlert.purchaseInterrupted(message: "The order was sent, but its answer was lost.")
-    #expect(try JSONDecoder().decode(CartAlert.self, from: JSONEncoder().encode(kept)) == kept)
+  /// A state kept by a storedaemon from before `AlertState` held the
+  /// alert's case only; it reads as the alert it stood for, and an
+  /// order-not-confirmed alert kept without its message shows what that
+  /// storedaemon showed: the restart's message.
+  @Test func anAlertKeptAsItsCaseReadsAsTheAlert() throws {
+    var state = cartWithBackpacksAndJacket()
+    guard case .object(var members) = try JSONValueEncoder.encode(state) else { return }
+    members["alert"] = .object(["purchaseInterrupted": .object([:])])
+    #expect(
+      try CanonicalJSON.decode(Cart.State.self, from: .object(members)).alert
+        == CartAlert.purchaseInterrupted(message: Cart.interruptedOrderMessage))
+    members["alert"] = .object(["confirmPurchase": .object(["total": .double(275.89)])])
+    state.alert = CartAlert.confirmPurchase(total: 275.89)
+    #expect(try CanonicalJSON.decode(Cart.State.self, from: .object(members)) == state)
+  }
+
+  /// Seed 001's pay alert, drawn from the state alone: title, message, and
+  /// the buttons with their roles and the paths they send.
+  @Test func thePayAlertIsJSONWithTheSeedsTexts() throws {
+    let json = try JSONValueEncoder.encode(CartAlert.confirmPurchase(total: 100.59))
+    #expect(
+      CanonicalJSON.text(json)
+        == #"{"buttons":[{"action":"confirmPurchase","label":"Pay $100.59","path":"confirmPurchase","role":null},"#
+        + #"{"action":"cancelPurchase","label":"Cancel","path":"cancelPurchase","role":"cancel"}],"#
+        + #""message":"Do you want to proceed with your purchase of $100.59?","title":"Confirm your purchase"}"#)
   }
 
   @Test func cancellingTheConfirmationSendsNothing() {
     let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.cancelPurchase)) { $0.alert = nil }
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.cancelPurchase))) { $0.alert = nil }
     store.expectInFlight([])
-    store.send(.alert(.confirmPurchase))
+    // The confirmation is gone: its Pay button cannot be pressed.
+    withKnownIssue {
+      store.send(.alert(.presented(.confirmPurchase)))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("nothing is presented at alert") }
+    }
     store.expectInFlight([])
   }
 
@@ -257,8 +280,8 @@ import Testing
     } withDependencies: {
       $0.date = .constant(Self.now)
     }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
@@ -271,13 +294,13 @@ import Testing
     store.receive(.orderPlaced(orderID: 12)) {
       $0.orderStatus = .placed(orderID: 12)
       $0.items = []
-      $0.alert = .purchaseSucceeded(orderID: 12)
+      $0.alert = CartAlert.purchaseSucceeded(orderID: 12)
     }
   }
 
   @Test func stateAndActionsRoundTripThroughJSON() throws {
     var state = cartWithBackpacksAndJacket()
-    state.alert = .confirmPurchase(total: 275.89)
+    state.alert = CartAlert.confirmPurchase(total: 275.89)
     let decoded = try JSONDecoder().decode(Cart.State.self, from: JSONEncoder().encode(state))
     #expect(decoded == state)
     #expect(decoded.totalPrice == 275.89)
@@ -299,7 +322,7 @@ import Testing
       "storedaemon restarted while the order was being sent; it may or may not have been placed. Check your orders before paying again."
     store.send(.recovered) {
       $0.orderStatus = .failed(message)
-      $0.alert = .purchaseInterrupted(message: message)
+      $0.alert = CartAlert.purchaseInterrupted(message: message)
     }
     store.expectInFlight([])
     #expect(store.state.alert?.title == "Order not confirmed")
@@ -307,8 +330,8 @@ import Testing
     // The cart is kept and unlocked: the customer can check, then pay again.
     #expect(store.state.items.count == 2)
     store.send(.alert(.dismiss)) { $0.alert = nil }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
-    store.send(.alert(.confirmPurchase)) {
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.alert(.presented(.confirmPurchase))) {
       $0.alert = nil
       $0.orderStatus = .sending
     }
@@ -316,7 +339,7 @@ import Testing
     store.receive(.orderPlaced(orderID: 13)) {
       $0.orderStatus = .placed(orderID: 13)
       $0.items = []
-      $0.alert = .purchaseSucceeded(orderID: 13)
+      $0.alert = CartAlert.purchaseSucceeded(orderID: 13)
     }
   }
 
@@ -331,8 +354,8 @@ import Testing
 
   @Test func recoveredLeavesAConfirmationOnScreen() {
     let store = TestStore(initialState: cartWithBackpacksAndJacket()) { Cart() }
-    store.send(.payButtonTapped) { $0.alert = .confirmPurchase(total: 275.89) }
+    store.send(.payButtonTapped) { $0.alert = CartAlert.confirmPurchase(total: 275.89) }
     store.send(.recovered)
-    #expect(store.state.alert == .confirmPurchase(total: 275.89))
+    #expect(store.state.alert == CartAlert.confirmPurchase(total: 275.89))
   }
 }

@@ -159,8 +159,8 @@ import Testing
       $0.cart.items.append(CartItem(product: self.jacket, quantity: 1))
       $0.products.rows[id: 3]?.count = 1
     }
-    store.send(.cart(.payButtonTapped)) { $0.cart.alert = .confirmPurchase(total: 275.89) }
-    store.send(.cart(.alert(.confirmPurchase))) {
+    store.send(.cart(.payButtonTapped)) { $0.cart.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.cart(.alert(.presented(.confirmPurchase)))) {
       $0.cart.alert = nil
       $0.cart.orderStatus = .sending
     }
@@ -168,7 +168,7 @@ import Testing
     store.receive(.cart(.orderPlaced(orderID: 11))) {
       $0.cart.orderStatus = .placed(orderID: 11)
       $0.cart.items = []
-      $0.cart.alert = .purchaseSucceeded(orderID: 11)
+      $0.cart.alert = CartAlert.purchaseSucceeded(orderID: 11)
       $0.products.rows = OnlineStoreFixtures.rows()
     }
     store.send(.cart(.alert(.dismiss))) { $0.cart.alert = nil }
@@ -192,8 +192,8 @@ import Testing
       $0.products.rows[id: 3]?.count = 1
       $0.cart.items.append(CartItem(product: self.jacket, quantity: 1))
     }
-    store.send(.cart(.payButtonTapped)) { $0.cart.alert = .confirmPurchase(total: 275.89) }
-    store.send(.cart(.alert(.confirmPurchase))) {
+    store.send(.cart(.payButtonTapped)) { $0.cart.alert = CartAlert.confirmPurchase(total: 275.89) }
+    store.send(.cart(.alert(.presented(.confirmPurchase)))) {
       $0.cart.alert = nil
       $0.cart.orderStatus = .sending
     }
@@ -201,7 +201,7 @@ import Testing
     store.respond(to: CartTests.orderRequest, with: .failure(failure))
     store.receive(.cart(.orderFailed(failure))) {
       $0.cart.orderStatus = .failed("connection reset")
-      $0.cart.alert = .purchaseFailed(message: "connection reset")
+      $0.cart.alert = CartAlert.purchaseFailed(message: "connection reset")
     }
     store.send(.cart(.alert(.dismiss))) { $0.cart.alert = nil }
     #expect(store.state.products.rows == OnlineStoreFixtures.rows([2, 0, 1]))

@@ -286,7 +286,7 @@ import Wire
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
     _ = try client.send(path: "cart.payButtonTapped")
-    _ = try client.send(path: "cart.alert.confirmPurchase")
+    _ = try client.send(path: "cart.alert.presented.confirmPurchase")
     _ = try api.waitForRequests(to: .carts, count: 1, timeout: eventTimeout)
     // Stopped, the timer worker cannot land the roll: it is in flight at the
     // kill, however long the machine takes to get there.

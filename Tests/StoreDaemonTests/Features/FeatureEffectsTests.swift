@@ -48,7 +48,7 @@ import Wire
     _ = try client.send(path: "cart.addItem", arguments: ["21"])
     _ = try client.send(path: "cart.addItem", arguments: ["2"])
     _ = try client.send(path: "cart.payButtonTapped")
-    _ = try client.sendAndWait(path: "cart.alert.confirmPurchase", timeout: eventTimeout)
+    _ = try client.sendAndWait(path: "cart.alert.presented.confirmPurchase", timeout: eventTimeout)
     #expect(try client.get(path: "/cart/orderStatus").value[path: "placed"] != nil)
 
     let orders = api.requests(to: .carts)
@@ -67,7 +67,7 @@ import Wire
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
     _ = try client.send(path: "cart.payButtonTapped")
-    _ = try client.sendAndWait(path: "cart.alert.confirmPurchase", timeout: eventTimeout)
+    _ = try client.sendAndWait(path: "cart.alert.presented.confirmPurchase", timeout: eventTimeout)
     let cart = try client.get(path: "/cart").value
     #expect(cart[path: "orderStatus", "failed"] != nil)
     #expect("\(cart[path: "alert"] ?? .null)".contains("500"))

@@ -22,13 +22,14 @@ struct LostAnswerTests {
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
     _ = try client.send(path: "cart.payButtonTapped")
-    _ = try client.send(path: "cart.alert.confirmPurchase")
+    _ = try client.send(path: "cart.alert.presented.confirmPurchase")
     try api.waitForRequests(to: .carts, count: 1, timeout: .seconds(30))
     #expect(kill(network, SIGKILL) == 0)
 
     try waitUntil("the cart's alert appears") { Self.hasAlert(try client.get(path: "/cart").value) }
     let cart = try client.get(path: "/cart").value
-    guard case .string(let message)? = cart[path: "alert", "purchaseInterrupted", "message"] else {
+    #expect(cart[path: "alert", "title"] == .string("Order not confirmed"))
+    guard case .string(let message)? = cart[path: "alert", "message"] else {
       Issue.record("the alert does not say the order may have been placed: \(cart[path: "alert"] ?? .null)")
       return
     }
@@ -58,9 +59,10 @@ struct LostAnswerTests {
     let client = try daemon.client()
     _ = try client.send(path: "cart.addItem", arguments: ["3"])
     _ = try client.send(path: "cart.payButtonTapped")
-    _ = try client.sendAndWait(path: "cart.alert.confirmPurchase", timeout: .seconds(30))
+    _ = try client.sendAndWait(path: "cart.alert.presented.confirmPurchase", timeout: .seconds(30))
     let cart = try client.get(path: "/cart").value
-    guard case .string(let message)? = cart[path: "alert", "purchaseFailed", "message"] else {
+    #expect(cart[path: "alert", "title"] == .string("Oops!"))
+    guard case .string(let message)? = cart[path: "alert", "message"] else {
       Issue.record("no plain failure alert: \(cart[path: "alert"] ?? .null)")
       return
     }

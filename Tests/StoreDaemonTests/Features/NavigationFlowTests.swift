@@ -89,6 +89,27 @@ import Wire
     #expect(refused.status == 1)
     #expect(refused.error.contains("nothing is presented at settings"))
   }
+
+  /// Seed 001's pay alert, drawn from `get` alone: its title, message and
+  /// buttons, each naming the path it sends below `cart.alert.presented`.
+  @Test func thePayAlertIsReadFromTheStateAndAnsweredByItsButtons() throws {
+    let daemon = try DaemonProcess()
+    _ = try run(["send", "cart.addItem", "3"], daemon)
+    _ = try run(["send", "cart.payButtonTapped"], daemon)
+    #expect(
+      try json("cart.alert", daemon)
+        == JSONParser.parse(
+          Array(
+            (#"{"buttons":[{"action":"confirmPurchase","label":"Pay $55.99","path":"confirmPurchase","role":null},"#
+              + #"{"action":"cancelPurchase","label":"Cancel","path":"cancelPurchase","role":"cancel"}],"#
+              + #""message":"Do you want to proceed with your purchase of $55.99?","title":"Confirm your purchase"}"#)
+              .utf8)))
+    _ = try run(["send", "cart.alert.presented.cancelPurchase"], daemon)
+    #expect(try json("cart.alert", daemon) == .null)
+    let refused = try tcactl(["send", "cart.alert.presented.confirmPurchase"], socket: daemon.socketPath)
+    #expect(refused.status == 1)
+    #expect(refused.error.contains("was not applied: nothing is presented at alert"))
+  }
 }
 
 extension JSONValue {
