@@ -11,7 +11,7 @@ import ComposableCore
 /// |---|---|
 /// | `counter` | ``Counter``, the counter with number facts (seed 003) |
 /// | `dice` | ``Dice``, the dice roller (seed 000) |
-/// | `products`, `cart`, `profile` | ``ProductList``, ``Cart``, ``Profile``: the online store (seed 001), kept in step by ``OnlineStoreCoordinator`` |
+/// | `products`, `cart`, `profile` | ``ProductList``, ``Cart``, ``Profile``: the online store (seed 001); the rows' counters are the cart's quantities and the cart's catalog the list's products, shared (``Shared``) |
 /// | `bmi` | ``BMI``, the BMI calculator with history (seed 002) |
 /// | `search` | ``GIFSearch``, the debounced GIF search (seed 004) |
 /// | `parent` | ``Parent``, a counter with a settings screen presented over it (seed 003) |
@@ -99,15 +99,24 @@ public struct AppFeature: Reducer {
     Scope(state: \.counter, action: CasePath(Action.counter, \.counter)) { Counter() }
     Scope(state: \.dice, action: CasePath(Action.dice, \.dice)) { Dice() }
     Scope(state: \.products, action: CasePath(Action.products, \.products)) { ProductList() }
+      .sharing(
+        key: State.productInRow(of:), source: { state, id in state.cart.items[id: id]?.quantity ?? 0 },
+        store: { state, id, quantity in
+          guard let product = state.products.rows[id: id]?.product else { return }
+          state.cart.setQuantity(quantity, of: product)
+        },
+        copy: { id in
+          SharedCopy(
+            get: { $0.products.rows[id: id]?.addToCart.$count },
+            set: { $0.products.rows[id: id]?.addToCart.$count = $1 })
+        })
     Scope(state: \.cart, action: CasePath(Action.cart, \.cart)) { Cart() }
+      .sharing(reading: \.productCatalog, with: \.cart.$catalog, for: { $0.cart != nil })
     Scope(state: \.profile, action: CasePath(Action.profile, \.profile)) { Profile() }
     Scope(state: \.bmi, action: CasePath(Action.bmi, \.bmi)) { BMI() }
     Scope(state: \.search, action: CasePath(Action.search, \.search)) { GIFSearch() }
     Scope(state: \.parent, action: CasePath(Action.parent, \.parent)) { Parent() }
     Scope(state: \.inventory, action: CasePath(Action.inventory, \.inventory)) { Inventory() }
-    OnlineStoreCoordinator(
-      products: \.products, cart: \.cart,
-      productsAction: CasePath(Action.products, \.products), cartAction: CasePath(Action.cart, \.cart))
     Reduce { state, action in
       switch action {
       case .tabSelected(let tab):
@@ -155,4 +164,15 @@ extension AppFeature.State {
       parent: try container.decodeIfPresent(Parent.State.self, forKey: .parent) ?? Parent.State(),
       inventory: try container.decodeIfPresent(Inventory.State.self, forKey: .inventory) ?? Inventory.State())
   }
+}
+
+extension AppFeature.State {
+  /// The product whose row an action taps, if it is one: whose counter is
+  /// the cart's quantity of it.
+  static func productInRow(of action: AppFeature.Action) -> Product.ID? {
+    if case .products(.rows(.element(let id, _))) = action { id } else { nil }
+  }
+
+  /// The products the cart sells: the product list's.
+  var productCatalog: IdentifiedArrayOf<Product> { IdentifiedArrayOf(uniqueElements: products.products) }
 }

@@ -17,14 +17,16 @@ import JSON
 /// worker ended after it was handed the POST (``EffectFailure/Kind/interrupted``),
 /// or the store did not answer in time (``EffectFailure/Kind/timeout``).
 ///
-/// The cart sells from ``State/catalog``: the bundled catalog
-/// (``Product/bundledCatalog``) until its host replaces it with the live one
-/// (see ``OnlineStoreCoordinator``), so `addItem(3)` alone is enough to add
-/// product 3, with or without a network.
+/// The cart sells from ``State/catalog``, the product list's products,
+/// shared (``Shared``): the bundled catalog (``Product/bundledCatalog``)
+/// until the live one loads, so `addItem(3)` alone is enough to add product
+/// 3, with or without a network. Its lines' quantities are what the product
+/// rows' counters show and change.
 public struct Cart: Reducer {
   public struct State: Equatable, Sendable, Codable {
-    /// The products the cart can sell, by id: the product list's products.
-    public var catalog: IdentifiedArrayOf<Product>
+    /// The products the cart can sell, by id: the product list's products,
+    /// shared with it by the app's root (not part of the cart's JSON).
+    @Shared public var catalog: IdentifiedArrayOf<Product>
     /// The lines, in the order they were first added. Every change updates ``totalPrice``.
     public var items: IdentifiedArrayOf<CartItem> {
       didSet { totalPrice = Self.total(of: items) }
@@ -41,12 +43,14 @@ public struct Cart: Reducer {
     /// The customer the orders are placed for.
     public var userID: Int
 
+    /// A cart; `catalog` gives it a catalog of its own (a test of the cart
+    /// alone), else it is the product list's, shared by the app's root.
     public init(
-      catalog: IdentifiedArrayOf<Product> = IdentifiedArrayOf(uniqueElements: Product.bundledCatalog),
+      catalog: IdentifiedArrayOf<Product>? = nil,
       items: IdentifiedArrayOf<CartItem> = [], alert: AlertState<CartAlert.Action>? = nil,
       orderStatus: OrderStatus = .idle, errorMessage: String? = nil, userID: Int = 1
     ) {
-      self.catalog = catalog
+      _catalog = catalog.map(Shared.init(wrappedValue:)) ?? Shared()
       self.items = items
       self.totalPrice = Self.total(of: items)
       self.alert = alert
@@ -266,9 +270,11 @@ extension Cart.State {
     case catalog, items, totalPrice, alert, orderStatus, errorMessage, userID
   }
 
-  /// Decodes the state; an alert saved by a storedaemon from before
-  /// `AlertState` (its case, `{"confirmPurchase":{"total":…}}`) is read as
-  /// the alert it stood for.
+  /// Decodes the state; the catalog is the product list's, shared, not
+  /// read here (a state saved before it was shared holds a copy, which is
+  /// left), and an alert saved by a storedaemon from before `AlertState`
+  /// (its case, `{"confirmPurchase":{"total":…}}`) is read as the alert it
+  /// stood for.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let alert: AlertState<CartAlert.Action>?
@@ -279,7 +285,6 @@ extension Cart.State {
       alert = legacy.alert
     }
     self.init(
-      catalog: try container.decode(IdentifiedArrayOf<Product>.self, forKey: .catalog),
       items: try container.decode(IdentifiedArrayOf<CartItem>.self, forKey: .items), alert: alert,
       orderStatus: try container.decode(OrderStatus.self, forKey: .orderStatus),
       errorMessage: try container.decodeIfPresent(String.self, forKey: .errorMessage),

@@ -11,23 +11,23 @@ import ComposableCore
 /// again retries. If storedaemon restarts while the live catalog is loading,
 /// ``Action/recovered`` fetches it again: a GET is safe to repeat.
 ///
-/// The counters only say how many units the customer wants; keeping them in
-/// step with the ``Cart`` is ``OnlineStoreCoordinator``'s job.
+/// A row's counter is the ``Cart``'s quantity of its product, shared
+/// (``AddToCart``): the app's root connects them.
 public struct ProductList: Reducer {
   public struct State: Equatable, Sendable, Codable {
     /// Whether the rows are the bundled catalog, the live one is loading or
     /// loaded, or the last fetch failed (and why).
     public var status: StoreLoadStatus
-    /// The products in the API's order, with their counters.
+    /// The products in the API's order, each with its counter.
     public var rows: IdentifiedArrayOf<ProductRow.State>
 
-    /// By default, the bundled catalog with every counter at zero.
+    /// By default, the bundled catalog.
     public init(status: StoreLoadStatus = .bundled, rows: IdentifiedArrayOf<ProductRow.State> = Self.bundledRows) {
       self.status = status
       self.rows = rows
     }
 
-    /// ``Product/bundledCatalog`` as rows, every counter at zero.
+    /// ``Product/bundledCatalog`` as rows.
     public static var bundledRows: IdentifiedArrayOf<ProductRow.State> {
       IdentifiedArrayOf(uniqueElements: Product.bundledCatalog.map { ProductRow.State(product: $0) })
     }
@@ -44,8 +44,8 @@ public struct ProductList: Reducer {
     /// Fetches the live catalog (sent when the list appears, and by Retry).
     /// Does nothing while loading or once the live catalog is loaded.
     case fetchProducts
-    /// The live products arrived: they replace the rows, every counter at zero
-    /// (the host's coordinator then shows the cart's quantities).
+    /// The live products arrived: they replace the rows, whose counters show
+    /// the cart's quantities.
     case productsResponse([Product])
     /// The products could not be fetched or decoded: the rows shown stay.
     case productsFailed(EffectFailure)

@@ -7,19 +7,15 @@ public struct ProductRow: Reducer {
     public var product: Product
     public var addToCart: AddToCart.State
 
-    public init(product: Product, count: Int = 0) {
+    /// The row of `product`, whose counter shows the cart's quantity of it
+    /// (shared), unless `count` gives it one of its own (a test of the row alone).
+    public init(product: Product, count: Int? = nil) {
       self.product = product
-      self.addToCart = AddToCart.State(count: count)
+      self.addToCart = count.map(AddToCart.State.init(count:)) ?? AddToCart.State()
     }
 
     /// The product's id: rows and cart lines of one product share it.
     public var id: Product.ID { product.id }
-
-    /// Units of this product the customer has put in the cart.
-    public var count: Int {
-      get { addToCart.count }
-      set { addToCart.count = newValue }
-    }
   }
 
   public enum Action: Equatable, Sendable, Codable {

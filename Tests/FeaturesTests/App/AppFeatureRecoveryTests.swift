@@ -98,8 +98,7 @@ import Testing
     // One jacket being ordered from the bundled catalog while the live one loads.
     let sendingCart = Cart.State(
       items: [CartItem(product: Product.bundledCatalog[2], quantity: 1)], orderStatus: .sending)
-    var loadingProducts = ProductList.State(status: .loading)
-    loadingProducts.rows[id: 3]?.count = 1
+    let loadingProducts = ProductList.State(status: .loading)
     let state = AppFeature.State(
       selectedTab: .cart,
       counter: Counter.State(count: 42, isLoading: true),

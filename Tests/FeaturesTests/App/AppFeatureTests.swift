@@ -16,7 +16,7 @@ import Testing
     let state = AppFeature.State()
     #expect(state.products.status == .bundled)
     #expect(state.products.products == Product.bundledCatalog)
-    #expect(Array(state.cart.catalog) == Product.bundledCatalog)
+    #expect(Array(state.productCatalog) == Product.bundledCatalog)
     #expect(state.cart.items.isEmpty)
   }
 
@@ -24,7 +24,6 @@ import Testing
     let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
     store.send(.cart(.addItem(3))) {
       $0.cart.items = [CartItem(product: Product.bundledCatalog[2], quantity: 1)]
-      $0.products.rows[id: 3]?.count = 1
     }
     #expect(store.state.cart.totalPriceText == "$55.99")
     #expect(store.state.cart.items.first?.product.title == "Mens Cotton Jacket")
@@ -38,11 +37,9 @@ import Testing
     store.receive(.products(.productsResponse(Product.samples))) {
       $0.products.status = .loaded
       $0.products.rows = Fixtures.rows()
-      $0.cart.catalog = Fixtures.catalog
     }
     store.send(.cart(.addItem(3))) {
       $0.cart.items = [CartItem(product: self.jacket, quantity: 1)]
-      $0.products.rows[id: 3]?.count = 1
     }
     store.send(.tabSelected(.counter)) { $0.selectedTab = .counter }
     store.send(.tabSelected(.products)) { $0.selectedTab = .products }
@@ -66,7 +63,6 @@ import Testing
     store.receive(.products(.productsResponse(Product.samples))) {
       $0.products.status = .loaded
       $0.products.rows = Fixtures.rows()
-      $0.cart.catalog = Fixtures.catalog
     }
   }
 
@@ -120,8 +116,8 @@ import Testing
 
   @Test func theWholeStateRoundTripsThroughJSON() throws {
     var state = AppFeature.State()
-    state.products.rows = Fixtures.rows([0, 2, 0])
-    state.cart = Cart.State(catalog: Fixtures.catalog, items: [CartItem(product: jacket, quantity: 2)])
+    state.products.rows = Fixtures.rows()
+    state.cart = Cart.State(items: [CartItem(product: jacket, quantity: 2)])
     state.dice.rollHistory = [3, 6]
     let encoder = JSONEncoder()
     encoder.outputFormatting = .sortedKeys

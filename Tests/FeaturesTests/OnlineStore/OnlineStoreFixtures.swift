@@ -37,9 +37,9 @@ enum OnlineStoreFixtures {
     .http(HTTPResponse(status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(json.utf8)))
   }
 
-  /// The rows of `Product.samples`, with these counts.
-  static func rows(_ counts: [Int] = [0, 0, 0]) -> IdentifiedArrayOf<ProductRow.State> {
-    IdentifiedArrayOf(uniqueElements: zip(Product.samples, counts).map { ProductRow.State(product: $0, count: $1) })
+  /// The rows of `Product.samples`.
+  static func rows() -> IdentifiedArrayOf<ProductRow.State> {
+    IdentifiedArrayOf(uniqueElements: Product.samples.map { ProductRow.State(product: $0) })
   }
 
   /// `Product.samples` as a catalog.

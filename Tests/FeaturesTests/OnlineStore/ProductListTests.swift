@@ -11,7 +11,7 @@ import Testing
     #expect(state.status == .bundled)
     #expect(state.products == Product.bundledCatalog)
     #expect(state.rows.ids == Array(1...20))
-    #expect(state.rows.allSatisfy { $0.count == 0 })
+    #expect(state.rows.allSatisfy { !$0.addToCart.$count.isFilled })
     #expect(state.status.canFetch)
   }
 
@@ -110,48 +110,16 @@ import Testing
     }
   }
 
+  /// The list on its own (a row's counter holding its own count, as the
+  /// app's root fills it from the cart): counters count up and down to zero.
   @Test func rowCountersCountUpAndDownToZero() {
-    let store = TestStore(initialState: ProductList.State(status: .loaded, rows: OnlineStoreFixtures.rows())) {
-      ProductList()
-    }
-    store.send(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 3]?.count = 1 }
-    store.send(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 3]?.count = 2 }
-    store.send(.rows(.element(id: 1, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 1]?.count = 1 }
-    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped)))) { $0.rows[id: 3]?.count = 1 }
-    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped)))) { $0.rows[id: 3]?.count = 0 }
+    let rows = IdentifiedArrayOf(uniqueElements: Product.samples.map { ProductRow.State(product: $0, count: 0) })
+    let store = TestStore(initialState: ProductList.State(status: .loaded, rows: rows)) { ProductList() }
+    store.send(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 3]?.addToCart.count = 1 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 3]?.addToCart.count = 2 }
+    store.send(.rows(.element(id: 1, action: .addToCart(.plusButtonTapped)))) { $0.rows[id: 1]?.addToCart.count = 1 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped)))) { $0.rows[id: 3]?.addToCart.count = 1 }
+    store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped)))) { $0.rows[id: 3]?.addToCart.count = 0 }
     store.send(.rows(.element(id: 3, action: .addToCart(.minusButtonTapped))))
-  }
-}
-
-@Suite struct AddToCartTests {
-  @Test func countsAndNeverGoesBelowZero() {
-    let store = TestStore(initialState: AddToCart.State()) { AddToCart() }
-    store.send(.minusButtonTapped)
-    store.send(.plusButtonTapped) { $0.count = 1 }
-    store.send(.plusButtonTapped) { $0.count = 2 }
-    store.send(.minusButtonTapped) { $0.count = 1 }
-    store.send(.minusButtonTapped) { $0.count = 0 }
-    store.send(.minusButtonTapped)
-  }
-
-  // MARK: After a restart
-
-  @Test func aCatalogLoadingWhenStoredaemonStoppedIsFetchedAgain() {
-    let store = TestStore(initialState: ProductList.State(status: .loading)) { ProductList() }
-    store.send(.recovered)
-    store.expectInFlight([OnlineStoreFixtures.productsRequest])
-    store.respond(
-      to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(OnlineStoreFixtures.productsJSON))
-    store.receive(.productsResponse(Product.samples)) {
-      $0.status = .loaded
-      $0.rows = OnlineStoreFixtures.rows()
-    }
-  }
-
-  @Test(arguments: [StoreLoadStatus.bundled, .loaded, .failed("connection refused")])
-  func recoveredWithNoCatalogLoadingDoesNothing(status: StoreLoadStatus) {
-    let store = TestStore(initialState: ProductList.State(status: status)) { ProductList() }
-    store.send(.recovered)
-    store.expectInFlight([])
   }
 }

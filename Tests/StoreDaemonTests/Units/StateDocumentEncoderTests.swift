@@ -17,8 +17,7 @@ import Wire
     state.counter.count = 7
     #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
     #expect(encoder.encodedParts == 1)
-    state.cart.setQuantity(2, of: state.cart.catalog[0])
-    state.products.rows[id: state.cart.catalog[0].id]?.count = 2
+    state.cart.setQuantity(2, of: Product.bundledCatalog[0])
     state.dice.errorMessage = "the timer worker is down"
     #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
     state.dice.errorMessage = nil
