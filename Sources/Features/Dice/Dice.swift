@@ -251,12 +251,12 @@ extension Dice.State {
   /// ``canUndo``), in one object; decoding reads the stored ones only.
   public func encode(to encoder: any Encoder) throws {
     var stored = encoder.container(keyedBy: CodingKeys.self)
-    try stored.encode(currentRoll, forKey: .currentRoll)
+    try stored.encodeIfPresent(currentRoll, forKey: .currentRoll)
     try stored.encode(isRolling, forKey: .isRolling)
     try stored.encode(rollHistory, forKey: .rollHistory)
     try stored.encode(rollAnimationAngle, forKey: .rollAnimationAngle)
-    try stored.encode(destination, forKey: .destination)
-    try stored.encode(errorMessage, forKey: .errorMessage)
+    try stored.encodeIfPresent(destination, forKey: .destination)
+    try stored.encodeIfPresent(errorMessage, forKey: .errorMessage)
     var derived = encoder.container(keyedBy: DerivedKeys.self)
     try derived.encode(lastFiveRolls, forKey: .lastFiveRolls)
     try derived.encode(canUndo, forKey: .canUndo)

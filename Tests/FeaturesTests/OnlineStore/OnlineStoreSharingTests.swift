@@ -83,8 +83,8 @@ import Testing
   }
 
   /// What is shared is held once: a counter's tap changes the cart's line
-  /// and its total, and nothing of the row; the rows and the cart hold no
-  /// copy of what they share in the state's JSON.
+  /// and its total (and the total's text, derived), and nothing of the row;
+  /// the rows and the cart hold no copy of what they share in the state's JSON.
   @Test func aTapIsOneChangeInTheStatesJSON() throws {
     var state = loaded
     state.cart.items = [CartItem(product: jacket, quantity: 1)]
@@ -93,7 +93,9 @@ import Testing
     store.send(plus(3))
     let after = try CanonicalJSON.value(of: store.state)
     #expect(
-      JSONPatch.diff(from: before, to: after).map(\.path.description) == ["/cart/items/0/quantity", "/cart/totalPrice"])
+      JSONPatch.diff(from: before, to: after).map(\.path.description) == [
+        "/cart/items/0/quantity", "/cart/totalPrice", "/cart/totalPriceText",
+      ])
     guard case .object(let members) = after, case .object(let cart)? = members["cart"],
       case .object(let products)? = members["products"], case .array(let rows)? = products["rows"],
       case .object(let row)? = rows.first
