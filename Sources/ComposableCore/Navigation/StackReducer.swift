@@ -12,7 +12,10 @@ extension Reducer {
   ///
   /// However a screen leaves the stack, popped by an action or removed by a
   /// reducer, every effect it started is cancelled; its id is never handed
-  /// out again, so its effects' late answers reach nothing.
+  /// out again, so its effects' late answers reach nothing. A reducer that
+  /// replaces the whole stack with a new one (`state.path = StackState()`,
+  /// whose ids start at 0) has the new screens numbered on from the old
+  /// stack's next id.
   public func forEach<
     ElementState: Sendable, ElementAction: Sendable, Destination: Reducer<ElementState, ElementAction>
   >(
@@ -52,8 +55,11 @@ public struct StackReducer<Parent: Reducer, Destination: Reducer>: Reducer where
         reportDroppedAction("\(stackName) has no screen with id \(id)", action: action, location: location)
       }
     }
-    let before = state[keyPath: toStack].ids
+    let before = state[keyPath: toStack]
     let parentEffect = parent.reduce(into: &state, action: action)
+    if state[keyPath: toStack].nextID < before.nextID {
+      state[keyPath: toStack].renumber(from: before.nextID)
+    }
     switch stackAction {
     case .popFrom(let id)?:
       if !state[keyPath: toStack].pop(from: id) {
@@ -70,8 +76,8 @@ public struct StackReducer<Parent: Reducer, Destination: Reducer>: Reducer where
     }
     var effect = elementEffect.merge(with: parentEffect)
     let after = state[keyPath: toStack].components
-    if before.count != after.count || before.last != after.last?.id {
-      for id in before where !after.contains(id: id) {
+    if before.components.structure.generation != after.structure.generation {
+      for id in before.ids where !after.contains(id: id) {
         effect = effect.merge(with: .cancelScope(.element(name, AnyHashableSendable(id))))
       }
     }

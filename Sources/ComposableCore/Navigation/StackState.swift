@@ -92,6 +92,16 @@ public struct StackState<Element> {
   /// Pops every screen.
   public mutating func removeAll() { removeLast(components.count) }
 
+  /// Gives the screens new ids from `next` on, in order: a stack that a
+  /// reducer replaced with a new one (whose ids start again at 0) goes on
+  /// from where the one it replaced stopped, so that no id is used twice.
+  mutating func renumber(from next: StackElementID) {
+    nextID = next
+    let screens = components.map(\.state)
+    components = []
+    for screen in screens { append(screen) }
+  }
+
   /// The ids, bottom first.
   public var ids: [StackElementID] { components.ids }
 

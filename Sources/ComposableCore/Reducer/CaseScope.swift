@@ -19,8 +19,9 @@
 ///
 /// A child action that arrives while the state is another case is reported
 /// and dropped, as TCA does. The child's effects run in the scope of whatever
-/// presents the enum (`ifLet`, a stack's screen), which cancels them when the
-/// case goes: only one case is there at a time.
+/// presents the enum: an `ifLet` over an `Identifiable` enum (whose id is its
+/// case) cancels them when the case goes or changes, a stack when the screen
+/// leaves it. A screen whose case is changed in place keeps its effects.
 public struct CaseScope<ParentState, ParentAction: Sendable, Child: Reducer>: Reducer {
   let toChildState: CasePath<ParentState, Child.State>
   let toChildAction: CasePath<ParentAction, Child.Action>

@@ -52,8 +52,8 @@ extension Reducer {
 /// and sets the feature's ``Shared``. Reading gives `nil` when the feature is
 /// not there (a row that is gone).
 public struct SharedCopy<State, Value> {
-  let get: (State) -> Shared<Value>?
-  let set: (inout State, Shared<Value>) -> Void
+  @usableFromInline let get: (State) -> Shared<Value>?
+  @usableFromInline let set: (inout State, Shared<Value>) -> Void
 
   public init(get: @escaping (State) -> Shared<Value>?, set: @escaping (inout State, Shared<Value>) -> Void) {
     self.get = get
@@ -68,14 +68,29 @@ public struct SharedCopy<State, Value> {
 
 /// The reducer built by ``Reducer/sharing(_:with:for:)``,
 /// ``Reducer/sharing(reading:with:for:)`` and ``Reducer/sharing(key:source:store:copy:)``.
+///
+/// Inlinable, as `Scope` is, so that it and the reducer it wraps are
+/// specialized where the app composes them: every action passes through it,
+/// and unspecialized it would cost lookups of generic metadata each time.
 public struct SharingReducer<Base: Reducer, Value: Equatable, Key>: Reducer {
-  let base: Base
-  let key: (Base.Action) -> Key?
-  let source: (Base.State, Key) -> Value
-  let store: (inout Base.State, Key, Value) -> Void
-  let copy: (Key) -> SharedCopy<Base.State, Value>
+  @usableFromInline let base: Base
+  @usableFromInline let key: (Base.Action) -> Key?
+  @usableFromInline let source: (Base.State, Key) -> Value
+  @usableFromInline let store: (inout Base.State, Key, Value) -> Void
+  @usableFromInline let copy: (Key) -> SharedCopy<Base.State, Value>
 
-  public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
+  @usableFromInline init(
+    base: Base, key: @escaping (Base.Action) -> Key?, source: @escaping (Base.State, Key) -> Value,
+    store: @escaping (inout Base.State, Key, Value) -> Void, copy: @escaping (Key) -> SharedCopy<Base.State, Value>
+  ) {
+    self.base = base
+    self.key = key
+    self.source = source
+    self.store = store
+    self.copy = copy
+  }
+
+  @inlinable public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     guard let key = key(action) else { return base.reduce(into: &state, action: action) }
     let copy = copy(key)
     let given = source(state, key)

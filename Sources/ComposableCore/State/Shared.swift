@@ -23,18 +23,21 @@
 ///
 /// Reading one that is not filled (the feature ran without its parent's
 /// sharing) stops the program, naming the value: it is a mistake in how the
-/// features are composed, like an unconnected dependency in TCA.
+/// features are composed, like an unconnected dependency in TCA. It is
+/// filled only around the actions its parent shares it for, so a feature's
+/// `recoveryAction(for:)` and any value it derives for its JSON must not
+/// read it.
 @propertyWrapper
 public struct Shared<Value> {
-  private var value: Value?
+  @usableFromInline var value: Value?
 
   /// A value of the feature's own, as a test or a preview makes one.
-  public init(wrappedValue: Value) { self.value = wrappedValue }
+  @inlinable public init(wrappedValue: Value) { self.value = wrappedValue }
 
   /// Not filled: as read back from the JSON, or after its parent's sharing.
-  public init() { self.value = nil }
+  @inlinable public init() { self.value = nil }
 
-  public var wrappedValue: Value {
+  @inlinable public var wrappedValue: Value {
     get {
       guard let value else {
         preconditionFailure(
@@ -46,23 +49,23 @@ public struct Shared<Value> {
   }
 
   /// The shared value itself (`$count`), for the parent that fills it.
-  public var projectedValue: Shared<Value> {
+  @inlinable public var projectedValue: Shared<Value> {
     get { self }
     set { self = newValue }
   }
 
   /// Whether it holds a value.
-  public var isFilled: Bool { value != nil }
+  @inlinable public var isFilled: Bool { value != nil }
 
   /// Empties it, as its parent's sharing does once the feature has run.
-  public mutating func empty() { value = nil }
+  @inlinable public mutating func empty() { value = nil }
 }
 
 extension Shared: Sendable where Value: Sendable {}
 
 extension Shared: Equatable where Value: Equatable {
   /// Two empty ones are equal, and two filled ones holding equal values.
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+  @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
 }
 
 extension Shared: Hashable where Value: Hashable {}

@@ -11,7 +11,7 @@ import ComposableCore
 /// |---|---|
 /// | `counter` | ``Counter``, the counter with number facts (seed 003) |
 /// | `dice` | ``Dice``, the dice roller (seed 000) |
-/// | `products`, `cart`, `profile` | ``ProductList``, ``Cart``, ``Profile``: the online store (seed 001); the rows' counters are the cart's quantities and the cart's catalog the list's products, shared (``Shared``) |
+/// | `products`, `cart`, `profile` | ``ProductList``, ``Cart``, ``Profile``: the online store (seed 001); the rows' counters are the cart's quantities and the cart's catalog the list's rows, shared (``Shared``) |
 /// | `bmi` | ``BMI``, the BMI calculator with history (seed 002) |
 /// | `search` | ``GIFSearch``, the debounced GIF search (seed 004) |
 /// | `parent` | ``Parent``, a counter with a settings screen presented over it (seed 003) |
@@ -111,7 +111,7 @@ public struct AppFeature: Reducer {
             set: { $0.products.rows[id: id]?.addToCart.$count = $1 })
         })
     Scope(state: \.cart, action: CasePath(Action.cart, \.cart)) { Cart() }
-      .sharing(reading: \.productCatalog, with: \.cart.$catalog, for: { $0.cart != nil })
+      .sharing(reading: \.products.rows, with: \.cart.$catalog, for: { $0.cart != nil })
     Scope(state: \.profile, action: CasePath(Action.profile, \.profile)) { Profile() }
     Scope(state: \.bmi, action: CasePath(Action.bmi, \.bmi)) { BMI() }
     Scope(state: \.search, action: CasePath(Action.search, \.search)) { GIFSearch() }
@@ -172,7 +172,4 @@ extension AppFeature.State {
   static func productInRow(of action: AppFeature.Action) -> Product.ID? {
     if case .products(.rows(.element(let id, _))) = action { id } else { nil }
   }
-
-  /// The products the cart sells: the product list's.
-  var productCatalog: IdentifiedArrayOf<Product> { IdentifiedArrayOf(uniqueElements: products.products) }
 }

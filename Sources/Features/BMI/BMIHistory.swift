@@ -162,8 +162,8 @@ extension BMIHistory.State {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(records.map(PublishedRecord.init), forKey: .records)
     try container.encode(isLoading, forKey: .isLoading)
-    try container.encode(errorMessage, forKey: .errorMessage)
-    try container.encode(unreadableMessage, forKey: .unreadableMessage)
+    try container.encodeIfPresent(errorMessage, forKey: .errorMessage)
+    try container.encodeIfPresent(unreadableMessage, forKey: .unreadableMessage)
   }
 }
 

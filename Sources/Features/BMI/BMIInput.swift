@@ -131,6 +131,7 @@ public struct BMIInput: Reducer {
           case .success(let height) = BMIField.height.validate(state.height),
           case .success(let weight) = BMIField.weight.validate(state.weight)
         else { return .none }
+        state.alert = nil
         let record = BMIRecord(id: uuid(), height: height, weight: weight, date: date.now)
         return save(record, &state)
 
@@ -143,10 +144,12 @@ public struct BMIInput: Reducer {
       case .saveFailed(let failure):
         state.saveStatus = .failed(Self.saveFailedMessage(for: failure))
         state.recordBeingSaved = nil
+        state.alert = nil
         return .none
 
       case .dismissAlert, .alert(.presented(.okButtonTapped)), .alert(.dismiss):
-        state.saveStatus = .idle
+        // A save under way stays under way: only what it saved before is dismissed.
+        if state.saveStatus != .saving { state.saveStatus = .idle }
         state.alert = nil
         return .none
 
@@ -250,18 +253,13 @@ extension BMIInput.State {
   }
 
   /// Decodes the form; a form saved before the alert was kept in state
-  /// shows the alert its saved status stood for.
+  /// shows the alert its saved status stood for (a saved status is shown
+  /// with its alert until both are dismissed together).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     let saveStatus = try container.decode(BMISaveStatus.self, forKey: .saveStatus)
-    let alert: AlertState<BMIInput.Alert>? =
-      if container.contains(.alert) {
-        try container.decodeIfPresent(AlertState<BMIInput.Alert>.self, forKey: .alert)
-      } else if case .saved = saveStatus {
-        BMIInput.savedAlert
-      } else {
-        nil
-      }
+    var alert = try container.decodeIfPresent(AlertState<BMIInput.Alert>.self, forKey: .alert)
+    if alert == nil, case .saved = saveStatus { alert = BMIInput.savedAlert }
     self.init(
       height: try container.decode(String.self, forKey: .height),
       weight: try container.decode(String.self, forKey: .weight), saveStatus: saveStatus,

@@ -5,8 +5,9 @@ import ComposableCore
 /// to an item's detail and on to its edit screen (``Path``).
 ///
 /// Items get their ids from ``State/nextItemID``, in order, never reused.
-/// An action that names an item that is not there (`editButtonTapped 9`) is
-/// not applied, and its sender hears why. Deleting an item closes whatever
+/// An action that names an item that is not there (`editButtonTapped 9`, a
+/// pushed screen or a saved form of an item that was deleted or never
+/// added) is not applied, and its sender hears why. Deleting an item closes whatever
 /// shows it: the form editing it, and the stack's screens from the first
 /// that shows it up. Saving a form keeps its draft only if it is valid;
 /// otherwise the form stays, showing why.
@@ -80,13 +81,17 @@ public struct Inventory: Reducer {
 
       case .destination(.presented(.addItem(.saveButtonTapped))):
         guard case .addItem(let form) = state.destination, form.canSave else { return .none }
-        state.items.append(form.item)
-        state.nextItemID = Swift.max(state.nextItemID, form.item.id + 1)
+        // The new item takes the next id whatever the form was opened with.
+        var item = form.item
+        item.id = state.nextItemID
+        state.items.append(item)
+        state.nextItemID += 1
         state.destination = nil
         return .none
 
       case .destination(.presented(.editItem(.saveButtonTapped))):
         guard case .editItem(let form) = state.destination, form.canSave else { return .none }
+        guard state.items.contains(id: form.item.id) else { return missing(form.item.id, action) }
         state.items[id: form.item.id] = form.item
         state.destination = nil
         return .none
@@ -105,8 +110,14 @@ public struct Inventory: Reducer {
 
       case .path(.element(let id, .edit(.saveButtonTapped))):
         guard case .edit(let form)? = state.path[id: id], form.canSave else { return .none }
+        guard state.items.contains(id: form.item.id) else { return missing(form.item.id, action) }
         state.items[id: form.item.id] = form.item
         state.path.pop(from: id)
+        return .none
+
+      case .path(.push(_, let screen)):
+        // A screen pushed from outside (a raw `push`) must show an item of the list.
+        guard state.items.contains(id: screen.itemID) else { return missing(screen.itemID, action) }
         return .none
 
       case .path(.element(let id, .edit(.cancelButtonTapped))):

@@ -17,16 +17,16 @@ import JSON
 /// worker ended after it was handed the POST (``EffectFailure/Kind/interrupted``),
 /// or the store did not answer in time (``EffectFailure/Kind/timeout``).
 ///
-/// The cart sells from ``State/catalog``, the product list's products,
-/// shared (``Shared``): the bundled catalog (``Product/bundledCatalog``)
+/// The cart sells from ``State/catalog``, the product list's rows, shared
+/// (``Shared``, a copy that costs nothing as it shares the rows' storage): the bundled catalog (``Product/bundledCatalog``)
 /// until the live one loads, so `addItem(3)` alone is enough to add product
 /// 3, with or without a network. Its lines' quantities are what the product
 /// rows' counters show and change.
 public struct Cart: Reducer {
   public struct State: Equatable, Sendable, Codable {
-    /// The products the cart can sell, by id: the product list's products,
+    /// The products the cart can sell, by id: the product list's rows,
     /// shared with it by the app's root (not part of the cart's JSON).
-    @Shared public var catalog: IdentifiedArrayOf<Product>
+    @Shared public var catalog: IdentifiedArrayOf<ProductRow.State>
     /// The lines, in the order they were first added. Every change updates ``totalPrice``.
     public var items: IdentifiedArrayOf<CartItem> {
       didSet { totalPrice = Self.total(of: items) }
@@ -50,7 +50,11 @@ public struct Cart: Reducer {
       items: IdentifiedArrayOf<CartItem> = [], alert: AlertState<CartAlert.Action>? = nil,
       orderStatus: OrderStatus = .idle, errorMessage: String? = nil, userID: Int = 1
     ) {
-      _catalog = catalog.map(Shared.init(wrappedValue:)) ?? Shared()
+      _catalog =
+        catalog.map {
+          Shared(wrappedValue: IdentifiedArrayOf(uniqueElements: $0.map { ProductRow.State(product: $0) }))
+        }
+        ?? Shared()
       self.items = items
       self.totalPrice = Self.total(of: items)
       self.alert = alert
@@ -159,7 +163,7 @@ public struct Cart: Reducer {
       switch action {
       case .addItem(let id):
         state.errorMessage = nil
-        guard let product = state.catalog[id: id] else {
+        guard let product = state.catalog[id: id]?.product else {
           state.errorMessage =
             state.catalog.isEmpty
             ? "Product \(id) is not in the catalog: the catalog is empty."

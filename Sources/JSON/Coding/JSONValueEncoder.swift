@@ -1,4 +1,5 @@
 import FoundationEssentials
+import Synchronization
 
 /// Encodes an `Encodable` value straight into a ``JSONValue``, as
 /// Foundation's `JSONEncoder` (ISO 8601 dates, non-finite numbers as
@@ -105,13 +106,29 @@ public enum JSONValueEncoder {
     if T.self == URL.self { return .string((value as! URL).absoluteString) }
     if T.self == Decimal.self { return try number(text: (value as! Decimal).description, path: path) }
     if T.self == JSONValue.self { return plain(value as! JSONValue) }
-    if let cache, let array = value as? any ElementwiseEncodable {
+    if let cache, isElementwise(T.self), let array = value as? any ElementwiseEncodable {
       return try array.encodeElements(path: path, cache: cache)
     }
     let encoder = ValueEncoder(path: path, memberCache: cache, omitsNil: omitsNil)
     try value.encode(to: encoder)
     return encoder.finish()
   }
+
+  /// Whether values of `type` encode element by element (an array, a
+  /// chunked array). Asked for every value encoded with a cache, so the
+  /// answer is kept per type: the runtime's own check scans every
+  /// conformance in the program when its cache misses, which it did for
+  /// some types on every call, thousands of instructions each time.
+  private static func isElementwise<T>(_ type: T.Type) -> Bool {
+    let id = ObjectIdentifier(type)
+    if let known = elementwiseTypes.withLock({ $0[id] }) { return known }
+    let answer = type is any ElementwiseEncodable.Type
+    elementwiseTypes.withLock { $0[id] = answer }
+    return answer
+  }
+
+  /// ``isElementwise(_:)``'s answers, by type.
+  private static let elementwiseTypes = Mutex<[ObjectIdentifier: Bool]>([:])
 
   /// `value` as its own `encode(to:)` writes it here, without a container
   /// per value: an action carrying a large JSON value (a binding's) is

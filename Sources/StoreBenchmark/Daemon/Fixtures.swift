@@ -8,7 +8,7 @@ import Wire
 /// State directories prepared before a daemon starts on them, written with
 /// the journal's own API, as the daemon would have written them.
 enum Fixtures {
-  /// A state whose product list (and so the cart's catalog) holds `elements`
+  /// A state whose product list (which the cart sells from) holds `elements`
   /// products, ids 1…`elements`, as a snapshot at version 0.
   static func writeCollectionState(stateDirectory: String, elements: Int) throws(BenchError) {
     var state = AppFeature.State()
@@ -19,7 +19,6 @@ enum Fixtures {
         image: "https://example.com/products/\(id).png", rating: ProductRating(rate: 4.5, count: id % 500))
     }
     state.products.rows = IdentifiedArrayOf(uniqueElements: products.map { ProductRow.State(product: $0) })
-    state.cart.catalog = IdentifiedArrayOf(uniqueElements: products)
     do {
       try FileManager.default.createDirectory(atPath: stateDirectory, withIntermediateDirectories: true)
       let journal = try JournalDirectory(path: stateDirectory + "/journal")

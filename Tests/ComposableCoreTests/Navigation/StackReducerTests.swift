@@ -13,6 +13,7 @@ private struct Navigator: Reducer {
     case path(StackAction<Child.State, Child.Action>)
     case push
     case popToRoot
+    case replaceStack
 
     var path: StackAction<Child.State, Child.Action>? { if case .path(let a) = self { a } else { nil } }
   }
@@ -22,6 +23,7 @@ private struct Navigator: Reducer {
       switch action {
       case .push: state.path.append(Child.State())
       case .popToRoot: state.path.removeAll()
+      case .replaceStack: state.path = [Child.State(count: 9)]
       case .path(.popFrom(let id)): state.log.append("popping from \(id)")
       case .path: break
       }
@@ -171,5 +173,21 @@ private struct Navigator: Reducer {
       reducer.recoveryActions(for: state) == [
         .path(.element(id: 0, action: .start)), .path(.element(id: 2, action: .start)),
       ])
+  }
+
+  /// A reducer that replaces the whole stack (ids starting again at 0) has
+  /// its new screens numbered on from the old stack's next id, and the old
+  /// screens' effects cancelled: no action or late answer meant for an old
+  /// screen reaches a new one.
+  @Test func aReplacedStackGoesOnNumberingAndCancelsTheOldScreens() {
+    let store = makeStore(2)
+    store.send(.path(.element(id: 0, action: .start)))
+    store.send(.replaceStack) {
+      $0.path.removeAll()
+      $0.path.append(Child.State(count: 9))
+    }
+    #expect(store.state.path.ids == [2])
+    #expect(store.inFlight.isEmpty)
+    store.advance(by: .seconds(1))
   }
 }

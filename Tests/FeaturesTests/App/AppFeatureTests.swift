@@ -16,7 +16,7 @@ import Testing
     let state = AppFeature.State()
     #expect(state.products.status == .bundled)
     #expect(state.products.products == Product.bundledCatalog)
-    #expect(Array(state.productCatalog) == Product.bundledCatalog)
+    #expect(state.products.products == Product.bundledCatalog)
     #expect(state.cart.items.isEmpty)
   }
 

@@ -253,4 +253,20 @@ import Testing
     #expect(read.alert == BMIInput.savedAlert)
     #expect(read.saveStatus == .saved(BMIFixtures.saved))
   }
+
+  /// A second save clears the first one's "BMI Saved!", and dismissing
+  /// while it is under way keeps it under way, so that a crash meanwhile
+  /// still stores the same record again.
+  @Test func aSecondSaveClearsTheAlertAndDismissingKeepsItUnderWay() {
+    let store = makeStore(
+      BMIInput.State(height: "170", weight: "70", saveStatus: .saved(BMIFixtures.saved), alert: BMIInput.savedAlert))
+    store.send(.saveButtonTapped) {
+      $0.alert = nil
+      $0.saveStatus = .saving
+      $0.recordBeingSaved = BMIFixtures.saved
+    }
+    store.send(.dismissAlert)
+    #expect(store.state.isAwaitingEffect)
+    store.skipInFlightEffects()
+  }
 }

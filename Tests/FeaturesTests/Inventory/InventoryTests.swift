@@ -157,6 +157,35 @@ import Testing
     }
   }
 
+  /// A screen pushed from outside must show an item of the list, and a
+  /// form may save only an item the list has: neither can add an item
+  /// behind the list's back or take an id the list will hand out.
+  @Test func aPushedScreenOrASavedFormForAnItemNotInTheListIsRefused() throws {
+    let store = Store(
+      initialState: Inventory.State(items: [tea]), reducer: Inventory(), executor: InventoryTests.NoEffects())
+    let stranger = ItemForm.State(item: Item(id: 7, name: "Stranger"))
+    #expect {
+      try store.sendRefusingDropped(.path(.push(id: 0, state: .edit(stranger))))
+    } throws: { error in
+      (error as? DroppedAction)?.reason == "items has no item with id 7"
+    }
+    try store.sendRefusingDropped(.path(.push(id: 0, state: .edit(ItemForm.State(item: tea)))))
+    try store.sendRefusingDropped(.deleteButtonTapped(id: 1))
+    #expect(store.state.path.isEmpty)
+    #expect(store.state.nextItemID == 2)
+  }
+
+  @Test func anAddedItemTakesTheNextIDWhateverItsFormSaid() {
+    var initial = Inventory.State(items: [tea])
+    initial.destination = .addItem(ItemForm.State(item: Item(id: 1, name: "Mugs")))
+    let store = TestStore(initialState: initial) { Inventory() }
+    store.send(.destination(.presented(.addItem(.saveButtonTapped)))) {
+      $0.items.append(Item(id: 2, name: "Mugs"))
+      $0.nextItemID = 3
+      $0.destination = nil
+    }
+  }
+
   /// An executor for stores whose reducers start no effects.
   final class NoEffects: EffectExecutor {
     func start(_ request: EffectRequest, id: EffectID) { Issue.record("started \(request)") }

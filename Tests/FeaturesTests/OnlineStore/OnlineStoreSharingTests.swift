@@ -7,7 +7,7 @@ import Testing
 @testable import Features
 
 /// The online store as the app's root composes it: the rows' counters are
-/// the cart's quantities and the cart's catalog is the list's products, each
+/// the cart's quantities and the cart's catalog is the list's rows, each
 /// held once and shared (``Shared``), so the stories below change only the
 /// cart, and a counter's tap is one change in the state.
 @Suite struct OnlineStoreSharingTests {
@@ -29,7 +29,7 @@ import Testing
 
   @Test func theCartSellsTheListsProductsBundledBeforeAnyFetch() {
     let store = TestStore(initialState: AppFeature.State()) { AppFeature() }
-    #expect(Array(store.state.productCatalog) == Product.bundledCatalog)
+    #expect(store.state.products.products == Product.bundledCatalog)
     store.send(.cart(.addItem(3))) { $0.cart.items = [CartItem(product: Product.bundledCatalog[2], quantity: 1)] }
     store.send(plus(3)) { $0.cart.items[id: 3]?.quantity = 2 }
   }
