@@ -13,13 +13,14 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     JSON               values, parsing, canonical writing, coding, patch, pointer
 ///     ComposableCore     State, Action, Reducer, Effect, Store, Dependencies    ← JSON, Platform
 ///     ActionLanguage     action paths, schemas, suggestions, rendering          ← ComposableCore, JSON
-///     ComposableTesting  TestStore                                              ← ComposableCore
+///     ComposableTesting  TestStore, the journal as a regression test            ← ComposableCore, Replay
 ///     Features           the seed apps                                          ← ComposableCore, ActionLanguage, JSON
 ///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
+///     Replay             recorded history through this build's reducers         ← ComposableCore, Journal, JSON
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
-///                                                                                 Wire, Journal, JSON, Platform
+///                                                                                 Wire, Journal, Replay, JSON, Platform
 ///     SeedApps (storedaemon), tcactl, the benchmarks                            ← what they use of the above
 let package = Package(
   name: "storedaemon",
@@ -32,6 +33,7 @@ let package = Package(
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Wire", targets: ["Wire"]),
     .library(name: "Journal", targets: ["Journal"]),
+    .library(name: "Replay", targets: ["Replay"]),
     .library(name: "StoreDaemon", targets: ["StoreDaemon"]),
     .executable(name: "storedaemon", targets: ["SeedApps"]),
     .executable(name: "effectworker", targets: ["effectworker"]),
@@ -45,12 +47,14 @@ let package = Package(
     .target(name: "JSON", swiftSettings: settings),
     .target(name: "ComposableCore", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .target(name: "ActionLanguage", dependencies: ["ComposableCore", "JSON"], swiftSettings: settings),
-    .target(name: "ComposableTesting", dependencies: ["ComposableCore"], swiftSettings: settings),
+    .target(name: "ComposableTesting", dependencies: ["ComposableCore", "Replay", "JSON"], swiftSettings: settings),
     .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
     .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
+    .target(name: "Replay", dependencies: ["ComposableCore", "Journal", "JSON", "Platform"], swiftSettings: settings),
     .target(
-      name: "StoreDaemon", dependencies: ["ComposableCore", "ActionLanguage", "Wire", "Journal", "JSON", "Platform"],
+      name: "StoreDaemon",
+      dependencies: ["ComposableCore", "ActionLanguage", "Wire", "Journal", "Replay", "JSON", "Platform"],
       swiftSettings: settings),
     /// `storedaemon`: the daemon hosting the seed apps.
     .executableTarget(
@@ -124,7 +128,7 @@ let package = Package(
       name: "StoreDaemonTests",
       dependencies: [
         "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "SeedApps", "tcactl",
-        "TestSupport", "Journal",
+        "TestSupport", "Journal", "Replay",
       ],
       swiftSettings: settings),
   ]

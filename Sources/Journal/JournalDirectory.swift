@@ -121,6 +121,9 @@ public final class JournalDirectory: Sendable {
   /// slow for a large state; the call is safe from another thread, with a
   /// copy of the state, while the loop keeps appending.)
   ///
+  /// - Parameter schema: the app's schema version `state` is in
+  ///   (`HostedApp.schemaVersion`), written in the header so that recovery
+  ///   knows which migrations the state needs.
   /// - Parameter compacting: false to keep what the snapshot covers until
   ///   the next snapshot: for one written because the state's JSON changed
   ///   shape (a new format, ``JournalFormat``), so that the history before it
@@ -128,7 +131,7 @@ public final class JournalDirectory: Sendable {
   /// - Returns: what was written and removed.
   @discardableResult
   public func writeSnapshot(
-    version: UInt64, state: JSONValue, epoch: String, time: Int64 = WallClock.milliseconds(),
+    version: UInt64, state: JSONValue, epoch: String, time: Int64 = WallClock.milliseconds(), schema: Int = 1,
     compacting: Bool = true
   ) throws(JournalError) -> SnapshotResult {
     try snapshots.withLock { writer throws(JournalError) -> SnapshotResult in
@@ -139,7 +142,8 @@ public final class JournalDirectory: Sendable {
           "cannot write a snapshot of version \(version): the journal's last version is \(progress.lastVersion)")
       }
       let result = try SnapshotWriting.write(
-        directory: path, version: version, state: state, epoch: epoch, time: time, compacting: compacting)
+        directory: path, version: version, state: state, epoch: epoch, time: time, schema: schema,
+        compacting: compacting)
       writer?.noteSnapshot(version: version, bytes: result.bytes, bytesAtStart: progress?.bytesSinceSnapshot ?? 0)
       return result
     }

@@ -18,6 +18,10 @@ public struct JournalRecord: Sendable, Hashable {
   public var origin: JSONValue
   /// The action, as its JSON.
   public var action: JSONValue
+  /// What the reducer drew from the world while reducing it (dates, UUIDs,
+  /// random numbers: `RecordedInputs` in ComposableCore), or `nil` if
+  /// nothing; replaying the action gives the reducer these again.
+  public var inputs: JSONValue?
   /// The RFC 6902 JSON Patch from the state at `version - 1` to the state at
   /// `version`.
   public var patch: JSONValue
@@ -28,9 +32,10 @@ public struct JournalRecord: Sendable, Hashable {
   public var canonical: (action: [UInt8], patch: [UInt8])?
 
   public init(
-    version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, patch: JSONValue,
+    version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, inputs: JSONValue? = nil, patch: JSONValue,
     canonical: (action: [UInt8], patch: [UInt8])? = nil
   ) {
+    self.inputs = inputs
     self.version = version
     self.time = time
     self.origin = origin
@@ -40,8 +45,8 @@ public struct JournalRecord: Sendable, Hashable {
   }
 
   public static func == (left: JournalRecord, right: JournalRecord) -> Bool {
-    (left.version, left.time, left.origin, left.action, left.patch)
-      == (right.version, right.time, right.origin, right.action, right.patch)
+    (left.version, left.time, left.origin, left.action, left.inputs, left.patch)
+      == (right.version, right.time, right.origin, right.action, right.inputs, right.patch)
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -49,6 +54,7 @@ public struct JournalRecord: Sendable, Hashable {
     hasher.combine(time)
     hasher.combine(origin)
     hasher.combine(action)
+    hasher.combine(inputs)
     hasher.combine(patch)
   }
 }

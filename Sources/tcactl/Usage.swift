@@ -10,6 +10,8 @@ enum Usage {
       get [PATH]            print the state, or the part at PATH (e.g. `cart`, `cart.items.0`, `/cart`)
       watch [PATH]          show every change live (--since N resumes after version N)
       log                   show the history of actions from the journal: when, who, what changed
+      what-if --without N   show how the state would differ had version N's action not happened
+                            (--replace N PATH [ARGS...]: had another action happened instead)
       actions               list the action paths a client may send, with their arguments (--all: every one)
       status                show the daemon's status and its effect workers
       help COMMAND          show a command's usage and options (also `tcactl COMMAND --help`)
@@ -87,6 +89,24 @@ enum Usage {
         {"action":…,"origin":…,"patch":[…],"summary":"…","time":ms,"version":N}.
         The journal holds the actions since about the last snapshot; older
         versions are refused, naming the oldest one held.
+        """
+    case "what-if":
+      return """
+        usage: tcactl what-if --without N [--at V] [--full | --json]
+               tcactl what-if --replace N PATH [ARGS...] [--at V] [--full | --json]
+
+        Shows how the state at version V (default: the current one) would differ
+        had the action of version N not happened (--without), or had the action
+        at PATH with ARGS happened in its place (--replace; any action, internal
+        ones too, since nothing is applied). The daemon replays its journal from
+        version N on through its reducers, each action with the dates, UUIDs and
+        random numbers it drew, without running effects: the actions effects
+        sent are replayed as they were recorded. Each difference shows as
+        `~ PATH: RECORDED → WOULD BE`, `+ PATH: WOULD BE` or `- PATH: RECORDED`;
+        then what the replay met (an action the reducers dropped on the other
+        path). Nothing changes in the daemon. With --json, one object:
+        {"edited":N,"notes":[…],"patch":[…],"recorded":…,"version":V}.
+        N must still be in the journal (`tcactl log` shows which versions it holds).
         """
     case "watch":
       return """

@@ -58,6 +58,7 @@ do {
   case .get: code = try Commands.get(invocation, client: client)
   case .watch: code = try Watch.run(invocation, client: client)
   case .log: code = try ActionLog.run(invocation, client: client)
+  case .whatIf: code = try WhatIf.run(invocation, client: client)
   case .actions: code = try ActionList.run(invocation, client: client)
   case .status, .help, .version: code = try Commands.status(invocation, client: client)
   }

@@ -62,7 +62,9 @@ struct HostileInputTests {
       try raw.read()
         == .error(
           id: 7, code: .unknownType,
-          message: "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log"))
+          message:
+            "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log, whatIf")
+    )
     try raw.send(#"{"type":"send","id":"eight"}"#)
     guard case .error(nil, .invalidMessage, let message) = try raw.read() else {
       Issue.record("a mistyped id must be answered with invalid_message")

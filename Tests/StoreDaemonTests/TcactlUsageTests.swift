@@ -16,13 +16,14 @@ struct TcactlUsageTests {
       (["log", "--fllow"], "unknown option '--fllow' for log; did you mean --follow?", "log"),
       (
         ["stauts"],
-        "unknown command 'stauts'; did you mean status? expected one of: send, get, watch, log, actions, status", nil
+        "unknown command 'stauts'; did you mean status? expected one of: send, get, watch, log, what-if, actions, status",
+        nil
       ),
       (["status", "now"], "status takes no arguments; got 'now'", "status"),
       (["actions", "cart"], "actions takes no arguments; got 'cart'", "actions"),
       (["log", "5"], "log takes no arguments; got '5'", "log"),
       (["get", "cart", "items"], "get takes at most one state path; got 'cart' 'items'", "get"),
-      (["watch", "--at", "1"], "--at does not apply to watch (only to get)", "watch"),
+      (["watch", "--at", "1"], "--at does not apply to watch (only to get and what-if)", "watch"),
       (["get", "-f"], "--follow does not apply to get (only to log)", "get"),
       (["status", "--since", "3"], "--since does not apply to status (only to watch and log)", "status"),
       (
@@ -39,10 +40,11 @@ struct TcactlUsageTests {
         "--epoch applies only with --since: it names the line of versions --since's version belongs to", "watch"
       ),
       (["send"], "send needs an action path, e.g. 'tcactl send cart.addItem 3'; 'tcactl actions' lists them", "send"),
-      (["--json"], "no command given; expected one of: send, get, watch, log, actions, status", nil),
+      (["--json"], "no command given; expected one of: send, get, watch, log, what-if, actions, status", nil),
       (
         ["help", "frobnicate"],
-        "no help for 'frobnicate': it is not a command; expected one of: send, get, watch, log, actions, status", nil
+        "no help for 'frobnicate': it is not a command; expected one of: send, get, watch, log, what-if, actions, status",
+        nil
       ),
     ] as [([String], String, String?)])
   func aUsageErrorIsOneLineAndWhereHelpIs(arguments: [String], message: String, command: String?) throws {

@@ -55,3 +55,12 @@ public func reportDroppedAction(_ reason: String, action: some Any, location: So
     reportIssue("\(reason); the action was dropped: \(action)", location: location)
   }
 }
+
+/// Runs `body`, which reduces actions, with the first action its reducers
+/// drop kept and returned instead of reported: for replaying recorded
+/// actions, where a dropped one is part of the outcome, not a fault.
+public func collectingDroppedAction(_ body: () -> Void) -> DroppedAction? {
+  let recorder = DroppedActionRecorder()
+  DroppedActionRecorder.$current.withValue(recorder) { body() }
+  return recorder.first
+}

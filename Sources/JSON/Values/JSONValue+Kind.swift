@@ -1,6 +1,6 @@
 extension JSONValue {
   /// What kind of value this is, with an article, for messages ("a string").
-  var kindDescription: String {
+  public var kindDescription: String {
     switch self {
     case .null: "null"
     case .bool: "a boolean"

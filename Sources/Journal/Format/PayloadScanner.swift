@@ -3,13 +3,15 @@ import JSON
 
 /// Where the members of a record's payload are, found without building JSON
 /// values: recovery reads a million records by checking each payload's
-/// syntax and noting the byte ranges of `action`, `origin` and `patch`, which
+/// syntax and noting the byte ranges of `action`, `inputs`, `origin` and `patch`, which
 /// are parsed only when a caller asks for them.
 struct PayloadLayout: Hashable, Sendable {
   var version: UInt64
   var time: Int64
   /// Byte ranges within the payload.
   var action: Range<Int>
+  /// Absent when the reducer drew nothing.
+  var inputs: Range<Int>?
   var origin: Range<Int>
   var patch: Range<Int>
 }
@@ -46,6 +48,7 @@ enum PayloadScanner {
     var version: UInt64?
     var time: Int64?
     var action: Range<Int>?
+    var inputs: Range<Int>?
     var origin: Range<Int>?
     var patch: Range<Int>?
     scanner.skipWhitespace()
@@ -72,6 +75,10 @@ enum PayloadScanner {
         guard action == nil else { throw Problem(offset: keyStart, message: "a second \"action\"") }
         try scanner.skipValue()
         action = valueStart..<scanner.position
+      case .inputs:
+        guard inputs == nil else { throw Problem(offset: keyStart, message: "a second \"inputs\"") }
+        try scanner.skipValue()
+        inputs = valueStart..<scanner.position
       case .origin:
         guard origin == nil else { throw Problem(offset: keyStart, message: "a second \"origin\"") }
         try scanner.skipValue()
@@ -98,12 +105,12 @@ enum PayloadScanner {
     guard let action else { throw Problem(offset: 0, message: "the record has no \"action\"") }
     guard let origin else { throw Problem(offset: 0, message: "the record has no \"origin\"") }
     guard let patch else { throw Problem(offset: 0, message: "the record has no \"patch\"") }
-    return PayloadLayout(version: version, time: time, action: action, origin: origin, patch: patch)
+    return PayloadLayout(version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch)
   }
 
   /// The members the journal reads.
   private enum Member {
-    case action, origin, patch, time, version
+    case action, inputs, origin, patch, time, version
 
     init?(_ key: UnsafeRawBufferPointer) {
       // Compared with memcmp: this runs once per member of a million records.
@@ -111,6 +118,7 @@ enum PayloadScanner {
       case 4 where Self.equal(key, "time"): self = .time
       case 5 where Self.equal(key, "patch"): self = .patch
       case 6 where Self.equal(key, "action"): self = .action
+      case 6 where Self.equal(key, "inputs"): self = .inputs
       case 6 where Self.equal(key, "origin"): self = .origin
       case 7 where Self.equal(key, "version"): self = .version
       default: return nil

@@ -17,7 +17,8 @@ import JSON
 ///
 /// The payload is the record's canonical JSON (docs/PROTOCOL.md, "State as
 /// JSON"), members in byte order:
-/// `{"action":…,"origin":…,"patch":…,"time":<ms>,"version":<n>}`. Readers
+/// `{"action":…,"inputs":…,"origin":…,"patch":…,"time":<ms>,"version":<n>}`,
+/// `inputs` only when the reducer drew any. Readers
 /// ignore members they do not know, so a later format may add some.
 enum RecordFormat {
   static let headerLength = 12
@@ -37,6 +38,10 @@ enum RecordFormat {
       buffer.append(contentsOf: canonical.action)
     } else {
       CanonicalJSON.write(record.action, to: &buffer)
+    }
+    if let inputs = record.inputs {
+      buffer.append(contentsOf: #","inputs":"#.utf8)
+      CanonicalJSON.write(inputs, to: &buffer)
     }
     buffer.append(contentsOf: #","origin":"#.utf8)
     CanonicalJSON.write(record.origin, to: &buffer)

@@ -119,6 +119,31 @@ public struct JournalReader: Sendable {
     }
   }
 
+  /// The whole retained journal, for replaying it: the oldest snapshot
+  /// that the retained records continue from (none when they start at
+  /// version 1 without one), and every record after it through the last
+  /// one written whole. Reads only: safe beside the daemon writing.
+  ///
+  /// - Throws: ``JournalError/versionNotRetained(requested:oldestRetained:)``
+  ///   if no snapshot precedes the oldest record; an unreadable snapshot;
+  ///   damage before the newest segment's end.
+  public func retained() throws(JournalError) -> RetainedJournal {
+    try retrying { () throws(JournalError) -> RetainedJournal in
+      let contents = try self.contents()
+      let firstRecord = contents.segments.first?.firstVersion
+      // Snapshots are newest first: the last that the records continue.
+      let base = contents.snapshots.last { firstRecord == nil || $0.version + 1 >= firstRecord! }
+      if base == nil, let firstRecord, firstRecord > 1 {
+        throw .versionNotRetained(requested: firstRecord - 1, oldestRetained: firstRecord)
+      }
+      let snapshot = try base.map { base throws(JournalError) in
+        try SnapshotFile.read(path: base.path, version: base.version)
+      }
+      let records = try self.entries(from: (snapshot?.version ?? 0) + 1, through: nil)
+      return RetainedJournal(snapshot: snapshot, records: records)
+    }
+  }
+
   // MARK: Reading segments
 
   private func contents() throws(JournalError) -> DirectoryContents {
@@ -140,10 +165,16 @@ public struct JournalReader: Sendable {
   }
 
   /// The entries of versions `first` through `last`, all present and
-  /// contiguous.
-  func entries(from first: UInt64, through last: UInt64) throws(JournalError) -> JournalEntries {
+  /// contiguous; with `last` nil, through the last record written whole (a
+  /// record being appended, or a torn one, at the end of the newest segment
+  /// ends them).
+  func entries(from first: UInt64, through requestedLast: UInt64?) throws(JournalError) -> JournalEntries {
+    let last = requestedLast ?? .max
     let segments = try contents().segments
-    guard !segments.isEmpty else { throw .versionNotWritten(requested: last, last: 0) }
+    guard !segments.isEmpty else {
+      if requestedLast == nil { return JournalEntries() }
+      throw .versionNotWritten(requested: last, last: 0)
+    }
     guard let oldest = segments.first?.firstVersion, first >= oldest else {
       throw .versionNotRetained(requested: first, oldestRetained: segments.first?.firstVersion)
     }
@@ -185,15 +216,30 @@ public struct JournalReader: Sendable {
       // Damage matters only if it hides a version that was asked for.
       // (Damage past `last` is ignored: it may be a batch being appended.)
       if expected <= last, next > expected, let damage = scanned.damage {
+        if requestedLast == nil && next == .max { break }
         throw .damaged(
           JournalDamage(
             path: segment.path, offset: damage.offset, problem: damage.problem.description,
             validRecordAfter: nil, lastGoodVersion: expected - 1))
       }
     }
-    guard expected > last else {
+    guard expected > last || requestedLast == nil else {
       throw .versionNotWritten(requested: last, last: expected - 1)
     }
     return entries
   }
+}
+
+/// The retained journal, whole (``JournalReader/retained()``).
+public struct RetainedJournal: Sendable {
+  /// The snapshot the records continue from; `nil` when they start at
+  /// version 1, from the app's initial state.
+  public let snapshot: Snapshot?
+  /// The records after it, contiguous, through the last written whole.
+  public let records: JournalEntries
+
+  /// The version of the state the records continue from.
+  public var baseVersion: UInt64 { snapshot?.version ?? 0 }
+  /// The version of the last record (or of the base, if there is none).
+  public var lastVersion: UInt64 { records.last?.version ?? baseVersion }
 }

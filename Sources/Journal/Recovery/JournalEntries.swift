@@ -28,7 +28,10 @@ public struct JournalEntry: Sendable, Hashable {
     let layout = try layout()
     return JournalRecord(
       version: version, time: time, origin: try parse(layout.origin, "origin"),
-      action: try parse(layout.action, "action"), patch: try parse(layout.patch, "patch"))
+      action: try parse(layout.action, "action"),
+      inputs: try layout.inputs.map { range throws(JournalError) in
+        try parse(range, "inputs")
+      }, patch: try parse(layout.patch, "patch"))
   }
 
   /// The record's patch alone (what replaying it needs).

@@ -20,12 +20,16 @@ public struct Snapshot: Sendable, Hashable {
   public let byteCount: Int
   /// The format `state` is in (``JournalFormat``).
   public let format: UInt32
+  /// The app's schema version `state` is in: the shape of its types
+  /// (`HostedApp.schemaVersion`; 1 in files that predate schemas).
+  public let schema: Int
 
   public init(
     version: UInt64, epoch: String, time: Int64, state: JSONValue, path: String, byteCount: Int,
-    format: UInt32 = JournalFormat.current
+    format: UInt32 = JournalFormat.current, schema: Int = 1
   ) {
     self.format = format
+    self.schema = schema
     self.version = version
     self.epoch = epoch
     self.time = time

@@ -6,14 +6,16 @@ import Platform
 /// line feed.
 ///
 /// ```
-/// {"crc32c":<CRC-32C of the state bytes>,"epoch":"…","format":2,"length":<state bytes>,"magic":"storedaemon-snapshot","time":<ms>,"version":<n>}\n
+/// {"crc32c":<CRC-32C of the state bytes>,"epoch":"…","format":2,"length":<state bytes>,"magic":"storedaemon-snapshot","schema":<n>,"time":<ms>,"version":<n>}\n
 /// <state: exactly `length` bytes of canonical JSON>\n
 /// ```
 ///
 /// A text header keeps the file readable with ordinary tools
 /// (`tail -n +2 snapshot-….snapshot | jq`); the checksum and length make a
 /// damaged or cut-short file detectable before its state is trusted, and the
-/// version in the header must match the one in the file name.
+/// version in the header must match the one in the file name. `schema` is
+/// the app's schema version the state is in (absent in files written before
+/// schemas were recorded: 1).
 enum SnapshotFile {
   static let magic = "storedaemon-snapshot"
   /// The format of the state JSON it writes (``JournalFormat``).
@@ -22,7 +24,7 @@ enum SnapshotFile {
   static let maximumHeaderLength = 4096
 
   /// The file's bytes for `state` at `version`.
-  static func encode(version: UInt64, epoch: String, time: Int64, state: JSONValue) -> [UInt8] {
+  static func encode(version: UInt64, epoch: String, time: Int64, state: JSONValue, schema: Int = 1) -> [UInt8] {
     let stateBytes = CanonicalJSON.encode(state)
     var bytes: [UInt8] = []
     bytes.reserveCapacity(stateBytes.count + 200)
@@ -36,6 +38,8 @@ enum SnapshotFile {
     bytes.append(contentsOf: String(stateBytes.count).utf8)
     bytes.append(contentsOf: #","magic":"#.utf8)
     CanonicalJSON.write(.string(magic), to: &bytes)
+    bytes.append(contentsOf: #","schema":"#.utf8)
+    bytes.append(contentsOf: String(schema).utf8)
     bytes.append(contentsOf: #","time":"#.utf8)
     bytes.append(contentsOf: String(time).utf8)
     bytes.append(contentsOf: #","version":"#.utf8)
@@ -83,6 +87,13 @@ enum SnapshotFile {
     else {
       throw .unreadable("its header lacks one of crc32c, epoch, length, time, version, or has the wrong type")
     }
+    var schema = 1
+    if let member = header["schema"] {
+      guard case .int(let value) = member, value >= 1 else {
+        throw .unreadable("its header's \"schema\" is not a positive integer")
+      }
+      schema = value
+    }
     guard UInt64(version) == expectedVersion else {
       throw .unreadable("its header says version \(version) but its name says \(expectedVersion)")
     }
@@ -108,7 +119,7 @@ enum SnapshotFile {
     }
     return Snapshot(
       version: UInt64(version), epoch: epoch, time: Int64(time), state: state, path: path, byteCount: bytes.count,
-      format: UInt32(format))
+      format: UInt32(format), schema: schema)
   }
 
   /// Reads and decodes the snapshot file at `path`.

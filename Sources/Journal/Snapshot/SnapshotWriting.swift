@@ -17,7 +17,8 @@ public struct SnapshotResult: Sendable, Hashable {
 /// Writing a snapshot atomically, then compacting (unless asked not to).
 enum SnapshotWriting {
   static func write(
-    directory: String, version: UInt64, state: JSONValue, epoch: String, time: Int64, compacting: Bool = true
+    directory: String, version: UInt64, state: JSONValue, epoch: String, time: Int64, schema: Int,
+    compacting: Bool = true
   ) throws(JournalError) -> SnapshotResult {
     let path = directory + "/" + JournalFileName.snapshot(version)
     do throws(SystemFailure) {
@@ -28,7 +29,7 @@ enum SnapshotWriting {
         defer { FileIO.close(fd) }
         size = try FileIO.fileSize(fd, path: path)
       } else {
-        let bytes = SnapshotFile.encode(version: version, epoch: epoch, time: time, state: state)
+        let bytes = SnapshotFile.encode(version: version, epoch: epoch, time: time, state: state, schema: schema)
         let temporary = path + JournalFileName.temporarySuffix
         let fd = try FileIO.open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
         do throws(SystemFailure) {

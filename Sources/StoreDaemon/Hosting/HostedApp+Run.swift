@@ -32,6 +32,7 @@ extension HostedApp {
     SignalMask.unblockAll()
 
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.first == "verify" { runVerify(Array(arguments.dropFirst())) }
     if arguments.contains("--help") || arguments.contains("-h") {
       print(DaemonOptions.usage(for: Self.self))
       exit(0)

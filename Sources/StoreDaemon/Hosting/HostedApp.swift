@@ -37,6 +37,16 @@ public protocol HostedApp: SendableMetatype {
   /// storage workers. Features reach one with `Effect.worker(kind, request,
   /// decoding:then:)`.
   static var workers: [AppWorker] { get }
+  /// The version of the state's schema this build writes: raise it by one
+  /// whenever `Root.State` or `Root.Action` changes in a way the journal's
+  /// JSON does not already read (a field renamed or removed, a case changed),
+  /// and add the migration from the previous one to ``migrations``
+  /// (docs/HOSTING.md, "Changing the state").
+  static var schemaVersion: Int { get }
+  /// The migrations from each older schema the app still reads to the next
+  /// (``SchemaMigration``): on start with data of an older schema the daemon
+  /// migrates it once, records the migration and writes a snapshot.
+  static var migrations: [SchemaMigration] { get }
 }
 
 extension HostedApp {
@@ -44,4 +54,13 @@ extension HostedApp {
   public static var settings: [AppSetting] { [] }
   /// An app whose effects use only the built-in workers.
   public static var workers: [AppWorker] { [] }
+  /// An app whose state has kept its first shape.
+  public static var schemaVersion: Int { 1 }
+  /// An app whose state has kept its first shape.
+  public static var migrations: [SchemaMigration] { [] }
+
+  /// The schema version and migrations, together.
+  static var schema: AppSchema { AppSchema(version: schemaVersion, migrations: migrations) }
+  /// The build, as a migration record names it: `name version`.
+  static var build: String { "\(name) \(version)" }
 }

@@ -31,6 +31,27 @@ final class ActionReader<Action: Codable> {
     }
   }
 
+  /// The JSON of the action `input` names, any action of the schema's
+  /// (internal ones too): for a `whatIf`, which applies nothing.
+  func json(for input: ClientMessage.ActionInput) throws(MessageError) -> JSONValue {
+    let json: JSONValue
+    switch input {
+    case .json(let given):
+      json = given
+    case .path(let path, let arguments):
+      do {
+        json = try ActionPath.read(path: path, arguments: arguments, schema: schema).json
+      } catch {
+        throw MessageError(.invalidAction, "\(error)")
+      }
+    }
+    do {
+      return try CanonicalJSON.value(of: try Self.decoded(json))
+    } catch {
+      throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
+    }
+  }
+
   private static func read(
     _ input: ClientMessage.ActionInput, schema: ActionSchema, access: ActionAccess, reading: inout ActionReading
   ) throws(MessageError) -> Action {

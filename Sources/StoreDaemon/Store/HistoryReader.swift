@@ -3,6 +3,7 @@ import ComposableCore
 import Dispatch
 import JSON
 import Journal
+import Replay
 import Wire
 
 /// Answers `log` and `get` with `at` from the journal, on a thread of its own:
@@ -20,12 +21,22 @@ struct HistoryReader: Sendable {
     /// The state at `version` (before `current`, the loop's version), at
     /// `pointer`.
     case state(version: UInt64, pointer: JSONPointer, current: UInt64)
+    /// The state at `version` with `edit`, replayed with `dependencies`,
+    /// from the journal up to `through`.
+    case whatIf(version: UInt64, edit: ReplayEdit, through: UInt64, dependencies: DependencyValues)
   }
 
   enum Answer: Equatable, Sendable {
     case log(records: [LogEntry], through: UInt64, more: Bool)
     case state(version: UInt64, path: String, value: JSONValue)
+    case whatIf(WhatIfOutcome, edited: UInt64)
   }
+
+  /// Replays a history with an edit through the app's reducers
+  /// (``JournalReplay/whatIf(_:at:_:)``), with the settings given.
+  typealias WhatIf =
+    @Sendable (RecordedHistory, UInt64, ReplayEdit, DependencyValues) throws(ReplayError)
+    -> WhatIfOutcome
 
   /// A `log` answer holds at most this many records …
   static let pageRecords = 1000
@@ -37,12 +48,17 @@ struct HistoryReader: Sendable {
   /// The state at version 0, for a journal that starts there.
   let initialState: JSONValue
   let schema: ActionSchema
+  let whatIf: WhatIf
   private let queue = DispatchQueue(label: "storedaemon.history")
 
   /// `pageBytes` is kept well under a client's buffer (`--client-buffer`),
   /// so that a page always fits in it.
-  init(reader: JournalReader, initialState: JSONValue, schema: ActionSchema, pageBytes: Int = 1 << 20) {
+  init(
+    reader: JournalReader, initialState: JSONValue, schema: ActionSchema, pageBytes: Int = 1 << 20,
+    whatIf: @escaping WhatIf
+  ) {
     self.reader = reader
+    self.whatIf = whatIf
     self.initialState = initialState
     self.schema = schema
     self.pageBytes = pageBytes
@@ -74,6 +90,11 @@ struct HistoryReader: Sendable {
       MessageCodec.frame(ServerMessage.log(id: id, records: records, through: through, more: more))
     case .state(let version, let path, let value):
       MessageCodec.frame(ServerMessage.state(id: id, version: version, path: path, value: value))
+    case .whatIf(let outcome, let edited):
+      MessageCodec.frame(
+        ServerMessage.whatIf(
+          id: id, version: outcome.version, edited: edited, recorded: outcome.recorded, patch: outcome.patch,
+          notes: outcome.notes))
     }
   }
 
@@ -85,6 +106,8 @@ struct HistoryReader: Sendable {
         return .success(try log(since: since, last: last, through: through))
       case .state(let version, let pointer, let current):
         return .success(try state(at: version, pointer: pointer, current: current))
+      case .whatIf(let version, let edit, let through, let dependencies):
+        return .success(try replay(at: version, edit, through: through, dependencies: dependencies))
       }
     } catch {
       return .failure(error)
@@ -137,11 +160,46 @@ struct HistoryReader: Sendable {
     return .state(version: version, path: pointer.description, value: value)
   }
 
+  /// The state at `version` as recorded and with `edit`: the retained
+  /// journal through `through`, replayed.
+  private func replay(
+    at version: UInt64, _ edit: ReplayEdit, through: UInt64, dependencies: DependencyValues
+  ) throws(MessageError) -> Answer {
+    var history: RecordedHistory
+    do {
+      history = try RecordedHistory(stateDirectory: reader.directory)
+    } catch {
+      throw MessageError(.journal, "the journal could not be read: \(error)")
+    }
+    if let last = history.versions.lastIndex(where: { $0.version <= through }) {
+      history.versions.removeSubrange((last + 1)...)
+    } else {
+      history.versions.removeAll()
+    }
+    guard edit.version > history.baseVersion else {
+      throw MessageError(
+        .versionUnavailable,
+        "version \(edit.version) is no longer in the journal: versions up to \(history.baseVersion) were compacted "
+          + "into a snapshot, so the oldest action that can be left out or replaced is version "
+          + "\(history.baseVersion + 1)")
+    }
+    do {
+      return .whatIf(try whatIf(history, version, edit, dependencies), edited: edit.version)
+    } catch {
+      switch error {
+      case .invalidRequest(let reason): throw MessageError(.versionUnavailable, reason)
+      default: throw MessageError(.journal, "the journal could not be replayed: \(error)")
+      }
+    }
+  }
+
   /// A journal record as the log shows it.
   static func entry(_ record: JournalRecord, schema: ActionSchema) -> LogEntry {
     LogEntry(
       version: record.version, time: record.time, origin: record.origin, action: record.action,
-      summary: ActionPath.describe(record.action, schema: schema), patch: record.patch)
+      inputs: record.inputs,
+      summary: SchemaChange(action: record.action)?.summary ?? ActionPath.describe(record.action, schema: schema),
+      patch: record.patch)
   }
 
   /// Runs a journal read; a version it lacks is the client's to hear of, any

@@ -2,6 +2,7 @@ import ActionLanguage
 import ComposableCore
 import JSON
 import Journal
+import Replay
 import Wire
 
 /// The action log and past states (`log`, `get` with `at`): read from the
@@ -88,6 +89,32 @@ final class HistoryRequests {
       return
     }
     startRead(client, id: id, .state(version: version, pointer: pointer, current: current))
+  }
+
+  /// Starts answering `whatIf`: the state at `version` with `edit`;
+  /// `current` is the store's (durable) version.
+  func requestWhatIf(
+    _ client: ConnectedClient, id: Int, at version: UInt64, edit: ReplayEdit, current: UInt64,
+    dependencies: DependencyValues
+  ) {
+    guard version <= current else {
+      publisher.answer(
+        .error(
+          id: id, code: .versionUnavailable,
+          message: "version \(version) has not been reached: the state is at version \(current)"),
+        to: client.connection)
+      return
+    }
+    guard edit.version >= 1, edit.version <= version else {
+      publisher.answer(
+        .error(
+          id: id, code: .versionUnavailable,
+          message: "the state at version \(version) cannot show version \(edit.version) changed: give a version "
+            + "from 1 through \(version) to leave out or replace"),
+        to: client.connection)
+      return
+    }
+    startRead(client, id: id, .whatIf(version: version, edit: edit, through: current, dependencies: dependencies))
   }
 
   private func startRead(_ client: ConnectedClient, id: Int, _ request: HistoryReader.Request) {

@@ -20,6 +20,8 @@ final class JournalCommitter: EffectExecutor {
 
   let journal: JournalDirectory
   let epoch: String
+  /// The app's schema version, written in each snapshot.
+  let schema: Int
   private let writer: JournalWriter
   private let snapshotPolicy = SnapshotPolicy.standard
   private let syncPolicy: SyncPolicy
@@ -30,9 +32,10 @@ final class JournalCommitter: EffectExecutor {
   private(set) var writesRefused: String?
 
   init(
-    journal: JournalDirectory, writer: JournalWriter, epoch: String, syncPolicy: SyncPolicy,
+    journal: JournalDirectory, writer: JournalWriter, epoch: String, schema: Int, syncPolicy: SyncPolicy,
     supervisor: WorkerSupervisor
   ) {
+    self.schema = schema
     self.journal = journal
     self.writer = writer
     self.epoch = epoch
@@ -103,7 +106,7 @@ final class JournalCommitter: EffectExecutor {
   func snapshotIfDue(version: UInt64, document: JSONValue) {
     guard snapshotPolicy.shouldSnapshot(writer.progress) else { return }
     do {
-      let result = try journal.writeSnapshot(version: version, state: document, epoch: epoch)
+      let result = try journal.writeSnapshot(version: version, state: document, epoch: epoch, schema: schema)
       Log.info("wrote a snapshot at version \(version) (\(result.bytes) bytes); older journal segments were dropped")
     } catch {
       Log.warning(

@@ -2,11 +2,13 @@ import ActionLanguage
 import ComposableCore
 import JSON
 import Journal
+import Platform
 import Wire
 
 /// The state the daemon starts from: the journal's newest snapshot plus the
-/// records after it, decoded into the app's `State`, and the writer that
-/// continues the journal (docs/DURABILITY.md, "Recovery").
+/// records after it, migrated to this build's schema if it is of an older
+/// one, decoded into the app's `State`, and the writer that continues the
+/// journal (docs/DURABILITY.md, "Recovery" and "Schema versions").
 struct StateRecovery<State: Codable> {
   let state: State
   /// The state as published JSON (the canonical encoding of `state`).
@@ -20,12 +22,20 @@ struct StateRecovery<State: Codable> {
 
   /// Recovers the state, starting from `initialState` when the journal is
   /// new; `schema` describes the actions of the changes kept for resuming.
+  /// Data of an older `appSchema` is migrated: the migration is recorded
+  /// (named by `build`) and a snapshot of the migrated state written before
+  /// anything else happens.
   static func run(
-    options: DaemonOptions, retained: Int, initialState: State, schema: ActionSchema
+    options: DaemonOptions, retained: Int, initialState: State, schema: ActionSchema, appSchema: AppSchema,
+    build: String
   ) throws -> StateRecovery {
     let journal = try JournalDirectory(path: options.stateDirectory + "/journal")
     let initial = try CanonicalJSON.value(of: initialState)
     var recovered = try recover(journal, repair: options.repair)
+    // Refused before anything is written: data of a newer build, or of a
+    // schema this one has no migration from.
+    var dataSchema = recovered.schema
+    var migration = try migrationSteps(appSchema, from: dataSchema, in: recovered)
     // With --repair, each record that cannot be used is set aside with
     // the ones after it, and the journal recovered again, until the state
     // rebuilds.
@@ -33,7 +43,7 @@ struct StateRecovery<State: Codable> {
     let (replayed, state) = try { () throws -> (JSONValue, State) in
       while true {
         do {
-          return try rebuild(recovered, initial: initial)
+          return try rebuild(recovered, initial: initial, migration: migration)
         } catch let unusable as UnusableRecord {
           guard options.repair else {
             throw RecoveryFailure(
@@ -52,6 +62,8 @@ struct StateRecovery<State: Codable> {
           for event in events { Log.warning("recovery: \(event)") }
           setAside = true
           recovered = try recover(journal, repair: true)
+          dataSchema = recovered.schema
+          migration = try migrationSteps(appSchema, from: dataSchema, in: recovered)
         }
       }
     }()
@@ -68,22 +80,51 @@ struct StateRecovery<State: Codable> {
       throw RecoveryFailure(description: "cannot open the journal for writing: \(error)")
     }
     let document = try CanonicalJSON.value(of: state)
+    var version = recovered.lastVersion
+    var migrationRecord: JournalRecord?
     if recovered.lastVersion == 0 && recovered.snapshot == nil {
       // A new journal starts from a snapshot, so that it never depends on
       // the initial state a later build might define.
-      try journal.writeSnapshot(version: 0, state: document, epoch: epoch)
+      try journal.writeSnapshot(version: 0, state: document, epoch: epoch, schema: appSchema.version)
+    } else if dataSchema != appSchema.version {
+      // The migration is a version of its own, then a snapshot in the new
+      // schema; a crash between the two leaves the record, and the next
+      // start replays it instead of migrating again. What the snapshot
+      // covers stays until the next one, for `log` and `get --at`.
+      version += 1
+      let change = SchemaChange(from: dataSchema, to: appSchema.version)
+      let record = change.record(
+        version: version, time: WallClock.milliseconds(),
+        patch: JSONPatch.json(JSONPatch.diff(from: replayed, to: document)), build: build)
+      do {
+        _ = try writer.append([record])
+        try writer.sync()
+        try journal.writeSnapshot(
+          version: version, state: document, epoch: epoch, schema: appSchema.version, compacting: false)
+      } catch {
+        throw RecoveryFailure(
+          description: "cannot record the migration from schema \(change.from) to \(change.to): \(error); "
+            + "the data is unchanged in schema \(change.from), and the next start migrates it again")
+      }
+      migrationRecord = record
+      Log.info(
+        "migrated the state from schema \(change.from) to \(change.to) at version \(version) "
+          + "(\(recovered.records.count) record(s) after the snapshot replayed first); wrote a snapshot")
     } else if document != replayed {
       // The state's shape gained defaults (a new optional field), or the
       // journal is of an older format (JournalFormat): later diffs are
       // computed from the re-encoded state, so recovery must start from it.
       // What it covers stays until the next snapshot, for `log` and `get --at`.
-      try journal.writeSnapshot(version: recovered.lastVersion, state: document, epoch: epoch, compacting: false)
+      try journal.writeSnapshot(
+        version: recovered.lastVersion, state: document, epoch: epoch, schema: appSchema.version, compacting: false)
       Log.info(
         "the recovered state re-encodes differently (its type changed compatibly); wrote a snapshot at version \(recovered.lastVersion)"
       )
     }
     var recent: [DiffHistory.Change] = []
-    if document == replayed {
+    // The records' patches lead to `replayed`, and a migration's from there
+    // to `document`: a subscriber resumes across both.
+    if document == replayed || migrationRecord != nil {
       for entry in recovered.records.suffix(retained) {
         // A record of an older format holds another shape of JSON.
         guard entry.format == JournalFormat.current, let record = try? entry.decoded(),
@@ -92,22 +133,47 @@ struct StateRecovery<State: Codable> {
           recent.removeAll()
           continue
         }
-        let summary = ActionPath.describe(record.action, schema: schema)
-        let frame = MessageCodec.frame(
-          ServerMessage.diff(version: record.version, action: record.action, summary: summary, patch: record.patch))
-        recent.append(
-          DiffHistory.Change(
-            version: record.version, action: record.action, summary: summary, patch: patch, byteCount: frame.count))
+        recent.append(change(record, patch: patch, schema: schema))
       }
+      if let migrationRecord, let patch = try? JSONPatch.operations(from: migrationRecord.patch) {
+        recent.append(change(migrationRecord, patch: patch, schema: schema))
+      }
+      recent = Array(recent.suffix(retained))
     }
     Log.info(
       "recovered version \(recovered.lastVersion) (epoch \(epoch)) from \(journal.path): "
         + (recovered.snapshot.map { "snapshot at \($0.version) + " } ?? "") + "\(recovered.records.count) record(s)")
     return StateRecovery(
-      state: state, document: document, version: recovered.lastVersion, epoch: epoch, recentChanges: recent,
+      state: state, document: document, version: version, epoch: epoch, recentChanges: recent,
       journal: journal, writer: writer)
   }
 
+  /// A record as the diff history keeps it.
+  private static func change(_ record: JournalRecord, patch: [PatchOperation], schema: ActionSchema)
+    -> DiffHistory.Change
+  {
+    let summary = SchemaChange(action: record.action)?.summary ?? ActionPath.describe(record.action, schema: schema)
+    let frame = MessageCodec.frame(
+      ServerMessage.diff(version: record.version, action: record.action, summary: summary, patch: record.patch))
+    return DiffHistory.Change(
+      version: record.version, action: record.action, summary: summary, patch: patch, byteCount: frame.count)
+  }
+
+  /// The migrations that bring data of schema `old` to `appSchema`'s.
+  ///
+  /// - Throws: ``RecoveryFailure`` when the data is of a newer schema or a
+  ///   migration is missing, naming it; nothing has been written then.
+  private static func migrationSteps(
+    _ appSchema: AppSchema, from old: Int, in recovered: RecoveredJournal
+  ) throws -> [SchemaMigration] {
+    do {
+      return try appSchema.steps(from: old)
+    } catch {
+      let source = recovered.snapshot.map { "the snapshot \($0.path) and the records after it" } ?? "the journal"
+      throw RecoveryFailure(
+        description: "cannot recover the state from \(source) (schema \(old)): \(error). The files are unchanged.")
+    }
+  }
   /// Recovers `journal`, logging what recovery found and did.
   private static func recover(_ journal: JournalDirectory, repair: Bool) throws -> RecoveredJournal {
     let recovered: RecoveredJournal
@@ -129,7 +195,7 @@ struct StateRecovery<State: Codable> {
   ///   when the snapshot's own state does not decode (another build's
   ///   shape: the file is left for that build).
   private static func rebuild(
-    _ recovered: RecoveredJournal, initial: JSONValue
+    _ recovered: RecoveredJournal, initial: JSONValue, migration: [SchemaMigration]
   ) throws -> (replayed: JSONValue, state: State) {
     let replayed: JSONValue
     do {
@@ -149,8 +215,21 @@ struct StateRecovery<State: Codable> {
       }
       throw RecoveryFailure(description: "cannot replay the journal in \(recovered.directory): \(error)")
     }
+    var current = replayed
     do {
-      return (replayed, try CanonicalJSON.decode(State.self, from: replayed))
+      for step in migration { current = try step.migrate(state: current) }
+    } catch {
+      throw RecoveryFailure(
+        description: "cannot recover the state: \(error). The files are unchanged; fix the migration and start again.")
+    }
+    do {
+      return (replayed, try CanonicalJSON.decode(State.self, from: current))
+    } catch let error as DecodingError where !migration.isEmpty {
+      throw RecoveryFailure(
+        description:
+          "cannot recover the state: the migration to schema \((migration.last?.from ?? 0) + 1) gave a state "
+          + "that does not decode: \(StateDecodingFailure(error, path: recovered.directory, version: recovered.lastVersion)). "
+          + "The files are unchanged; fix the migration and start again.")
     } catch let error as DecodingError {
       let decodes = { (state: JSONValue) in (try? CanonicalJSON.decode(State.self, from: state)) != nil }
       let base = recovered.snapshot?.state ?? initial

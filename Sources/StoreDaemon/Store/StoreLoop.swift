@@ -5,6 +5,7 @@ import FoundationEssentials
 import JSON
 import Journal
 import Platform
+import Replay
 import Synchronization
 import Wire
 
@@ -38,6 +39,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private let root: App.Root
   let clients = ClientRegistry()
   let publisher: Publisher
+  /// What each action's reducer drew from the date, UUID and random number
+  /// dependencies, journaled with it so that a replay reproduces it.
+  private let inputs = InputRecorder()
   /// Encodes the state after each action, re-encoding only the parts it changed.
   private let stateEncoder = StateDocumentEncoder<App.Root.State>()
   let committer: JournalCommitter
@@ -64,7 +68,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
       try StateRecovery.run(
         options: options, retained: options.retainedDiffs, initialState: App.initialState,
-        schema: App.Root.Action.actionSchema)
+        schema: App.Root.Action.actionSchema, appSchema: App.schema, build: App.build)
     }
     epoch = recovery.epoch
     var changes = DiffHistory(capacity: options.retainedDiffs)
@@ -76,15 +80,21 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       inbox.post(.worker(kind, generation: generation, report))
     }
     committer = JournalCommitter(
-      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, syncPolicy: options.syncPolicy,
-      supervisor: supervisor)
+      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
+      syncPolicy: options.syncPolicy, supervisor: supervisor)
     publisher = Publisher(
       document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
       options: options)
     let historyReader = HistoryReader(
       reader: recovery.journal.reader.upgrading(.reencoding(state: App.Root.State.self, action: App.Root.Action.self)),
       initialState: (try? CanonicalJSON.value(of: App.initialState)) ?? .null,
-      schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2))
+      schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2),
+      whatIf: { history, version, edit, dependencies throws(ReplayError) in
+        // The history reader's thread makes a reducer of its own.
+        let replay = JournalReplay(
+          reducer: App.makeRoot(), initialState: App.initialState, schema: App.schema, dependencies: dependencies)
+        return try replay.whatIf(history, at: version, edit)
+      })
     history = HistoryRequests(
       reader: historyReader, schema: schema, clients: clients, publisher: publisher,
       post: { [inbox] command in inbox.post(command) })
@@ -92,7 +102,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     stateBeforeBatch = recovery.state
     store = Store(
       initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
-      dependencies: dependencies)
+      dependencies: dependencies.recordingInputs(into: inputs))
   }
 
   /// Queues a command for the loop.
@@ -190,6 +200,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// subscribers, its record to the open batch, its change to the sender
   /// waiting on it.
   private func publish(version: UInt64, action: App.Root.Action, sender: ActionSender) {
+    let drawn = inputs.take()
     guard
       let publication = publisher.publish(
         version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
@@ -200,7 +211,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     committer.record(
       JournalRecord(
         version: version, time: WallClock.milliseconds(), origin: sender.record, action: publication.change.action,
-        patch: publication.patchJSON, canonical: (publication.actionBytes, publication.patchBytes)))
+        inputs: drawn?.json, patch: publication.patchJSON, canonical: (publication.actionBytes, publication.patchBytes))
+    )
     waits.note(publication.change, origin: sender.origin)
   }
 
@@ -273,6 +285,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         publish(version: version, action: action, sender: sender)
         names.append(name)
       } catch {
+        inputs.discard()
         Log.error("the recovery action \(name) was not reduced: \(error.reason)")
       }
       reduceWaitingActions()
@@ -346,7 +359,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         handleDeferredRequests(of: client)
       }
     case .reconfigure(let dependencies, let done):
-      if let dependencies { store.dependencies = dependencies }
+      if let dependencies { store.dependencies = dependencies.recordingInputs(into: inputs) }
       if service.readySent { service.notifier.notify(["READY=1"]) }
       done()
     case .worker(let kind, let generation, let report):
@@ -419,6 +432,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       do throws(DroppedAction) {
         version = try store.reduceRefusingDropped(action, origin: origin)
       } catch {
+        inputs.discard()
         waits.remove(origin)
         let message =
           "\(reading.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
@@ -462,6 +476,24 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       // Every batch is committed before a request that does not reduce, so
       // the loop's version is durable and published.
       history.requestLog(client, id: id, since: since, last: last, follow: follow, through: store.version)
+
+    case .whatIf(let id, let at, let edit):
+      let replayEdit: ReplayEdit
+      switch edit {
+      case .without(let version):
+        replayEdit = .remove(version: version)
+      case .replace(let version, let input):
+        do throws(MessageError) {
+          // Any action, internal ones too: nothing is applied.
+          replayEdit = .replace(version: version, action: try reader.json(for: input))
+        } catch {
+          send(.error(id: id, code: error.code, message: error.message), to: connection)
+          return
+        }
+      }
+      history.requestWhatIf(
+        client, id: id, at: at ?? store.version, edit: replayEdit, current: store.version,
+        dependencies: store.dependencies)
     }
   }
 

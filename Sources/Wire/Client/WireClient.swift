@@ -171,6 +171,17 @@ public final class WireClient {
     }
   }
 
+  /// The state at version `at` (the current one when `nil`) as recorded, and
+  /// the patch to it with `edit` (see ``ClientMessage/whatIf(id:at:edit:)``).
+  public func whatIf(at version: UInt64?, edit: ClientMessage.HistoryEdit) throws(ClientError)
+    -> (version: UInt64, recorded: JSONValue, patch: JSONValue, notes: [String])
+  {
+    switch try request({ .whatIf(id: $0, at: version, edit: edit) }) {
+    case .whatIf(_, let version, _, let recorded, let patch, let notes): return (version, recorded, patch, notes)
+    case let other: throw .protocolViolation("expected 'whatIf', got \(other.json)")
+    }
+  }
+
   /// Subscribes to the state at `path`; read the snapshot and the changes with
   /// ``nextMessage()``.
   public func subscribe(path: String = "", since: UInt64? = nil, epoch: String? = nil) throws(ClientError) {
@@ -224,7 +235,8 @@ public final class WireClient {
       switch message {
       case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
         throw .rejected(code: code, message: text)
-      case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _):
+      case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
+        .whatIf(id, _, _, _, _, _):
         return message
       case .goodbye(let reason):
         throw .closed(reason: reason)

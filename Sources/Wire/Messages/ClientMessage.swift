@@ -30,6 +30,26 @@ public enum ClientMessage: Equatable, Sendable {
   /// `since`). Answered by `log`, a page at a time; with `follow`, once the
   /// last page is sent, every new record follows as a `record`.
   case log(id: Int, since: UInt64?, last: Int?, follow: Bool)
+  /// Asks what the state at version `at` (the current one when `nil`) would
+  /// be with an earlier version's action left out or replaced: the recorded
+  /// history is replayed through the daemon's reducers from the edited
+  /// version on. Answered by `whatIf`.
+  case whatIf(id: Int, at: UInt64?, edit: HistoryEdit)
+
+  /// A change to the recorded history, for `whatIf`.
+  public enum HistoryEdit: Hashable, Sendable {
+    /// The action of version `version` left out.
+    case without(version: UInt64)
+    /// The action of version `version` replaced by `action`.
+    case replace(version: UInt64, action: ActionInput)
+
+    /// The version it edits.
+    public var version: UInt64 {
+      switch self {
+      case .without(let version), .replace(let version, _): version
+      }
+    }
+  }
 
   /// How a client names an action.
   public enum ActionInput: Hashable, Sendable {
@@ -44,7 +64,7 @@ public enum ClientMessage: Equatable, Sendable {
     switch self {
     case .hello: nil
     case .send(let id, _, _), .get(let id, _, _), .subscribe(let id, _, _, _), .actions(let id, _), .status(let id),
-      .log(let id, _, _, _):
+      .log(let id, _, _, _), .whatIf(let id, _, _):
       id
     }
   }
@@ -56,13 +76,7 @@ public enum ClientMessage: Equatable, Sendable {
       return .object(["type": .string("hello"), "protocol": .int(version), "client": .string(client)])
     case .send(let id, let input, let wait):
       var object: JSONObject = ["type": .string("send"), "id": .int(id)]
-      switch input {
-      case .json(let action):
-        object["action"] = action
-      case .path(let path, let arguments):
-        object["path"] = .string(path)
-        object["arguments"] = .array(arguments.map(JSONValue.string))
-      }
+      input.write(to: &object)
       if wait { object["wait"] = .bool(true) }
       return .object(object)
     case .get(let id, let path, let at):
@@ -86,11 +100,22 @@ public enum ClientMessage: Equatable, Sendable {
       if let last { object["last"] = .int(last) }
       if follow { object["follow"] = .bool(true) }
       return .object(object)
+    case .whatIf(let id, let at, let edit):
+      var object: JSONObject = ["type": .string("whatIf"), "id": .int(id)]
+      if let at { object["at"] = .int(Int(clamping: at)) }
+      switch edit {
+      case .without(let version):
+        object["without"] = .int(Int(clamping: version))
+      case .replace(let version, let input):
+        object["replace"] = .int(Int(clamping: version))
+        input.write(to: &object)
+      }
+      return .object(object)
     }
   }
 
   /// The message types a client may send, for error messages.
-  public static let types = ["hello", "send", "get", "subscribe", "actions", "status", "log"]
+  public static let types = ["hello", "send", "get", "subscribe", "actions", "status", "log", "whatIf"]
 
   /// Reads a message from its JSON.
   public init(json: JSONValue) throws(MessageError) {
@@ -108,17 +133,7 @@ public enum ClientMessage: Equatable, Sendable {
     case "send":
       let id = try object.int("id", in: type)
       let wait = try object.optionalBool("wait", in: type) ?? false
-      if let action = object["action"] {
-        self = .send(id: id, action: .json(action), wait: wait)
-      } else if let path = try object.optionalString("path", in: type) {
-        let arguments = try object.strings("arguments", in: type)
-        try ClientLimits.check(path: path, arguments: arguments)
-        self = .send(id: id, action: .path(path, arguments: arguments), wait: wait)
-      } else {
-        throw MessageError(
-          .invalidMessage,
-          "'send' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
-      }
+      self = .send(id: id, action: try ActionInput(object, in: type), wait: wait)
     case "get":
       let path = try object.optionalString("path", in: type) ?? ""
       try ClientLimits.check(path: path, in: type)
@@ -141,9 +156,52 @@ public enum ClientMessage: Equatable, Sendable {
       self = .log(
         id: try object.int("id", in: type), since: try object.optionalUInt64("since", in: type), last: last,
         follow: try object.optionalBool("follow", in: type) ?? false)
+    case "whatIf":
+      let id = try object.int("id", in: type)
+      let at = try object.optionalUInt64("at", in: type)
+      switch (try object.optionalUInt64("without", in: type), try object.optionalUInt64("replace", in: type)) {
+      case (let version?, nil):
+        self = .whatIf(id: id, at: at, edit: .without(version: version))
+      case (nil, let version?):
+        self = .whatIf(id: id, at: at, edit: .replace(version: version, action: try ActionInput(object, in: type)))
+      default:
+        throw MessageError(
+          .invalidMessage,
+          "'whatIf' needs either 'without' (the version whose action to leave out) or 'replace' (the version whose "
+            + "action to replace) with 'action' or 'path' and 'arguments'")
+      }
     default:
       throw MessageError(
         .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")
+    }
+  }
+}
+
+extension ClientMessage.ActionInput {
+  /// Reads the action of a message of `type`: `action` (its JSON), or
+  /// `path` with `arguments`.
+  init(_ object: JSONObject, in type: String) throws(MessageError) {
+    if let action = object["action"] {
+      self = .json(action)
+    } else if let path = try object.optionalString("path", in: type) {
+      let arguments = try object.strings("arguments", in: type)
+      try ClientLimits.check(path: path, arguments: arguments)
+      self = .path(path, arguments: arguments)
+    } else {
+      throw MessageError(
+        .invalidMessage,
+        "'\(type)' needs either 'action' (the action's JSON) or 'path' (e.g. \"cart.addItem\") with 'arguments'")
+    }
+  }
+
+  /// Writes the action into a message's object.
+  func write(to object: inout JSONObject) {
+    switch self {
+    case .json(let action):
+      object["action"] = action
+    case .path(let path, let arguments):
+      object["path"] = .string(path)
+      object["arguments"] = .array(arguments.map(JSONValue.string))
     }
   }
 }

@@ -43,6 +43,12 @@ public enum ServerMessage: Equatable, Sendable {
   case log(id: Int, records: [LogEntry], through: UInt64, more: Bool)
   /// A new record for a client that follows the log.
   case record(LogEntry)
+  /// The answer to `whatIf` `id`: the state at `version` as recorded
+  /// (`recorded`, in the daemon's current schema) and the patch from it to
+  /// the state with version `edited`'s action left out or replaced;
+  /// `notes` says what the replay met (an action dropped, one that no longer
+  /// reads).
+  case whatIf(id: Int, version: UInt64, edited: UInt64, recorded: JSONValue, patch: JSONValue, notes: [String])
 
   /// Why a subscriber got a snapshot or a notice instead of the next diff.
   public enum Notice: String, Equatable, Sendable, CaseIterable {
@@ -58,7 +64,7 @@ public enum ServerMessage: Equatable, Sendable {
   public static let types = [
     "welcome", "ack", "settled", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status",
     "goodbye",
-    "log", "record",
+    "log", "record", "whatIf",
   ]
 
   /// The message as JSON.
@@ -113,6 +119,12 @@ public enum ServerMessage: Equatable, Sendable {
       ])
     case .record(let entry):
       return .object(["type": .string("record"), "record": entry.json])
+    case .whatIf(let id, let version, let edited, let recorded, let patch, let notes):
+      return .object([
+        "type": .string("whatIf"), "id": .int(id), "version": .int(Int(clamping: version)),
+        "edited": .int(Int(clamping: edited)), "recorded": recorded, "patch": patch,
+        "notes": .array(notes.map(JSONValue.string)),
+      ])
     }
   }
 
@@ -181,6 +193,11 @@ public enum ServerMessage: Equatable, Sendable {
         more: try object.optionalBool("more", in: type) ?? false)
     case "record":
       self = .record(try LogEntry(json: try value("record")))
+    case "whatIf":
+      self = .whatIf(
+        id: try object.int("id", in: type), version: try version(), edited: try version("edited"),
+        recorded: try value("recorded"), patch: try value("patch"),
+        notes: try object.strings("notes", in: type))
     default:
       throw MessageError(
         .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")

@@ -1,10 +1,12 @@
 /// A command of `tcactl`, with the words and options it takes. The parser
 /// refuses anything else with a message naming it (``UsageError``).
 enum Command: String, CaseIterable {
-  case send, get, watch, log, actions, status, help, version
+  case send, get, watch, log
+  case whatIf = "what-if"
+  case actions, status, help, version
 
   /// The commands that talk to the daemon, in the order help lists them.
-  static let daemonCommands: [Command] = [.send, .get, .watch, .log, .actions, .status]
+  static let daemonCommands: [Command] = [.send, .get, .watch, .log, .whatIf, .actions, .status]
 
   /// The options this command takes. `--socket`, `--app`, `--daemon-user`
   /// and `--help` go with every command; a few apply only beside another option
@@ -16,6 +18,7 @@ enum Command: String, CaseIterable {
     case .get: return common.union([.json, .at])
     case .watch: return common.union([.json, .full, .since, .epoch])
     case .log: return common.union([.json, .full, .last, .since, .follow])
+    case .whatIf: return common.union([.json, .full, .at, .without, .replace])
     case .actions: return common.union([.json, .all])
     case .status: return common.union([.json])
     case .help: return common
@@ -26,7 +29,7 @@ enum Command: String, CaseIterable {
   /// The most words the command takes after its name (nil: any number).
   var maximumWords: Int? {
     switch self {
-    case .send: nil
+    case .send, .whatIf: nil
     case .get, .watch, .help: 1
     case .log, .actions, .status, .version: 0
     }
@@ -36,6 +39,7 @@ enum Command: String, CaseIterable {
   var wordsDescription: String {
     switch self {
     case .send: "an action path and its arguments"
+    case .whatIf: "with --replace, an action path and its arguments; with --without, none"
     case .get, .watch: "at most one state path"
     case .help: "at most one command"
     case .log, .actions, .status, .version: "no arguments"

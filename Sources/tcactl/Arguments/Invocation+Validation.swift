@@ -26,6 +26,23 @@ extension Invocation {
       throw UsageError("no help for '\(name)': it is not a command; expected one of: \(names)")
     }
 
+    if command == .whatIf {
+      switch (given.contains(.without), given.contains(.replace)) {
+      case (false, false):
+        throw refuse(
+          "what-if needs --without N (leave version N's action out) or --replace N PATH [ARGS...] (put another "
+            + "action in its place)")
+      case (true, true):
+        throw refuse("--without and --replace exclude each other: give one")
+      case (true, false) where !words.isEmpty:
+        let got = words.map { "'\($0)'" }.joined(separator: " ")
+        throw refuse("what-if --without takes no action path; got \(got) (to put another action in, use --replace N)")
+      case (false, true) where words.isEmpty:
+        throw refuse("what-if --replace N needs the action to put in its place, e.g. --replace 12 cart.addItem 3")
+      default:
+        break
+      }
+    }
     if given.contains(.timeout) && !wait {
       throw refuse("--timeout applies only with --wait: 'tcactl send PATH --wait --timeout S'")
     }

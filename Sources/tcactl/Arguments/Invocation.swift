@@ -30,6 +30,8 @@ struct Invocation {
   /// `actions --all`: the internal actions too, marked.
   var all = false
   var timeout: Duration = .seconds(30)
+  /// `what-if --without N` or `--replace N`: the version edited.
+  var edited: UInt64?
   var help = false
   /// The options the line gave, to check that each applies to the command.
   var given: Set<Option> = []

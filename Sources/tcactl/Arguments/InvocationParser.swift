@@ -48,7 +48,8 @@ struct InvocationParser {
   /// its value, a flag given one) is kept as a mistake, and reading goes on.
   private mutating func nextArgument() -> ArgumentParser.Argument? {
     while true {
-      let isSendArgument = invocation.command == .send && !invocation.words.isEmpty && parser.nextWord != "-h"
+      let takesAction = invocation.command == .send || invocation.command == .whatIf
+      let isSendArgument = takesAction && !invocation.words.isEmpty && parser.nextWord != "-h"
       do {
         return try parser.next(shortOptionsArePositional: isSendArgument)
       } catch {
@@ -134,6 +135,9 @@ struct InvocationParser {
     case .epoch:
       invocation.epoch = value
       return !value.isEmpty
+    case .without, .replace:
+      guard let version = UInt64(value), version >= 1 else { return false }
+      invocation.edited = version
     case .timeout:
       guard let seconds = Double(value), seconds > 0, seconds <= 86_400 else { return false }
       invocation.timeout = .milliseconds(Int((seconds * 1000).rounded(.up)))

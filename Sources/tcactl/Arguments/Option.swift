@@ -1,7 +1,8 @@
 /// An option of `tcactl`'s command line: how it is written, what value it
 /// takes, and which commands it applies to (``Command/options``).
 enum Option: CaseIterable {
-  case socket, app, daemonUser, json, full, since, at, last, follow, epoch, wait, all, timeout, help, version
+  case socket, app, daemonUser, json, full, since, at, last, follow, epoch, wait, all, timeout, without, replace, help,
+    version
 
   /// How the option is named in messages and help: `--at`, `-n`.
   var name: String {
@@ -19,6 +20,8 @@ enum Option: CaseIterable {
     case .wait: "--wait"
     case .all: "--all"
     case .timeout: "--timeout"
+    case .without: "--without"
+    case .replace: "--replace"
     case .help: "--help"
     case .version: "--version"
     }
@@ -45,6 +48,7 @@ enum Option: CaseIterable {
     case .last: "a count of at least 1"
     case .epoch: "the epoch that --since belongs to (as `tcactl status` shows it)"
     case .timeout: "a number of seconds above 0, at most 86400"
+    case .without, .replace: "a version number (1 or more): the version whose action to leave out or replace"
     case .json, .full, .follow, .wait, .all, .help, .version: nil
     }
   }

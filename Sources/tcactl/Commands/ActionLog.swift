@@ -114,6 +114,10 @@ enum ActionLog {
     }
     if fields["effect"] != nil { return "effect of \(number)" }
     if fields["recovery"] != nil { return "\(daemon) (recovery \(number))" }
+    if fields["migration"] != nil {
+      if case .string(let build)? = fields["build"] { return "\(build) (migration)" }
+      return "\(daemon) (migration)"
+    }
     return CanonicalJSON.text(origin)
   }
 

@@ -13,7 +13,7 @@ import Testing
     let text = String(decoding: bytes, as: UTF8.self)
     #expect(
       text
-        == #"{"crc32c":3489125738,"epoch":"e1","format":2,"length":7,"magic":"storedaemon-snapshot","time":1700000000000,"version":7}"#
+        == #"{"crc32c":3489125738,"epoch":"e1","format":2,"length":7,"magic":"storedaemon-snapshot","schema":1,"time":1700000000000,"version":7}"#
         + "\n" + #"{"a":1}"# + "\n")
     #expect(CRC32C.checksum(Array(#"{"a":1}"#.utf8)) == 3_489_125_738)
     let snapshot = try SnapshotFile.decode(bytes, path: "p", expectedVersion: 7)

@@ -2,6 +2,7 @@ import ComposableCore
 import Features
 import JSON
 import Journal
+import Replay
 import TestSupport
 import Testing
 import Wire
@@ -42,7 +43,10 @@ import Wire
     let oldest = try #require(try journal.reader.oldestRetainedVersion())
     #expect(oldest > 1 && oldest <= 40, "the snapshot at 40 compacted the oldest segments")
     return (
-      HistoryReader(reader: journal.reader, initialState: initial, schema: AppFeature.Action.actionSchema), oldest
+      HistoryReader(
+        reader: journal.reader, initialState: initial, schema: AppFeature.Action.actionSchema,
+        whatIf: { _, _, _, _ throws(ReplayError) in throw .invalidRequest("not asked in these tests") }),
+      oldest
     )
   }
 

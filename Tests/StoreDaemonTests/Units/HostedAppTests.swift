@@ -152,7 +152,7 @@ enum Greeter: HostedApp {
     let options = try DaemonOptions.parse(["--state-dir", directory.path], environment: [:], app: Greeter.self)
     let recovery = try StateRecovery.run(
       options: options, retained: 16, initialState: Greeter.initialState,
-      schema: Greeter.Root.Action.actionSchema)
+      schema: Greeter.Root.Action.actionSchema, appSchema: Greeter.schema, build: Greeter.build)
     #expect(recovery.state == Greeter.Root.State(greetings: 3))
     #expect(recovery.document == .object(["greetings": .int(3)]))
     #expect(recovery.version == 0)

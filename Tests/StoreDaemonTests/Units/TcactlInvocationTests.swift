@@ -24,15 +24,27 @@ import Wire
     case .follow: ["-f"]
     case .wait: ["--wait"]
     case .all: ["--all"]
+    case .without: ["--without", "1"]
+    case .replace: ["--replace", "1", "counter.incrementButtonTapped"]
     case .help: ["--help"]
     case .version: ["--version"]
     }
   }
 
+  /// The command line of `command` that `option` is tried on.
+  static func base(_ command: Command, for option: Option) -> [String] {
+    switch command {
+    case .send: ["send", "counter.incrementButtonTapped"]
+    case .whatIf where option == .without || option == .replace: ["what-if"]
+    case .whatIf: ["what-if", "--without", "1"]
+    default: [command.rawValue]
+    }
+  }
+
   @Test(arguments: Command.daemonCommands)
   func aCommandTakesItsOwnOptionsAndRefusesTheOthers(command: Command) throws {
-    let base = command == .send ? ["send", "counter.incrementButtonTapped"] : [command.rawValue]
     for option in Option.allCases where option != .help {
+      let base = Self.base(command, for: option)
       // After send's path, `-n` and `-f` are arguments (values may start with `-`).
       if command == .send && (option == .last || option == .follow) { continue }
       var arguments = base + Self.words(for: option)

@@ -98,7 +98,8 @@ let messageVectors = [
   @Test func clientMessagesRejectWhatTheyCannotRead() {
     #expect(
       throws: MessageError(
-        .unknownType, "unknown message type 'x'; expected one of: hello, send, get, subscribe, actions, status, log")
+        .unknownType,
+        "unknown message type 'x'; expected one of: hello, send, get, subscribe, actions, status, log, whatIf")
     ) {
       try ClientMessage(json: .object(["type": .string("x")]))
     }

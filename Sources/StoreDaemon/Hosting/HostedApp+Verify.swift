@@ -1,0 +1,128 @@
+import ActionLanguage
+import ComposableCore
+import FoundationEssentials
+import Glibc
+import JSON
+import Journal
+import Platform
+import Replay
+
+extension HostedApp {
+  /// `NAME verify`: replays the retained journal of a state directory
+  /// through this build's reducers and compares every version with what was
+  /// recorded (docs/OPERATIONS.md, "Upgrading"). It reads only, without the
+  /// directory's lock, so it runs beside the live daemon or on a copy.
+  ///
+  /// Exits 0 when every version is reproduced, 1 when some diverge (the
+  /// first are printed), 64 for a usage error, 65 when the journal cannot
+  /// be replayed at all (unreadable, of a newer schema, a base state this
+  /// build cannot migrate).
+  static func runVerify(_ arguments: [String]) -> Never {
+    if arguments.contains("--help") || arguments.contains("-h") {
+      print(verifyUsage)
+      exit(0)
+    }
+    var daemonArguments: [String] = []
+    var shown = 10
+    var index = 0
+    while index < arguments.count {
+      let argument = arguments[index]
+      if argument == "--show" || argument.hasPrefix("--show=") {
+        let value =
+          argument == "--show"
+          ? (index + 1 < arguments.count ? arguments[index + 1] : nil) : String(argument.dropFirst(7))
+        guard let value, let number = Int(value), number >= 0 else {
+          Log.error("--show needs the number of divergences to print, e.g. --show 20")
+          exit(64)
+        }
+        shown = number
+        index += argument == "--show" ? 2 : 1
+        continue
+      }
+      daemonArguments.append(argument)
+      index += 1
+    }
+    let options: DaemonOptions
+    do {
+      options = try DaemonOptions.parse(
+        daemonArguments, environment: ProcessInfo.processInfo.environment, app: Self.self)
+    } catch {
+      Log.error("\(error)")
+      StandardStream.error.write(verifyUsage + "\n")
+      exit(64)
+    }
+    let started = ContinuousClock.now
+    let history: RecordedHistory
+    let report: ReplayReport<Root.State>
+    do throws(ReplayError) {
+      history = try RecordedHistory(stateDirectory: options.stateDirectory)
+      let replay = JournalReplay(
+        reducer: makeRoot(), initialState: initialState, schema: schema, dependencies: options.settings.dependencies)
+      report = try replay.verify(history, keeping: shown)
+    } catch {
+      Log.error("cannot verify \(options.stateDirectory): \(error)")
+      exit(65)
+    }
+    let elapsed = ContinuousClock.now - started
+    let actions = Root.Action.actionSchema
+    for divergence in report.divergences {
+      print(Self.describe(divergence, schema: actions))
+    }
+    let hundredths = elapsed.components.seconds * 100 + elapsed.components.attoseconds / 10_000_000_000_000_000
+    let time = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+    let replayed = report.versions.map { "versions \($0.lowerBound)…\($0.upperBound)" } ?? "no versions"
+    let schemas =
+      history.baseSchema == schemaVersion
+      ? "schema \(schemaVersion)" : "schema \(history.baseSchema), migrated to \(schemaVersion)"
+    let count = report.versions.map { Int($0.upperBound - $0.lowerBound + 1) } ?? 0
+    guard report.reproduced else {
+      let omitted = report.divergenceCount - report.divergences.count
+      print(
+        "\(build): \(report.divergenceCount) of \(count) versions diverge (\(replayed) of "
+          + "\(options.stateDirectory), \(schemas), in \(time))"
+          + (omitted > 0 ? "; the first \(report.divergences.count) are shown (--show N for more)" : ""))
+      exit(1)
+    }
+    print(
+      "\(build): every version reproduced: \(replayed) of \(options.stateDirectory) (\(count) versions, \(schemas), "
+        + "in \(time))")
+    exit(0)
+  }
+
+  /// A divergence as `verify` prints it.
+  static func describe(_ divergence: ReplayDivergence<Root.State>, schema: ActionSchema) -> String {
+    let summary =
+      SchemaChange(action: divergence.action)?.summary ?? ActionPath.describe(divergence.action, schema: schema)
+    var lines = [
+      "version \(divergence.version): \(summary)",
+      "  recorded: \(CanonicalJSON.text(divergence.recordedPatch))",
+      "  replayed: \(divergence.replayedPatch.map { CanonicalJSON.text($0) } ?? "(not reduced)")",
+    ]
+    if let problem = divergence.problem { lines.append("  \(problem)") }
+    return lines.joined(separator: "\n")
+  }
+
+  static var verifyUsage: String {
+    """
+    usage: \(name) verify [--state-dir DIR] [--show N] [feature settings]
+
+    Replays the journal of DIR (default: the daemon's state directory) through
+    this build's reducers, effects not run (their answers are in the journal),
+    each action with the dates, UUIDs and random numbers it drew, and compares
+    every version's patch with the recorded one. A journal of an older schema is
+    migrated as the daemon would migrate it. It only reads, without the lock:
+    run it beside the live daemon or on a copy of its state directory, before
+    deploying this build.
+
+    options:
+      --state-dir DIR   the state directory, or a copy of it
+      --show N          how many divergences to print (default 10)
+      --config FILE and the feature settings, as the daemon takes them: the
+                        reducers read the same settings
+
+    exit status: 0 when every version is reproduced, 1 when some diverge (the
+    first are printed: version, action, recorded patch, replayed patch), 64 for
+    a usage error, 65 when the journal cannot be replayed (the message says why).
+    """
+  }
+}
