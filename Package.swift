@@ -99,8 +99,10 @@ let package = Package(
       name: "ActionLanguageTests", dependencies: ["ActionLanguage", "ComposableCore", "JSON"],
       swiftSettings: settings),
     .testTarget(
-      name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting"],
+      name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting", "JSON"],
       swiftSettings: settings),
+    .testTarget(
+      name: "ReplayTests", dependencies: ["Replay", "ComposableCore", "JSON", "Wire"], swiftSettings: settings),
     .testTarget(
       name: "FeaturesTests",
       dependencies: [
@@ -124,11 +126,20 @@ let package = Package(
         "EffectWorkers", "effectworker", "NetworkWorker", "Wire", "ComposableCore", "Platform", "TestSupport",
       ],
       swiftSettings: settings),
+    /// Two builds of one app, `shelfd`, whose State differs: the schema
+    /// upgrade tests migrate what the first wrote (Tests/UpgradeApp/Fixtures,
+    /// made by Tests/UpgradeApp/make-fixtures.sh) with the second.
+    .executableTarget(
+      name: "shelf-v1", dependencies: ["StoreDaemon", "ComposableCore", "ActionLanguage"],
+      path: "Tests/UpgradeApp/ShelfV1", swiftSettings: settings),
+    .executableTarget(
+      name: "shelf-v2", dependencies: ["StoreDaemon", "ComposableCore", "ActionLanguage"],
+      path: "Tests/UpgradeApp/ShelfV2", swiftSettings: settings),
     .testTarget(
       name: "StoreDaemonTests",
       dependencies: [
         "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "SeedApps", "tcactl",
-        "TestSupport", "Journal", "Replay",
+        "TestSupport", "Journal", "Replay", "shelf-v1", "shelf-v2",
       ],
       swiftSettings: settings),
   ]

@@ -232,9 +232,11 @@ extension JournalReplay {
       guard var recordedSide = recorded else {
         // In step: the patches tell.
         let patch = JSONPatch.json(JSONPatch.diff(from: before, to: document))
-        if patch == record.patch && problem == nil { return nil }
+        // What went wrong on the way explains a divergence; without one, it
+        // is none (a reducer may draw less and still reproduce the version).
+        if patch == record.patch { return nil }
         let after = try RecordedState.applying(record, to: before)
-        if after == document && problem == nil { return nil }
+        if after == document { return nil }
         return try diverged(
           record, before: before,
           recordedAfter: RecordedState(
@@ -245,7 +247,7 @@ extension JournalReplay {
       try recordedSide.apply(record)
       recordedSchema = recordedSide.schema
       let expected = try? Self.decode(recordedSide.json, schema: recordedSide.schema, with: replay.schema)
-      if expected == state && problem == nil {
+      if expected == state {
         recorded = isInStep(with: recordedSide) ? nil : recordedSide
         return nil
       }
@@ -418,3 +420,5 @@ extension JournalReplay {
     }
   }
 }
+
+extension JournalReplay: Sendable where R: Sendable, R.State: Sendable {}

@@ -120,9 +120,11 @@ public struct JournalReader: Sendable {
   }
 
   /// The whole retained journal, for replaying it: the oldest snapshot
-  /// that the retained records continue from (none when they start at
-  /// version 1 without one), and every record after it through the last
-  /// one written whole. Reads only: safe beside the daemon writing.
+  /// that the retained records continue from (none only when there is none
+  /// and they start at version 1: the daemon writes one at version 0, so
+  /// that the state they start from is the one recorded), and every record
+  /// after it through the last one written whole. Reads only: safe beside
+  /// the daemon writing.
   ///
   /// - Throws: ``JournalError/versionNotRetained(requested:oldestRetained:)``
   ///   if no snapshot precedes the oldest record; an unreadable snapshot;

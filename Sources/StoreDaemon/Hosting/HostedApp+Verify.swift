@@ -83,6 +83,12 @@ extension HostedApp {
           + (omitted > 0 ? "; the first \(report.divergences.count) are shown (--show N for more)" : ""))
       exit(1)
     }
+    guard count > 0 else {
+      print(
+        "\(build): nothing to replay: the journal of \(options.stateDirectory) holds no actions after its state at "
+          + "version \(history.baseVersion) (\(schemas))")
+      exit(0)
+    }
     print(
       "\(build): every version reproduced: \(replayed) of \(options.stateDirectory) (\(count) versions, \(schemas), "
         + "in \(time))")

@@ -23,7 +23,11 @@ final class JournalCommitter: EffectExecutor {
   /// The app's schema version, written in each snapshot.
   let schema: Int
   private let writer: JournalWriter
-  private let snapshotPolicy = SnapshotPolicy.standard
+  #if DEBUG
+    private let snapshotPolicy = JournalCommitter.debugSnapshotPolicy ?? .standard
+  #else
+    private let snapshotPolicy = SnapshotPolicy.standard
+  #endif
   private let syncPolicy: SyncPolicy
   private let supervisor: WorkerSupervisor
   /// The actions reduced since the last commit.

@@ -97,8 +97,14 @@ struct StateRecovery<State: Codable> {
         version: version, time: WallClock.milliseconds(),
         patch: JSONPatch.json(JSONPatch.diff(from: replayed, to: document)), build: build)
       do {
+        #if DEBUG
+          killDuringMigrationIfAsked(at: "before-record")
+        #endif
         _ = try writer.append([record])
         try writer.sync()
+        #if DEBUG
+          killDuringMigrationIfAsked(at: "after-record")
+        #endif
         try journal.writeSnapshot(
           version: version, state: document, epoch: epoch, schema: appSchema.version, compacting: false)
       } catch {
@@ -141,8 +147,9 @@ struct StateRecovery<State: Codable> {
       recent = Array(recent.suffix(retained))
     }
     Log.info(
-      "recovered version \(recovered.lastVersion) (epoch \(epoch)) from \(journal.path): "
-        + (recovered.snapshot.map { "snapshot at \($0.version) + " } ?? "") + "\(recovered.records.count) record(s)")
+      "recovered version \(version) (epoch \(epoch)) from \(journal.path): "
+        + (recovered.snapshot.map { "snapshot at \($0.version) + " } ?? "") + "\(recovered.records.count) record(s)"
+        + (migrationRecord == nil ? "" : " + the migration"))
     return StateRecovery(
       state: state, document: document, version: version, epoch: epoch, recentChanges: recent,
       journal: journal, writer: writer)

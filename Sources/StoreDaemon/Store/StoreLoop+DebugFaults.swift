@@ -1,6 +1,7 @@
 #if DEBUG
   import FoundationEssentials
   import Glibc
+  import Journal
   import Wire
 
   /// Faults the tests inject into debug builds only; release builds compile
@@ -21,6 +22,29 @@
       Log.warning("stalling the store loop for \(stall.duration) (STOREDAEMON_DEBUG_STALL)")
       usleep(useconds_t(clamping: Int(stall.duration / .microseconds(1))))
     }
+  }
+
+  /// `STOREDAEMON_DEBUG_KILL_DURING_MIGRATION=before-record|after-record`:
+  /// the daemon kills itself with SIGKILL while migrating the state to a
+  /// newer schema, before the migration's record is appended, or once it is
+  /// durable and before the snapshot is written (the kill -9 tests).
+  func killDuringMigrationIfAsked(at point: String) {
+    guard ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_KILL_DURING_MIGRATION"] == point else { return }
+    Log.warning(
+      "killing \(DaemonName.current) during the migration, \(point) (STOREDAEMON_DEBUG_KILL_DURING_MIGRATION)")
+    kill(getpid(), SIGKILL)
+  }
+
+  extension JournalCommitter {
+    /// `STOREDAEMON_DEBUG_SNAPSHOT_RECORDS=N`: a snapshot after every N
+    /// records, whatever their size, so that a test (or the script making
+    /// upgrade fixtures) can have a snapshot at a version it chooses.
+    static let debugSnapshotPolicy: SnapshotPolicy? = {
+      guard let value = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_SNAPSHOT_RECORDS"],
+        let records = UInt64(value), records > 0
+      else { return nil }
+      return SnapshotPolicy(journalBytes: nil, records: records, minimumRatioToSnapshot: 0)
+    }()
   }
 
   extension HistoryReader {

@@ -42,34 +42,38 @@ final class DaemonProcess {
   /// have stopped (as after `kill -9`); the directory then belongs to this one.
   /// The directory passes to the new daemon once it serves; one that fails to
   /// start leaves it with `previous`, for the test to inspect.
-  convenience init(reusing previous: DaemonProcess, arguments: [String] = [], environment: [String: String] = [:])
-    throws
-  {
-    try self.init(directory: previous.directory, arguments: arguments, ownsDirectory: false, environment: environment)
+  convenience init(
+    reusing previous: DaemonProcess, executable: String = "storedaemon", arguments: [String] = [],
+    environment: [String: String] = [:]
+  ) throws {
+    try self.init(
+      directory: previous.directory, executable: executable, arguments: arguments, ownsDirectory: false,
+      environment: environment)
     previous.ownsDirectory = false
     ownsDirectory = true
   }
 
   /// A new daemon on a copy of the state directory `fixture` (its files
-  /// and directories, copied into a fresh temporary directory).
-  convenience init(copyingState fixture: String, arguments: [String] = []) throws {
+  /// and directories, copied into a fresh temporary directory); `executable`
+  /// names the daemon among the built products (a hosted app's).
+  convenience init(copyingState fixture: String, executable: String = "storedaemon", arguments: [String] = []) throws {
     let directory = try Self.temporaryDirectory()
     try FileManager.default.copyItem(atPath: fixture, toPath: directory + "/state")
-    try self.init(directory: directory, arguments: arguments, ownsDirectory: true)
+    try self.init(directory: directory, executable: executable, arguments: arguments, ownsDirectory: true)
   }
 
   private var ownsDirectory: Bool
 
   private init(
-    directory: String, arguments: [String], ownsDirectory: Bool = true, environment: [String: String] = [:],
-    journalStream: Bool = false, user: uid_t? = nil, processLimit: Int? = nil
+    directory: String, executable: String = "storedaemon", arguments: [String], ownsDirectory: Bool = true,
+    environment: [String: String] = [:], journalStream: Bool = false, user: uid_t? = nil, processLimit: Int? = nil
   ) throws {
     self.directory = directory
     self.ownsDirectory = ownsDirectory
     socketPath = directory + "/run/storedaemon.sock"
     stateDirectory = directory + "/state"
     daemonUser = user.flatMap { DaemonUser(user: "\($0)") } ?? .standard
-    let daemon = Self.productsDirectory.appendingPathComponent("storedaemon")
+    let daemon = Self.productsDirectory.appendingPathComponent(executable)
     process.executableURL = daemon
     process.arguments = ["--socket", socketPath, "--state-dir", stateDirectory] + arguments
     if let user {

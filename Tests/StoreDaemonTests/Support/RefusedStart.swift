@@ -12,13 +12,18 @@ struct RefusedStart {
   let status: Int32?
   let standardError: String
 
-  init(_ arguments: [String], socket: String) throws {
+  init(_ arguments: [String], socket: String, executable: String = "storedaemon", environment: [String: String] = [:])
+    throws
+  {
     let scratch = try TemporaryDirectory(prefix: "sd-refused")
     let output = scratch.appending("output.log")
-    let storedaemon = DaemonProcess.productsDirectory.appendingPathComponent("storedaemon").path
+    let storedaemon = DaemonProcess.productsDirectory.appendingPathComponent(executable).path
     // Spawned and reaped by pid: Foundation's `Process` can confuse two
     // children started at the same moment by tests running side by side.
-    let process = try SpawnedProcess([storedaemon] + arguments, output: output)
+    let process = try SpawnedProcess(
+      [storedaemon] + arguments,
+      environment: environment.isEmpty ? nil : ProcessInfo.processInfo.environment.merging(environment) { $1 },
+      output: output)
     var served = false
     try waitUntil("storedaemon exits or serves") {
       if !process.isRunning { return true }

@@ -158,4 +158,66 @@ enum Greeter: HostedApp {
     #expect(recovery.version == 0)
     try recovery.writer.close()
   }
+
+  /// A build of schema 2 with no migration from 1 refuses schema 1's data,
+  /// naming the migration to write, and changes no file.
+  @Test func dataWithoutAMigrationToThisSchemaIsRefusedUntouched() throws {
+    let directory = try TemporaryDirectory()
+    let options = try DaemonOptions.parse(["--state-dir", directory.path], environment: [:], app: Greeter.self)
+    do {
+      // Schema 1's journal; the directory's lock goes with `first`.
+      let first = try StateRecovery.run(
+        options: options, retained: 16, initialState: Greeter.initialState,
+        schema: Greeter.Root.Action.actionSchema, appSchema: Greeter.schema, build: Greeter.build)
+      try first.writer.close()
+    }
+    let journal = directory.path + "/journal"
+    let before = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0 != "lock" }.sorted().map {
+      try Data(contentsOf: URL(fileURLWithPath: journal + "/" + $0))
+    }
+    #expect {
+      try StateRecovery.run(
+        options: options, retained: 16, initialState: Greeter.initialState,
+        schema: Greeter.Root.Action.actionSchema, appSchema: AppSchema(version: 2, migrations: []),
+        build: "greeter-daemon 2.0.0")
+    } throws: { error in
+      let message = "\(error)"
+      return error is RecoveryFailure && message.contains("(schema 1)")
+        && message.contains(
+          "there is no migration from schema 1 to 2: add SchemaMigration(from: 1, …) to the app's migrations")
+        && message.contains("The files are unchanged")
+    }
+    let after = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0 != "lock" }.sorted().map {
+      try Data(contentsOf: URL(fileURLWithPath: journal + "/" + $0))
+    }
+    #expect(after == before)
+  }
+
+  /// A migration that fails (here: its old type does not read the data) is
+  /// refused with its step named, and nothing is written.
+  @Test func aFailingMigrationIsRefusedUntouched() throws {
+    struct Unrelated: Decodable { var shelves: Int }
+    let directory = try TemporaryDirectory()
+    let options = try DaemonOptions.parse(["--state-dir", directory.path], environment: [:], app: Greeter.self)
+    do {
+      // Schema 1's journal; the directory's lock goes with `first`.
+      let first = try StateRecovery.run(
+        options: options, retained: 16, initialState: Greeter.initialState,
+        schema: Greeter.Root.Action.actionSchema, appSchema: Greeter.schema, build: Greeter.build)
+      try first.writer.close()
+    }
+    let migration = SchemaMigration(from: 1, state: { (old: Unrelated) in Greeter.Root.State(greetings: old.shelves) })
+    #expect {
+      try StateRecovery.run(
+        options: options, retained: 16, initialState: Greeter.initialState,
+        schema: Greeter.Root.Action.actionSchema, appSchema: AppSchema(version: 2, migrations: [migration]),
+        build: "greeter-daemon 2.0.0")
+    } throws: { error in
+      "\(error)".contains("the migration from schema 1 to 2 failed on the state")
+    }
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: directory.path + "/journal").filter {
+        $0.hasSuffix(".snapshot")
+      } == ["snapshot-00000000000000000000.snapshot"])
+  }
 }
