@@ -12,7 +12,8 @@ The tutorial is read in order, and each fenced block is one of:
 - what they print: a ```text block right after a ```sh block is what its
   commands must print, standard output and error as a terminal shows
   them, line for line, where `…` stands for any text (a time, a pid, a
-  path).
+  path) and two or more spaces for any run of spaces (a table's columns
+  are as wide as what they hold).
 
 Any other block is an error: every command a reader is shown is run.
 With --record, outputs are not compared: each is printed as the ```text
@@ -84,14 +85,20 @@ def parse(path):
     return steps
 
 
+def literal(text):
+    """A pattern for `text` as written, where a run of two or more spaces is any run of spaces."""
+    return " +".join(re.escape(part) for part in re.split(r"  +", text))
+
+
 def matches(expected, actual):
-    """Whether `actual` is `expected` line for line, `…` in a line of `expected` standing for any text."""
+    """Whether `actual` is `expected` line for line, `…` in a line of `expected` standing for any text
+    and two or more spaces for one or more."""
     expected_lines = expected.rstrip("\n").split("\n")
     actual_lines = actual.rstrip("\n").split("\n")
     if len(expected_lines) != len(actual_lines):
         return False
     for want, got in zip(expected_lines, actual_lines):
-        pattern = "^" + ".*".join(re.escape(part) for part in want.rstrip().split("…")) + "$"
+        pattern = "^" + ".*".join(literal(part) for part in want.rstrip().split("…")) + "$"
         if not re.match(pattern, got.rstrip()):
             return False
     return True

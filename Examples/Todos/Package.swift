@@ -51,6 +51,7 @@ let package = Package(
       dependencies: [
         "todosd", "Todos",
         .product(name: "JSON", package: "storedaemon"),
+        .product(name: "ComposableTesting", package: "storedaemon"),
       ],
       swiftSettings: settings),
   ]

@@ -1,6 +1,8 @@
+import ComposableTesting
 import Foundation
 import JSON
 import Testing
+import Todos
 
 /// `todosd` end to end: the Todos list hosted by storedaemon's library, its
 /// sort on the built-in timer worker, its export on the app's own Python
@@ -69,6 +71,46 @@ struct TodosDaemonTests {
     let lines = try String(contentsOf: daemon.log, encoding: .utf8)
     #expect(lines.contains("todosd: stopped"), "\(lines)")
     #expect(!lines.contains("storedaemon:"), "\(lines)")
+  }
+
+  /// The journal todosd records is a regression test of the reducers: its
+  /// log, and its state directory beside the live daemon, replay exactly,
+  /// new row ids (drawn from `uuid`) and the timer's sort included; and
+  /// `todosd verify` says the same.
+  @Test func theRecordedJournalReplaysThroughTheReducers() throws {
+    let daemon = try TodosDaemon()
+    try daemon.start()
+    try daemon.send("addTodoButtonTapped")
+    try daemon.send("addTodoButtonTapped")
+    try daemon.send("addTodoButtonTapped")
+    let bread = try rowID(daemon, 0)
+    let jam = try rowID(daemon, 1)
+    try daemon.send("todos[\(bread)].binding.title", "Bread")
+    try daemon.send("todos[\(jam)].binding.title", "Jam")
+    try daemon.send("todos[\(bread)].checkBoxToggled", wait: true)
+    try daemon.send("filterPicked", "active")
+    try daemon.send("delete", jam)
+    try daemon.send("clearCompletedButtonTapped")
+
+    let log = try daemon.tcactl(["log", "--json", "-n", "1000"])
+    #expect(log.status == 0)
+    #expect(log.output.contains(#""inputs":{"uuid":["#), "row ids are recorded: \(log.output)")
+    let file = daemon.directory.appendingPathComponent("session.jsonl").path
+    try log.output.write(toFile: file, atomically: true, encoding: .utf8)
+    assertReplays(logFile: file, reducer: Todos(), initialState: Todos.State())
+    assertReplays(stateDirectory: daemon.stateDirectory, reducer: Todos(), initialState: Todos.State())
+
+    let verify = Process()
+    verify.executableURL = TodosDaemon.products.appendingPathComponent("todosd")
+    verify.arguments = ["verify", "--state-dir", daemon.stateDirectory]
+    let output = Pipe()
+    verify.standardOutput = output
+    try verify.run()
+    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    verify.waitUntilExit()
+    #expect(verify.terminationStatus == 0, "\(printed)")
+    #expect(printed.contains("todosd 1.0.0: every version reproduced"), "\(printed)")
+    #expect(daemon.stop() == 0)
   }
 
   @Test func theExportRunsOnThePythonWorkerWhichIsRestartedWhenKilled() throws {
