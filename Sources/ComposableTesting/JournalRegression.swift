@@ -57,8 +57,12 @@ public func assertReplays<R: Reducer>(
 /// with what `tcactl log --json` printed, in the file `logFile`: from
 /// version 1 on the initial state, or after the state in `baseFile` (what
 /// `tcactl get --at V --json` printed for the version before the first).
+///
+/// `recordedIn` is the schema the log starts in, this build's by default:
+/// once the app's schema moves on, a log recorded before keeps its own
+/// (`recordedIn: 1`), and is replayed through the migrations.
 public func assertReplays<R: Reducer>(
-  logFile: String, baseFile: String? = nil, reducer: R, initialState: R.State,
+  logFile: String, baseFile: String? = nil, recordedIn logSchema: Int? = nil, reducer: R, initialState: R.State,
   schema: AppSchema = AppSchema(version: 1, migrations: []),
   withDependencies prepare: (inout DependencyValues) -> Void = { _ in },
   sourceLocation: Testing.SourceLocation = #_sourceLocation
@@ -67,7 +71,7 @@ public func assertReplays<R: Reducer>(
   do {
     let base = try baseFile.map { try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: $0)))) }
     let text = String(decoding: try Data(contentsOf: URL(fileURLWithPath: logFile)), as: UTF8.self)
-    history = try RecordedHistory(log: text, base: base, baseSchema: schema.version)
+    history = try RecordedHistory(log: text, base: base, baseSchema: logSchema ?? schema.version)
   } catch {
     Issue.record(Comment(rawValue: "Cannot read the log \(logFile): \(error)"), sourceLocation: sourceLocation)
     return

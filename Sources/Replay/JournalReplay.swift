@@ -121,7 +121,8 @@ public struct JournalReplay<R: Reducer> where R.State: Codable & Equatable, R.Ac
           + "\(schema.version): replay it with that build or a newer one")
     }
     guard let base = history.base else {
-      guard history.baseSchema == schema.version else {
+      // A history of no versions has no schema of its own: a new journal.
+      guard history.baseSchema == schema.version || history.versions.isEmpty else {
         throw .invalidRequest(
           "the history starts at version 1 in schema \(history.baseSchema): give that build's initial state as "
             + "its base")

@@ -42,7 +42,8 @@ public struct RecordedHistory: Sendable {
   ///
   /// - Throws: ``ReplayError/unreadable(_:)`` saying why.
   public init(stateDirectory path: String) throws(ReplayError) {
-    let journal = FileIO.exists(path + "/journal") ? path + "/journal" : path
+    let inStateDirectory = FileIO.exists(path + "/journal")
+    let journal = inStateDirectory ? path + "/journal" : path
     guard FileIO.exists(journal) else {
       throw .unreadable("\(path) does not exist: give the daemon's state directory (--state-dir) or a copy of it")
     }
@@ -51,6 +52,10 @@ public struct RecordedHistory: Sendable {
       retained = try JournalReader(directory: journal).retained()
     } catch {
       throw .unreadable("cannot read the journal in \(journal): \(error)")
+    }
+    if !inStateDirectory && retained.snapshot == nil && retained.records.isEmpty {
+      throw .unreadable(
+        "\(path) holds no journal: give the daemon's state directory (--state-dir) or a copy of it")
     }
     var versions: [RecordedVersion] = []
     versions.reserveCapacity(retained.records.count)

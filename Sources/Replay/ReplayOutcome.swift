@@ -8,8 +8,9 @@ public struct ReplayDivergence<State> {
   /// The patch the journal holds: from the recorded state before to the
   /// recorded state after, in the schema it was recorded in.
   public let recordedPatch: JSONValue
-  /// The patch this build's reducer made from the same state before; `nil`
-  /// when the action could not be reduced (``problem`` says why).
+  /// The patch this build's reducer made from the same state before (empty
+  /// when the action did not decode: ``problem`` says so); `nil` for a
+  /// recorded migration, which is not reduced.
   public let replayedPatch: JSONValue?
   /// What else went wrong, if anything: the action does not decode as this
   /// build's `Action`, the reducer drew a date, UUID or random number the

@@ -29,6 +29,7 @@ do {
   benchmark.measureEffects()
   benchmark.measureMemory()
   benchmark.measureStartup()
+  benchmark.measureVerify()
   print("\n" + benchmark.report.markdown)
   if let path = options.markdownPath {
     try? (benchmark.report.markdown + "\n").write(toFile: path, atomically: true, encoding: .utf8)

@@ -106,7 +106,8 @@ enum Usage {
         then what the replay met (an action the reducers dropped on the other
         path). Nothing changes in the daemon. With --json, one object:
         {"edited":N,"notes":[…],"patch":[…],"recorded":…,"version":V}.
-        N must still be in the journal (`tcactl log` shows which versions it holds).
+        N must come after the oldest snapshot the daemon keeps; if it does not,
+        the daemon says which versions it can replay.
         """
     case "watch":
       return """

@@ -30,7 +30,7 @@ import JSON
 /// counterpart in the new schema maps to `nil`.
 ///
 /// The daemon migrates the state it recovers, once, when it starts on data
-/// of an older schema (docs/DURABILITY.md, "Schema versions"); `verify` and
+/// of an older schema (docs/DURABILITY.md, "Schema versions and migrations"); `verify` and
 /// the journal's replay in tests migrate recorded actions to replay them.
 public struct SchemaMigration: Sendable {
   /// The schema version this step reads; it writes `from + 1`.

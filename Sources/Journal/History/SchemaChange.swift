@@ -2,7 +2,7 @@ import JSON
 
 /// The record of a migration: the daemon of a newer build found the state
 /// in an older schema of the app and migrated it (docs/DURABILITY.md,
-/// "Schema versions").
+/// "Schema versions and migrations").
 ///
 /// It is a record like any other — a version of its own, with the patch
 /// from the old state to the migrated one — so versions carry on across the

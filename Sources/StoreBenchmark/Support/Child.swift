@@ -47,7 +47,13 @@ final class Child {
     return false
   }
 
-  /// Sends `signal` unless the child has exited, and waits for it to exit.
+  /// Waits for the child to exit on its own, and returns its wait status.
+  func wait() -> Int32 {
+    stop(0)
+  }
+
+  /// Sends `signal` unless the child has exited (0 sends none), and waits
+  /// for it to exit.
   @discardableResult
   func stop(_ signal: Int32 = SIGTERM) -> Int32 {
     if let exitStatus { return exitStatus }

@@ -82,9 +82,12 @@ struct DaemonOptions: Sendable {
     let name = App.name
     return """
       usage: \(name) [options]
+             \(name) verify [--state-dir DIR] [--show N] [feature settings]
 
       Owns the application state and its reducers, and serves clients such as
       tcactl over a Unix socket. Runs in the foreground; stop it with SIGTERM or ^C.
+      `\(name) verify` replays the journal through this build's reducers and
+      compares every version with the recorded one (\(name) verify --help).
 
       options:
         --socket PATH          the socket to listen on (default: $RUNTIME_DIRECTORY/\(name).sock,

@@ -10,7 +10,7 @@ import Replay
 extension HostedApp {
   /// `NAME verify`: replays the retained journal of a state directory
   /// through this build's reducers and compares every version with what was
-  /// recorded (docs/OPERATIONS.md, "Upgrading"). It reads only, without the
+  /// recorded (docs/OPERATIONS.md, "Upgrade"). It reads only, without the
   /// directory's lock, so it runs beside the live daemon or on a copy.
   ///
   /// Exits 0 when every version is reproduced, 1 when some diverge (the
@@ -80,7 +80,7 @@ extension HostedApp {
       print(
         "\(build): \(report.divergenceCount) of \(count) versions diverge (\(replayed) of "
           + "\(options.stateDirectory), \(schemas), in \(time))"
-          + (omitted > 0 ? "; the first \(report.divergences.count) are shown (--show N for more)" : ""))
+          + (omitted > 0 ? "; \(shownText(report.divergences.count)) (--show N for more)" : ""))
       exit(1)
     }
     guard count > 0 else {
@@ -93,6 +93,15 @@ extension HostedApp {
       "\(build): every version reproduced: \(replayed) of \(options.stateDirectory) (\(count) versions, \(schemas), "
         + "in \(time))")
     exit(0)
+  }
+
+  /// How many divergences were printed, when there are more.
+  static func shownText(_ count: Int) -> String {
+    switch count {
+    case 0: "none is shown"
+    case 1: "the first is shown"
+    default: "the first \(count) are shown"
+    }
   }
 
   /// A divergence as `verify` prints it.

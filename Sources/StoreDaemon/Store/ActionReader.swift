@@ -45,9 +45,11 @@ final class ActionReader<Action: Codable> {
         throw MessageError(.invalidAction, "\(error)")
       }
     }
+    let action = try Self.decoded(json)
     do {
-      return try CanonicalJSON.value(of: try Self.decoded(json))
+      return try CanonicalJSON.value(of: action)
     } catch {
+      // Unreachable with Codable actions (non-finite numbers encode as strings).
       throw MessageError(.invalidAction, "the action does not encode as JSON: \(error)")
     }
   }

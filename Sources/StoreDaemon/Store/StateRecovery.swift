@@ -8,7 +8,7 @@ import Wire
 /// The state the daemon starts from: the journal's newest snapshot plus the
 /// records after it, migrated to this build's schema if it is of an older
 /// one, decoded into the app's `State`, and the writer that continues the
-/// journal (docs/DURABILITY.md, "Recovery" and "Schema versions").
+/// journal (docs/DURABILITY.md, "Recovery" and "Schema versions and migrations").
 struct StateRecovery<State: Codable> {
   let state: State
   /// The state as published JSON (the canonical encoding of `state`).
@@ -34,7 +34,7 @@ struct StateRecovery<State: Codable> {
     var recovered = try recover(journal, repair: options.repair)
     // Refused before anything is written: data of a newer build, or of a
     // schema this one has no migration from.
-    var dataSchema = recovered.schema
+    var dataSchema = schemaOfData(recovered, app: appSchema)
     var migration = try migrationSteps(appSchema, from: dataSchema, in: recovered)
     // With --repair, each record that cannot be used is set aside with
     // the ones after it, and the journal recovered again, until the state
@@ -62,7 +62,7 @@ struct StateRecovery<State: Codable> {
           for event in events { Log.warning("recovery: \(event)") }
           setAside = true
           recovered = try recover(journal, repair: true)
-          dataSchema = recovered.schema
+          dataSchema = schemaOfData(recovered, app: appSchema)
           migration = try migrationSteps(appSchema, from: dataSchema, in: recovered)
         }
       }
@@ -102,15 +102,22 @@ struct StateRecovery<State: Codable> {
         #endif
         _ = try writer.append([record])
         try writer.sync()
-        #if DEBUG
-          killDuringMigrationIfAsked(at: "after-record")
-        #endif
-        try journal.writeSnapshot(
-          version: version, state: document, epoch: epoch, schema: appSchema.version, compacting: false)
       } catch {
         throw RecoveryFailure(
           description: "cannot record the migration from schema \(change.from) to \(change.to): \(error); "
             + "the data is unchanged in schema \(change.from), and the next start migrates it again")
+      }
+      #if DEBUG
+        killDuringMigrationIfAsked(at: "after-record")
+      #endif
+      do {
+        try journal.writeSnapshot(
+          version: version, state: document, epoch: epoch, schema: appSchema.version, compacting: false)
+      } catch {
+        throw RecoveryFailure(
+          description: "migrated the state from schema \(change.from) to \(change.to) at version \(version), but "
+            + "cannot write its snapshot: \(error); the migration is recorded, and the next start replays it and "
+            + "writes the snapshot")
       }
       migrationRecord = record
       Log.info(
@@ -126,6 +133,15 @@ struct StateRecovery<State: Codable> {
       Log.info(
         "the recovered state re-encodes differently (its type changed compatibly); wrote a snapshot at version \(recovered.lastVersion)"
       )
+    } else if let snapshot = recovered.snapshot, snapshot.schema != appSchema.version {
+      // A migration recorded by a start that stopped before its snapshot:
+      // the snapshot it would have written, so later starts read the new
+      // schema directly.
+      try journal.writeSnapshot(
+        version: recovered.lastVersion, state: document, epoch: epoch, schema: appSchema.version, compacting: false)
+      Log.info(
+        "the migration to schema \(appSchema.version) is recorded after the snapshot of schema \(snapshot.schema); "
+          + "wrote a snapshot at version \(recovered.lastVersion)")
     }
     var recent: [DiffHistory.Change] = []
     // The records' patches lead to `replayed`, and a migration's from there
@@ -164,6 +180,12 @@ struct StateRecovery<State: Codable> {
       ServerMessage.diff(version: record.version, action: record.action, summary: summary, patch: record.patch))
     return DiffHistory.Change(
       version: record.version, action: record.action, summary: summary, patch: patch, byteCount: frame.count)
+  }
+
+  /// The schema of the recovered data; a journal that holds none (a new
+  /// state directory) is this build's.
+  private static func schemaOfData(_ recovered: RecoveredJournal, app: AppSchema) -> Int {
+    recovered.snapshot == nil && recovered.records.isEmpty ? app.version : recovered.schema
   }
 
   /// The migrations that bring data of schema `old` to `appSchema`'s.

@@ -9,7 +9,7 @@ import Wire
 /// `NAME verify` and the replay behind it: a journal the daemon recorded is
 /// reproduced by the same reducers (each action with the dates, UUIDs and
 /// random numbers it drew), beside the live daemon; a changed rule is found
-/// and named (docs/OPERATIONS.md, "Upgrading").
+/// and named (docs/OPERATIONS.md, "Upgrade").
 @Suite(.serialized, .timeLimit(.minutes(5))) struct VerifyTests {
   /// The seed apps with rolls that land at once and no network.
   static let arguments = [
@@ -65,6 +65,19 @@ import Wire
       "\(verify.output)")
     // The daemon went on undisturbed.
     #expect(try daemon.client().send(path: "counter.incrementButtonTapped") == last + 1)
+  }
+
+  /// A directory that holds no journal (a mistyped path) is an error, not
+  /// "nothing to replay"; so is one that does not exist.
+  @Test func aDirectoryWithoutAJournalIsRefused() throws {
+    let directory = NSTemporaryDirectory() + "no-journal-\(getpid())"
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    for path in [directory, directory + "/missing"] {
+      let verify = try Self.run("storedaemon", ["verify", "--state-dir", path])
+      #expect(verify.status == 65, "\(verify.output)\(verify.error)")
+      #expect(verify.error.contains("give the daemon's state directory (--state-dir)"), "\(verify.error)")
+    }
   }
 
   /// The counter adds two where it added one: each increment diverges, and

@@ -9,7 +9,7 @@ import Wire
 /// `shelfd` 2.0.0 (schema 2: `title` renamed `name`, `shelfColor` removed,
 /// `visits` and `lastVisit` added, `lending` given a loan period, `closed`
 /// added), which migrates them once: a migration record, then a snapshot,
-/// versions and epoch carried on (docs/DURABILITY.md, "Schema versions").
+/// versions and epoch carried on (docs/DURABILITY.md, "Schema versions and migrations").
 /// The fixtures and the script that made them: Tests/Fixtures/README.md.
 @Suite(.serialized, .timeLimit(.minutes(5))) struct SchemaUpgradeTests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -144,6 +144,24 @@ import Wire
     // After the record, the next start replays it instead of migrating again.
     #expect(
       daemon.standardError.contains("migrated the state") == (point == "before-record"), "\(daemon.standardError)")
+    // Either way the snapshot of the new schema is written, once.
+    let after = try FileManager.default.contentsOfDirectory(atPath: daemon.stateDirectory + "/journal")
+    #expect(after.contains("snapshot-00000000000000000008.snapshot"), "\(after)")
+  }
+
+  /// A build of schema 2 on a new state directory starts in its own schema:
+  /// there is nothing to migrate, then or at the next start.
+  @Test func aNewStateDirectoryIsInTheBuildsSchema() throws {
+    let empty = NSTemporaryDirectory() + "empty-state-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+    try FileManager.default.createDirectory(atPath: empty, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(atPath: empty) }
+    let first = try DaemonProcess(copyingState: empty, executable: "shelf-v2")
+    #expect(try first.client().send(path: "visit") == 1)
+    #expect(first.stop() == 0)
+    let second = try DaemonProcess(reusing: first, executable: "shelf-v2")
+    #expect(try second.client().versionAtConnect == 1)
+    #expect(!second.standardError.contains("migrat"), "\(second.standardError)")
+    #expect(!first.standardError.contains("migrat"), "\(first.standardError)")
   }
 
   /// A subscriber of shelfd 1.0.0 resumes on 2.0.0 with no gap: the
