@@ -43,7 +43,9 @@ let package = Package(
     .executable(name: "storedaemon-bench", targets: ["StoreBenchmark"]),
   ],
   targets: [
-    .target(name: "Platform", swiftSettings: settings),
+    /// epoll(7) and eventfd(2), which Swift's Glibc module does not declare.
+    .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
+    .target(name: "Platform", dependencies: ["CLinux"], swiftSettings: settings),
     .target(name: "JSON", swiftSettings: settings),
     .target(name: "ComposableCore", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .target(name: "ActionLanguage", dependencies: ["ComposableCore", "JSON"], swiftSettings: settings),

@@ -12,13 +12,15 @@ struct BenchOptions {
   var binaries = URL(fileURLWithPath: PingPong.selfExecutable()).deletingLastPathComponent().path
   var directory = "/tmp"
   var redisServer: String? = RedisServer.find()
-  /// The figures to measure (`a`…`j`, `floor`); all when nil.
+  /// The figures to measure (`a`…`k`, `floor`); all when nil.
   var only: Set<String>?
   /// Also write the table, in Markdown, to this file.
   var markdownPath: String?
   var journalRecords = 1_000_000
   /// The records `storedaemon verify` replays (j).
   var verifyRecords = 100_000
+  /// The idle clients connected at once (k).
+  var idleClients = 10_000
   var collectionSizes = [10, 1_000, 100_000]
   /// Samples of the measures that each need a fresh daemon (start, restart).
   var samples = 5
@@ -40,7 +42,7 @@ struct BenchOptions {
 
       --smoke              about a second per figure, small fixtures, no target judged (CI)
       --seconds S          seconds each load runs (default 3)
-      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i, j
+      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i, j, k
       --markdown FILE      also write the table to FILE
       --redis-server PATH  the redis-server to compare with (default: the one on PATH)
       --no-redis           measure without Redis: no ratios
@@ -75,6 +77,7 @@ struct BenchOptions {
         seconds = 0.3
         journalRecords = 20_000
         verifyRecords = 5_000
+        idleClients = 200
         collectionSizes = [10, 1_000, 10_000]
         samples = 1
       case .option("--seconds", let text?):
@@ -84,7 +87,7 @@ struct BenchOptions {
         seconds = parsed
       case .option("--only", let text?):
         let names = text.split(separator: ",").map(String.init)
-        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]
+        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]
         if let unknown = names.first(where: { !known.contains($0) }) {
           throw BenchError(
             .invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))

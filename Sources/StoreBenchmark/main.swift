@@ -28,6 +28,7 @@ do {
   benchmark.measureStateSize()
   benchmark.measureEffects()
   benchmark.measureMemory()
+  benchmark.measureIdleClients()
   benchmark.measureStartup()
   benchmark.measureVerify()
   print("\n" + benchmark.report.markdown)
