@@ -12,13 +12,9 @@ final class Daemon<App: HostedApp>: Sendable {
   let options: DaemonOptions
   /// The command line, read again on reload.
   private let arguments: [String]
-  private let listener: Listener
+  private let listenerPath: String
   private let loop: StoreLoop<App>
-  private let policy: PeerPolicy
   private let notifier: ServiceNotifier
-  private let nextConnectionID = Atomic<Int>(1)
-  private let connections = ConnectionRegistry()
-  private let stopping = Atomic<Bool>(false)
 
   init(options: DaemonOptions, arguments: [String]) throws {
     self.arguments = arguments
@@ -36,7 +32,7 @@ final class Daemon<App: HostedApp>: Sendable {
       guard let entry = getgrnam(name) else { throw UsageError("--allow-group: no group named '\(name)' exists") }
       group = (name, entry.pointee.gr_gid)
     }
-    policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
+    let policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
     try DirectorySetup.checkSafeForState(options.stateDirectory)
     for kind in [WorkerKind.timer, .network] {
@@ -61,10 +57,20 @@ final class Daemon<App: HostedApp>: Sendable {
       pingInterval: options.workerTimeout / 2, pingTimeout: options.workerTimeout, appWorkers: appWorkers)
     loop = try StoreLoop(
       options: options, workers: workers, dependencies: options.settings.dependencies, notifier: notifier)
-    if let passed {
-      listener = try Listener.adopt(passed.socket, path: passed.path)
-    } else {
-      listener = try Listener.open(options, group: group)
+    // Only once the state is recovered: a daemon that refuses its state
+    // leaves no socket behind.
+    let listener =
+      if let passed {
+        try Listener.adopt(passed.socket, path: passed.path)
+      } else {
+        try Listener.open(options, group: group)
+      }
+    listenerPath = listener.path
+    do {
+      try loop.listen(on: listener, policy: policy)
+    } catch {
+      listener.close()
+      throw error
     }
   }
 
@@ -88,38 +94,26 @@ final class Daemon<App: HostedApp>: Sendable {
       try DetachedThread.start(name: "store-loop") { [loop] in
         IssueReporter.$current.withValue(.daemonLog) { loop.run() }
       }
-      try DetachedThread.start(name: "accept") { [self] in acceptLoop() }
     } catch {
       Log.error("\(error); cannot serve")
       exit(70)
     }
-    Log.info("listening on \(listener.path) (state in \(options.stateDirectory))")
+    Log.info("listening on \(listenerPath) (state in \(options.stateDirectory))")
     Log.info(
       "\(App.name) \(App.version): \(options.settings.summary)"
         + (options.configurationFile.map { "; settings from \($0)" } ?? ""))
     stopped.wait()
     notifier.notify(["STOPPING=1", ServiceNotifier.status("stopping")])
     Log.info("stopping: no new connections; answering what is in flight")
-    stopping.store(true, ordering: .sequentiallyConsistent)
-    listener.close()
-    // The loop commits what it reduced and closes the journal; every action
-    // it journaled is then acknowledged in its sender's outbox. It is waited
-    // for however long it takes, so that none goes unanswered.
+    // The loop stops accepting, commits what it reduced and closes the
+    // journal; every action it journaled is then acknowledged in its
+    // sender's outbox, and it says goodbye to every client. It is waited for
+    // however long it takes, so that none goes unanswered.
     let drained = DispatchSemaphore(value: 0)
     loop.post(.shutdown(done: { drained.signal() }))
     while drained.wait(timeout: .now() + .seconds(5)) == .timedOut {
       Log.warning(
         "stopping: the store loop is still busy; waiting for it, so that every action it journals is answered")
-    }
-    // Each client reads its answers, then goodbye; one that does not read is
-    // given up on after the write timeout.
-    let reason = "\(App.name) is shutting down"
-    for connection in connections.close() { connection.sayGoodbye(reason) }
-    let deadline = DispatchTime.now() + .milliseconds((options.writeTimeout + .seconds(1)).wholeMilliseconds)
-    if !connections.waitUntilEmpty(deadline: deadline) {
-      Log.warning(
-        "stopping: \(connections.count) client(s) did not read their last answers within the write timeout "
-          + "(--write-timeout); closing them")
     }
     Log.info("stopped")
     exit(0)
@@ -148,81 +142,6 @@ final class Daemon<App: HostedApp>: Sendable {
     guard let fresh else { return }
     Log.info(
       "reloaded the feature settings\(fresh.configurationFile.map { " from \($0)" } ?? ""): \(fresh.settings.summary)")
-  }
-
-  private func acceptLoop() {
-    while !stopping.load(ordering: .sequentiallyConsistent) {
-      let socket: UnixSocket
-      do {
-        guard let accepted = try listener.accept() else { return }
-        socket = accepted
-      } catch {
-        if stopping.load(ordering: .sequentiallyConsistent) { return }
-        switch error.errno {
-        case EINTR, ECONNABORTED, EPROTO:
-          continue
-        case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-          // Out of descriptors or memory for now: connections that end free
-          // them, so wait a little and go on rather than stop serving.
-          Log.warning("\(error); retrying in 100 ms")
-          usleep(100_000)
-          continue
-        default:
-          Log.error("\(error); no longer accepting connections")
-          return
-        }
-      }
-      let credentials: PeerCredentials
-      do {
-        credentials = try socket.peerCredentials()
-      } catch {
-        Log.warning("\(error); closing the connection")
-        socket.close()
-        continue
-      }
-      guard policy.allows(credentials) else {
-        // Refused before anything is read. The two small frames fit in the
-        // socket buffer, so this write does not wait on the client; Unix
-        // sockets keep written data readable after close.
-        let reason = policy.refusal(for: credentials)
-        Log.warning("refused connection from pid \(credentials.pid): \(reason)")
-        try? socket.write(
-          MessageCodec.frame(ServerMessage.error(id: nil, code: .forbidden, message: reason))
-            + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
-        socket.close()
-        continue
-      }
-      let id = nextConnectionID.add(1, ordering: .relaxed).oldValue
-      // The daemon outlives every connection, so capturing it is safe.
-      let connection = Connection(id: id, socket: socket, outboxLimit: options.outboxLimit) { [self] in
-        connections.remove(id)
-      }
-      switch connections.admit(connection, maximum: options.maximumClients) {
-      case .admitted(let evicted):
-        evicted?.closeWithError(
-          id: nil, .timeout,
-          "no hello yet, and a newer connection needed the room: at most "
-            + "\(ConnectionRegistry.handshakeShare(of: options.maximumClients)) connections may wait for their hello "
-            + "(half of --max-clients), so the one waiting longest is closed")
-      case .full:
-        let reason = "\(App.name) already serves \(options.maximumClients) clients (--max-clients); try again later"
-        try? socket.write(
-          MessageCodec.frame(ServerMessage.error(id: nil, code: .tooManyClients, message: reason))
-            + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))
-        socket.close()
-        continue
-      case .closed:
-        // Accepted as the daemon began to stop.
-        try? socket.write(MessageCodec.frame(ServerMessage.goodbye(reason: "\(App.name) is shutting down")))
-        socket.close()
-        return
-      }
-      do {
-        try connection.start(loop: loop.inbox, options: options)
-      } catch {
-        Log.warning("refused connection from pid \(credentials.pid): \(error)")
-      }
-    }
   }
 }
 

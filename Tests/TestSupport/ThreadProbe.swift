@@ -68,7 +68,7 @@ public struct ThreadProbe: Sendable {
 
   /// The blocking system calls a test waits for, by what they do.
   public enum SystemCall: Hashable, Sendable, CustomStringConvertible {
-    /// `poll` or `ppoll`.
+    /// `poll`, `ppoll` or `epoll_wait`.
     case poll
     /// `read` or `recvfrom`.
     case read
@@ -80,13 +80,13 @@ public struct ThreadProbe: Sendable {
     var numbers: [Int] {
       #if arch(x86_64)
         switch self {
-        case .poll: [7, 271]
+        case .poll: [7, 271, 232, 281, 441]
         case .read: [0, 45]
         case .futex: [202]
         }
       #elseif arch(arm64)
         switch self {
-        case .poll: [73]
+        case .poll: [73, 22, 441]
         case .read: [63, 207]
         case .futex: [98]
         }

@@ -10,31 +10,19 @@ struct Listener: Sendable {
   /// Whether the socket file is the daemon's to remove: not when systemd
   /// passed the socket, which outlives the daemon (socket activation).
   let ownsPath: Bool
-  /// A pipe whose write end ``close()`` writes to, waking ``accept()``: a
-  /// passed socket must not be shut down, as systemd listens on it too.
-  private let wakeRead: Int32
-  private let wakeWrite: Int32
 
-  private init(socket: UnixSocket, path: String, ownsPath: Bool) throws(SocketError) {
-    var ends: [Int32] = [0, 0]
-    guard pipe(&ends) == 0 else { throw SocketError("pipe") }
-    for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-    if ownsPath {
-      // Non-blocking, so that a connection that goes away between poll and
-      // accept cannot leave accept waiting where close() cannot wake it.
-      let flags = fcntl(socket.descriptor, F_GETFL)
-      if flags >= 0 { _ = fcntl(socket.descriptor, F_SETFL, flags | O_NONBLOCK) }
-    }
+  private init(socket: UnixSocket, path: String, ownsPath: Bool) {
+    // Non-blocking: the store loop accepts when its event poll says a
+    // connection waits, and must never wait in `accept`.
+    socket.setNonBlocking()
     self.socket = socket
     self.path = path
     self.ownsPath = ownsPath
-    wakeRead = ends[0]
-    wakeWrite = ends[1]
   }
 
   /// The socket systemd passed (socket activation), left in place on close.
   static func adopt(_ socket: UnixSocket, path: String) throws(SocketError) -> Listener {
-    try Listener(socket: socket, path: path, ownsPath: false)
+    Listener(socket: socket, path: path, ownsPath: false)
   }
 
   /// Binds `options.socketPath`: its directory is created 0700 (0750 for an
@@ -60,40 +48,20 @@ struct Listener: Sendable {
       unlink(path)
       throw error
     }
-    do {
-      return try Listener(socket: socket, path: path, ownsPath: true)
-    } catch {
-      socket.close()
-      unlink(path)
-      throw error
-    }
+    return Listener(socket: socket, path: path, ownsPath: true)
   }
 
-  /// The next connection; nil once ``close()`` was called.
-  func accept() throws(SocketError) -> UnixSocket? {
-    var descriptors = [
-      pollfd(fd: socket.descriptor, events: Int16(POLLIN), revents: 0),
-      pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-    ]
-    while true {
-      let ready = poll(&descriptors, 2, -1)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        throw SocketError("poll")
-      }
-      if descriptors[1].revents != 0 { return nil }
-      do {
-        return try socket.accept()
-      } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
-        continue  // The connection went away before it was accepted.
-      }
+  /// The next connection waiting, or nil when none does.
+  func acceptReady() throws(SocketError) -> UnixSocket? {
+    do {
+      return try socket.accept()
+    } catch  where error.errno == EAGAIN || error.errno == EWOULDBLOCK {
+      return nil
     }
   }
 
   /// Stops accepting; removes the socket file unless systemd owns it.
   func close() {
-    var byte: UInt8 = 1
-    _ = write(wakeWrite, &byte, 1)
     if ownsPath {
       socket.shutdown()
       unlink(path)

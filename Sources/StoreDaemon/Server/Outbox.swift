@@ -1,11 +1,9 @@
-import Dispatch
 import Glibc
-import Synchronization
 
 /// The frames waiting to be written to one connection, bounded, so a client
 /// that reads slowly can never make the daemon wait or grow without bound.
+/// Confined to the store loop's thread, which offers frames and writes them.
 ///
-/// The store loop offers frames; the connection's writer thread takes them.
 /// Two kinds of traffic wait here, each bounded by ``limit`` on its own:
 ///
 /// - *Answers* to the client's own requests (and the last words before a
@@ -19,25 +17,21 @@ import Synchronization
 ///   a snapshot instead, which always fits once the diffs are gone.
 ///
 /// While the store loop has reduced actions whose journal records are not yet
-/// durable, it *holds* the outboxes: frames offered meanwhile wait until
+/// durable, frames are *held*: those offered meanwhile wait until
 /// ``release()`` (the batch is durable) or are thrown away by
 /// ``discardHeld()`` (it was rejected), so no client ever sees a version that
-/// a crash could take back.
+/// a crash could take back. An outbox joins the open batch's ``HoldGate``
+/// when the first frame is offered to it, so a batch costs only the clients
+/// it speaks to.
 ///
-/// *Write-through*: given its socket, the outbox writes what becomes
-/// takeable itself, at once and without blocking, whenever the writer thread
-/// is idle, so an acknowledgement or a diff does not wait for that thread to
-/// wake up (a futex wake and a context switch per frame and connection). What
-/// the socket does not take is left for the writer thread, whose writes may
-/// wait, up to the socket's timeout. The write happens under the outbox's
-/// lock, and the writer thread ``retire()``s the outbox under that lock
-/// before the socket may be closed, so the descriptor is never written after
-/// its connection let go of it.
-final class Outbox: Sendable {
+/// Frames that may go are written at once, as many as the socket takes,
+/// several in one `sendmsg`, never waiting: what the socket does not take
+/// waits for it to have room (``isBlocked``; the loop watches the socket for
+/// writability and calls ``flush()``).
+final class Outbox {
   /// What a waiting frame is, for the limits and for dropping.
   enum Kind {
-    /// An answer, or the rest of a frame the socket took only part of:
-    /// never refused, never dropped.
+    /// An answer: never refused, never dropped.
     case answer
     /// Unsolicited, and dropped for a snapshot when the subscriber lags.
     case droppable
@@ -45,38 +39,52 @@ final class Outbox: Sendable {
     case kept
   }
 
-  private struct State {
-    var frames: [(bytes: [UInt8], kind: Kind)] = []
-    var head = 0
-    /// The index in `frames` from which frames are held; nil when none are.
-    var heldFrom: Int?
-    /// The bytes of the answers waiting, and of everything else.
-    var answerBytes = 0
-    var unsolicitedBytes = 0
-    var isFinished = false
-    var lastTakenAt = ContinuousClock.now
-    /// The writer thread holds frames it took and is writing them.
-    var writerIsBusy = false
-    /// The writer thread has ended: nothing is written through any more.
-    var isRetired = false
-    /// Called once fewer than `limit` bytes of answers wait (``whenRoom(_:)``).
-    var onRoom: (@Sendable () -> Void)?
-
-    mutating func count(_ bytes: Int, of kind: Kind) {
-      if kind == .answer { answerBytes += bytes } else { unsolicitedBytes += bytes }
-    }
+  /// What the connection is told of its outbox.
+  enum Change {
+    /// The socket took less than was ready: watch it for room.
+    case blocked
+    /// Everything ready was written.
+    case unblocked
+    /// Finished, and everything is written: the connection may close.
+    case drained
+    /// A write failed (the peer is gone): nothing more will be written.
+    case failed(errno: Int32)
   }
 
   /// The most bytes of answers, and of unsolicited frames, that may wait.
   let limit: Int
-  /// The socket written through to; nil to leave every write to the writer thread.
+  /// The socket written to; nil for an outbox that only queues (tests).
   private let descriptor: Int32?
-  private let state = Mutex(State())
-  private let available = DispatchSemaphore(value: 0)
+  /// The batch this outbox holds its frames for, when one is open.
+  private let gate: HoldGate?
+  private var frames: [(bytes: [UInt8], kind: Kind)] = []
+  private var head = 0
+  /// The bytes of `frames[head]` already written.
+  private var headOffset = 0
+  /// The index in `frames` from which frames are held; nil when none are.
+  private var heldFrom: Int?
+  /// The bytes of the answers waiting, and of everything else.
+  private var answerBytes = 0
+  private var unsolicitedBytes = 0
+  private(set) var isFinished = false
+  /// The socket took less than it was offered; the loop says when it has room.
+  private(set) var isBlocked = false
+  /// A write failed: nothing is written any more.
+  private(set) var hasFailed = false
+  /// ``Change/drained`` was said.
+  private var hasDrained = false
+  /// When the socket last took bytes, or the outbox last had nothing to
+  /// write: how long a client has not been reading.
+  private(set) var lastTakenAt = ContinuousClock.now
+  /// Called once fewer than `limit` bytes of answers wait (``whenRoom(_:)``).
+  private var onRoom: (() -> Void)?
+  /// Told when the outbox blocks, unblocks, drains or fails.
+  var onChange: ((Change) -> Void)?
 
-  init(limit: Int, writingThroughTo descriptor: Int32? = nil) {
+  init(limit: Int, writingTo descriptor: Int32? = nil, gate: HoldGate? = nil) {
     self.limit = limit
     self.descriptor = descriptor
+    self.gate = gate
   }
 
   /// Queues an answer; it is never refused. Discarded after ``finish()``.
@@ -94,198 +102,243 @@ final class Outbox: Sendable {
 
   @discardableResult
   private func queue(_ frame: [UInt8], _ kind: Kind) -> Bool {
-    let (queued, takeable, onRoom) = state.withLock { state -> (Bool, Bool, (@Sendable () -> Void)?) in
-      guard !state.isFinished else { return (false, false, nil) }
-      if kind != .answer && state.unsolicitedBytes > 0 && state.unsolicitedBytes + frame.count > limit {
-        return (false, false, nil)
-      }
-      state.frames.append((frame, kind))
-      state.count(frame.count, of: kind)
-      let takeable = state.heldFrom == nil && !writeThrough(&state)
-      return (true, takeable, takeRoomCallback(&state))
+    guard !isFinished, !hasFailed else { return false }
+    if kind != .answer && unsolicitedBytes > 0 && unsolicitedBytes + frame.count > limit { return false }
+    if heldFrom == nil, let gate, gate.isHolding {
+      heldFrom = frames.count
+      gate.held.append(self)
     }
-    // A held frame wakes the writer when it is released, not now: waking it
-    // to find nothing it may take costs a context switch per frame.
-    if takeable { available.signal() }
-    onRoom?()
-    return queued
+    frames.append((frame, kind))
+    count(frame.count, of: kind)
+    if heldFrom == nil && !isBlocked { flush() }
+    return true
+  }
+
+  private func count(_ bytes: Int, of kind: Kind) {
+    if kind == .answer { answerBytes += bytes } else { unsolicitedBytes += bytes }
   }
 
   /// Whether `limit` bytes of answers or more wait: the client's next
   /// requests should wait until it has read them.
-  var answersAreFull: Bool { state.withLock { $0.answerBytes >= limit } }
+  var answersAreFull: Bool { answerBytes >= limit }
+
+  /// Whether nothing waits to be written, held frames included.
+  var isEmpty: Bool { head == frames.count }
 
   /// Calls `action` once fewer than `limit` bytes of answers wait: at once
-  /// if that is so now, else from the thread that takes the bytes that make
-  /// the room. A later call replaces an earlier one not yet made.
-  func whenRoom(_ action: @escaping @Sendable () -> Void) {
-    let onRoom = state.withLock { state -> (@Sendable () -> Void)? in
-      state.onRoom = action
-      return takeRoomCallback(&state)
-    }
-    onRoom?()
+  /// if that is so now, else when a write makes the room. A later call
+  /// replaces an earlier one not yet made.
+  func whenRoom(_ action: @escaping () -> Void) {
+    onRoom = action
+    callRoomIfDue()
   }
 
-  /// The room callback, taken out, if there is room now.
-  private func takeRoomCallback(_ state: inout State) -> (@Sendable () -> Void)? {
-    guard state.onRoom != nil, state.answerBytes < limit else { return nil }
-    defer { state.onRoom = nil }
-    return state.onRoom
+  private func callRoomIfDue() {
+    guard let action = onRoom, answerBytes < limit else { return }
+    onRoom = nil
+    action()
   }
 
-  /// Drops the droppable frames still waiting; returns how many bytes it freed.
+  /// Drops the droppable frames still waiting (but a frame begun); returns
+  /// how many bytes it freed.
   @discardableResult
   func dropDroppable() -> Int {
-    state.withLock { state in
-      var kept: [(bytes: [UInt8], kind: Kind)] = []
-      var heldFrom: Int?
-      var freed = 0
-      for index in state.frames.indices[state.head...] {
-        if let held = state.heldFrom, index >= held, heldFrom == nil { heldFrom = kept.count }
-        if state.frames[index].kind == .droppable {
-          freed += state.frames[index].bytes.count
-        } else {
-          kept.append(state.frames[index])
-        }
+    var kept: [(bytes: [UInt8], kind: Kind)] = []
+    var newHeldFrom: Int?
+    var freed = 0
+    for index in frames.indices[head...] {
+      if let held = heldFrom, index >= held, newHeldFrom == nil { newHeldFrom = kept.count }
+      if frames[index].kind == .droppable && !(index == head && headOffset > 0) {
+        freed += frames[index].bytes.count
+      } else {
+        kept.append(frames[index])
       }
-      if state.heldFrom != nil && heldFrom == nil { heldFrom = kept.count }
-      state.frames = kept
-      state.head = 0
-      state.heldFrom = heldFrom
-      state.unsolicitedBytes -= freed
-      return freed
     }
+    if heldFrom != nil && newHeldFrom == nil { newHeldFrom = kept.count }
+    frames = kept
+    head = 0
+    heldFrom = newHeldFrom
+    unsolicitedBytes -= freed
+    return freed
   }
 
   /// Holds the frames offered from now on until ``release()`` or
   /// ``discardHeld()``; already holding, it changes nothing.
   func hold() {
-    state.withLock { state in
-      if state.heldFrom == nil { state.heldFrom = state.frames.count }
-    }
+    if heldFrom == nil { heldFrom = frames.count }
   }
 
-  /// Lets the writer take the held frames.
+  /// Lets the held frames go, and writes them.
   func release() {
-    let (released, onRoom) = state.withLock { state -> (Bool, (@Sendable () -> Void)?) in
-      guard let held = state.heldFrom else { return (false, nil) }
-      state.heldFrom = nil
-      if state.isFinished { return (true, nil) }
-      return (held < state.frames.count && !writeThrough(&state), takeRoomCallback(&state))
-    }
-    // Only an outbox that held something wakes its writer: the store loop
-    // holds and releases every client's outbox for every batch.
-    if released { available.signal() }
-    onRoom?()
+    guard heldFrom != nil else { return }
+    heldFrom = nil
+    if !isBlocked { flush() }
   }
 
   /// Throws the held frames away; returns how many there were.
   @discardableResult
   func discardHeld() -> Int {
-    let (count, onRoom) = state.withLock { state -> (Int, (@Sendable () -> Void)?) in
-      guard let held = state.heldFrom else { return (0, nil) }
-      let discarded = state.frames[held...]
-      for frame in discarded { state.count(-frame.bytes.count, of: frame.kind) }
-      state.frames.removeSubrange(held...)
-      state.heldFrom = nil
-      return (discarded.count, takeRoomCallback(&state))
-    }
-    available.signal()
-    onRoom?()
-    return count
+    guard let held = heldFrom else { return 0 }
+    let discarded = frames[held...]
+    for frame in discarded { count(-frame.bytes.count, of: frame.kind) }
+    frames.removeSubrange(held...)
+    heldFrom = nil
+    callRoomIfDue()
+    drainIfDone()
+    return discarded.count
   }
 
-  /// Stops writing through: the writer thread calls it as it ends, before
-  /// the socket may be closed. Waits for a write through in progress.
-  func retire() {
-    state.withLock { $0.isRetired = true }
-  }
-
-  /// No more frames will be offered; the writer ends once the queue is empty.
+  /// No more frames will be offered; the connection closes once what waits
+  /// is written (held frames once released).
   func finish() {
-    state.withLock { $0.isFinished = true }
-    available.signal()
+    guard !isFinished else { return }
+    isFinished = true
+    drainIfDone()
   }
 
-  /// The next frame, waiting for one; `nil` once finished and empty.
-  func next() -> [UInt8]? {
-    next(upTo: 0)
+  /// Says ``Change/drained`` once: finished, and everything written.
+  private func drainIfDone() {
+    guard isFinished, isEmpty, !hasFailed, !hasDrained else { return }
+    hasDrained = true
+    onChange?(.drained)
   }
 
-  /// The frames ready to be written, back to back, waiting for at least one;
-  /// `nil` once finished and empty. Frames are added while the total stays
-  /// within `maximumBytes` (the first is taken whatever its size), so that
-  /// several frames cost one write.
-  func next(upTo maximumBytes: Int) -> [UInt8]? {
-    while true {
-      let (batch, onRoom) = state.withLock { state -> ([UInt8]??, (@Sendable () -> Void)?) in
-        // Called again: what the writer took last time is written.
-        state.writerIsBusy = false
-        if let bytes = Self.take(&state, upTo: maximumBytes) {
-          state.writerIsBusy = true
-          return (.some(bytes), takeRoomCallback(&state))
+  /// Writes the frames that may go, as many as the socket takes without
+  /// waiting, and says what changed.
+  func flush() {
+    guard let descriptor, !hasFailed else { return }
+    let wasBlocked = isBlocked
+    let end = heldFrom ?? frames.count
+    while head < end {
+      let written = send(to: descriptor, upTo: end)
+      if written < 0 {
+        if errno == EINTR { continue }
+        if errno == EAGAIN || errno == EWOULDBLOCK {
+          isBlocked = true
+          if !wasBlocked { onChange?(.blocked) }
+          return
         }
-        // A finished outbox still owes its held frames once they are released.
-        return (state.isFinished && state.heldFrom == nil ? .some(nil) : nil, nil)
+        fail(errno)
+        return
       }
-      onRoom?()
-      if let batch { return batch }
-      available.wait()
+      lastTakenAt = .now
+      consume(written)
+    }
+    lastTakenAt = .now
+    isBlocked = false
+    if head == frames.count {
+      frames.removeAll(keepingCapacity: frames.count <= 64)
+      head = 0
+      if heldFrom != nil { heldFrom = 0 }
+    }
+    callRoomIfDue()
+    if wasBlocked { onChange?(.unblocked) }
+    drainIfDone()
+  }
+
+  /// Sends frames `head..<end` (from `headOffset` in the first) in one
+  /// `sendmsg`, at most ``maximumFramesPerWrite`` of them; returns what it
+  /// returned.
+  private func send(to descriptor: Int32, upTo end: Int) -> Int {
+    let count = min(end - head, Self.maximumFramesPerWrite)
+    return withUnsafeTemporaryAllocation(of: iovec.self, capacity: count) { vectors in
+      // The frames' storage stays put for the call: `frames` is not
+      // changed while the pointers are in use.
+      Self.withPinnedBytes(of: frames, from: head, count: count) { buffers in
+        for (index, buffer) in buffers.enumerated() {
+          let skip = index == 0 ? headOffset : 0
+          vectors[index] = iovec(
+            iov_base: UnsafeMutableRawPointer(mutating: buffer.baseAddress.map { $0 + skip }),
+            iov_len: buffer.count - skip)
+        }
+        var message = msghdr()
+        message.msg_iov = vectors.baseAddress
+        message.msg_iovlen = count
+        return Glibc.sendmsg(descriptor, &message, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
+      }
     }
   }
 
-  /// Takes the frames that may be written, back to back, up to
-  /// `maximumBytes` (the first whatever its size); nil when there are none.
-  private static func take(_ state: inout State, upTo maximumBytes: Int) -> [UInt8]? {
-    let end = state.heldFrom ?? state.frames.count
-    guard state.head < end else { return nil }
-    var bytes = state.frames[state.head].bytes
-    state.count(-bytes.count, of: state.frames[state.head].kind)
-    state.head += 1
-    while state.head < end && bytes.count + state.frames[state.head].bytes.count <= maximumBytes {
-      bytes += state.frames[state.head].bytes
-      state.count(-state.frames[state.head].bytes.count, of: state.frames[state.head].kind)
-      state.head += 1
+  /// Calls `body` with the bytes of `count` frames from `start`, each
+  /// pinned for the call.
+  private static func withPinnedBytes<Result>(
+    of frames: [(bytes: [UInt8], kind: Kind)], from start: Int, count: Int,
+    _ body: ([UnsafeRawBufferPointer]) -> Result
+  ) -> Result {
+    var buffers: [UnsafeRawBufferPointer] = []
+    buffers.reserveCapacity(count)
+    func pin(_ index: Int) -> Result {
+      guard index < start + count else { return body(buffers) }
+      return frames[index].bytes.withUnsafeBytes { raw in
+        buffers.append(raw)
+        return pin(index + 1)
+      }
     }
-    state.lastTakenAt = .now
-    if state.head == state.frames.count {
-      state.frames.removeAll(keepingCapacity: true)
-      state.head = 0
-      if state.heldFrom != nil { state.heldFrom = 0 }
+    return pin(start)
+  }
+
+  /// Takes `written` bytes off the front of the queue.
+  private func consume(_ written: Int) {
+    var left = written
+    while left > 0 {
+      let remaining = frames[head].bytes.count - headOffset
+      if left < remaining {
+        headOffset += left
+        count(-left, of: frames[head].kind)
+        return
+      }
+      count(-remaining, of: frames[head].kind)
+      left -= remaining
+      frames[head].bytes = []
+      head += 1
+      headOffset = 0
     }
+  }
+
+  private func fail(_ code: Int32) {
+    hasFailed = true
+    frames.removeAll()
+    head = 0
+    headOffset = 0
+    heldFrom = nil
+    answerBytes = 0
+    unsolicitedBytes = 0
+    onChange?(.failed(errno: code))
+  }
+
+  /// The most frames one `sendmsg` takes (well under the kernel's
+  /// `UIO_MAXIOV` of 1024).
+  static let maximumFramesPerWrite = 64
+
+  /// The frames that may go, back to back, and takes them off the queue:
+  /// for an outbox that writes to no socket (tests).
+  func takeReady() -> [UInt8] {
+    let end = heldFrom ?? frames.count
+    var bytes: [UInt8] = []
+    while head < end {
+      bytes += frames[head].bytes[headOffset...]
+      count(-(frames[head].bytes.count - headOffset), of: frames[head].kind)
+      frames[head].bytes = []
+      head += 1
+      headOffset = 0
+    }
+    if head == frames.count {
+      frames.removeAll(keepingCapacity: true)
+      head = 0
+      if heldFrom != nil { heldFrom = 0 }
+    }
+    lastTakenAt = .now
+    callRoomIfDue()
     return bytes
   }
+}
 
-  /// Writes the takeable frames to the socket without blocking, if the
-  /// writer thread is idle; returns whether nothing is left for it. What the
-  /// socket did not take goes back to the front of the queue, a frame's
-  /// remainder included, for the writer thread.
-  private func writeThrough(_ state: inout State) -> Bool {
-    guard let descriptor, !state.writerIsBusy, !state.isRetired else { return false }
-    var lastTakenAt = state.lastTakenAt
-    while let bytes = Self.take(&state, upTo: Self.writeBatchBytes) {
-      let written = bytes.withUnsafeBytes {
-        send(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
-      }
-      // Only bytes the socket took say that the client made room.
-      if written > 0 { lastTakenAt = state.lastTakenAt } else { state.lastTakenAt = lastTakenAt }
-      if written == bytes.count { continue }
-      // EAGAIN (the client is not reading), or a failure the writer thread
-      // will meet and end the connection on.
-      // The rest of a frame begun must follow: it is never dropped.
-      let rest = Array(bytes[max(written, 0)...])
-      state.frames.insert((rest, .answer), at: state.head)
-      if let held = state.heldFrom, held >= state.head { state.heldFrom = held + 1 }
-      state.answerBytes += rest.count
-      return false
-    }
-    return true
-  }
-
-  /// The most bytes a writer takes at once.
-  static let writeBatchBytes = 256 * 1024
-
-  /// When the writer last took a frame: it takes one only after the previous
-  /// one was written, so this says when the client last made room by reading.
-  var lastTakenAt: ContinuousClock.Instant { state.withLock { $0.lastTakenAt } }
+/// The open batch's hold on the outboxes it speaks to: while a batch is
+/// open, an outbox offered a frame holds it and joins ``held``, so that the
+/// commit releases (or a refusal discards) exactly those.
+final class HoldGate {
+  /// Whether a batch is open.
+  var isHolding = false
+  /// The outboxes holding frames for the open batch.
+  var held: [Outbox] = []
 }

@@ -6,7 +6,8 @@ import Wire
 /// The actions reduced since the last commit to the journal: their records,
 /// what they answered, the effects they started, and what undoing them takes.
 /// Nothing of a batch leaves the daemon before its records are durable: the
-/// clients' outboxes are held, and the effects' starts wait here.
+/// outboxes of the clients it speaks to are held (``HoldGate``), and the
+/// effects' starts wait here.
 ///
 /// A class: the loop asks whether a batch is open twice per publication and
 /// takes it out to commit it; a reference is one retain, where a struct's
@@ -30,9 +31,10 @@ final class Batch {
   }
 
   let before: Before
-  /// The outboxes held for the batch, including those of clients that go
-  /// away before it ends (their last words wait for the commit too).
-  let held: [Connection]
+  /// The hold on the outboxes the batch speaks to, including those of
+  /// clients that go away before it ends (their last words wait for the
+  /// commit too).
+  private let gate: HoldGate
   private(set) var records: [JournalRecord] = []
   /// What the batch answered, in order, acknowledgements and other answers
   /// alike: the frames are held, so if the batch is refused they are thrown
@@ -43,11 +45,11 @@ final class Batch {
   /// once the batch is durable.
   private var starts: [(request: EffectRequest, id: EffectID)] = []
 
-  /// Opens a batch: holds every outbox in `held` until it ends.
-  init(before: Before, holding held: [Connection]) {
+  /// Opens a batch: every outbox offered a frame holds it until it ends.
+  init(before: Before, gate: HoldGate) {
     self.before = before
-    self.held = held
-    for connection in held { connection.outbox.hold() }
+    self.gate = gate
+    gate.isHolding = true
   }
 
   func append(_ record: JournalRecord) {
@@ -79,18 +81,23 @@ final class Batch {
     starts.removeAll()
   }
 
-  /// Lets the held frames go.
+  /// Lets the held frames go, and writes them.
   func releaseOutboxes() {
-    for connection in held { connection.outbox.release() }
+    let held = endHold()
+    for outbox in held { outbox.release() }
+  }
+
+  /// The outboxes that held frames; the gate holds no more.
+  private func endHold() -> [Outbox] {
+    gate.isHolding = false
+    defer { gate.held.removeAll(keepingCapacity: true) }
+    return gate.held
   }
 
   /// The batch was refused: its held frames are thrown away (and its starts
   /// never made).
   func discardOutboxes() {
     starts.removeAll()
-    for connection in held {
-      connection.outbox.discardHeld()
-      connection.outbox.release()
-    }
+    for outbox in endHold() { outbox.discardHeld() }
   }
 }

@@ -10,8 +10,6 @@ final class ClientRegistry {
   subscript(id: Int) -> ConnectedClient? { byID[id] }
 
   var count: Int { byID.count }
-  /// Every client's connection, for holding their outboxes during a batch.
-  var connections: [Connection] { byID.values.map(\.connection) }
 
   func add(_ client: ConnectedClient) {
     byID[client.connection.id] = client

@@ -15,7 +15,7 @@ final class ConnectedClient {
 
   /// The client's requests that wait, in order: for a history read to be
   /// answered, or for the client to read the answers already queued.
-  var deferred: [LoopCommand] = []
+  var deferred: [ConnectionServer.Event] = []
   /// Whether `deferred` is being worked through (its head was just taken).
   var isDraining = false
 

@@ -4,19 +4,11 @@ import Wire
 /// What the other threads ask of the store loop (``StoreLoop/post(_:)``),
 /// taken in arrival order.
 enum LoopCommand: Sendable {
-  case connected(Connection, client: String)
-  case disconnected(connectionID: Int)
-  case message(connectionID: Int, ClientMessage)
-  /// A frame from a greeted client that is not a valid message.
-  case invalid(connectionID: Int, requestID: Int?, MessageError)
   /// A worker process ended or was reaped, posted by the thread that
   /// watches it. (What a worker sends, the loop reads itself.)
   case worker(WorkerKind, generation: Int, WorkerLink.Report)
   /// What the history reader found for a client's `log` or `get` with `at`.
   case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
-  /// The client has read enough of its answers: its waiting requests may
-  /// go on (``Outbox/whenRoom(_:)``).
-  case room(connectionID: Int)
   /// A reload (SIGHUP) is done: the dependencies the app's settings now
   /// give, which actions reduced from now on see, or nil if the settings
   /// could not be read.
@@ -27,7 +19,7 @@ enum LoopCommand: Sendable {
   /// open batch); any other command first commits it.
   var reduces: Bool {
     switch self {
-    case .message(_, .send), .worker: true
+    case .worker: true
     default: false
     }
   }

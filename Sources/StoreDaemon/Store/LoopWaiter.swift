@@ -3,54 +3,62 @@ import Platform
 import Wire
 
 /// How the store loop waits for its next work: commands in its ``Inbox``, or
-/// input on the sockets it reads itself (the effect workers').
+/// sockets ready in its event poll (the clients', the listener, the effect
+/// workers').
 ///
-/// - Busy (commands queued), it does not wait, and looks at the sockets only
-///   every ``busyCheckInterval``: no system call per pass, and no worker
-///   starved by a steady stream of commands.
+/// - Busy (commands queued), it does not wait: it looks at the sockets
+///   without sleeping and returns.
 /// - Idle, it first spins for ``spin``, watching the inbox and, every
-///   ``spinCheckInterval``, the sockets; then it sleeps in `poll`. A request
-///   that arrives within the spin is taken at once, without the wake-up of a
-///   sleeping thread, which costs these machines tens of microseconds
-///   (docs/BENCHMARKS.md); the price is up to that much CPU after each piece
-///   of work, and none at all when `spin` is zero (`--spin 0`). Each turn of
-///   the spin yields the processor, so that the threads the loop waits for
-///   (a connection's reader, a client on the same core) are not held off.
+///   ``spinCheckInterval``, the sockets; then it sleeps in the event poll,
+///   which the inbox's ``Inbox/wake`` wakes. A request that arrives within
+///   the spin is taken at once, without the wake-up of a sleeping thread,
+///   which costs these machines tens of microseconds (docs/BENCHMARKS.md);
+///   the price is up to that much CPU after each piece of work, and none at
+///   all when `spin` is zero (`--spin 0`). Each turn of the spin yields the
+///   processor, so that the threads and processes the loop waits for (a
+///   client on the same core) are not held off.
 struct LoopWaiter {
-  static let busyCheckInterval: Duration = .microseconds(100)
+  /// The token the inbox's wake signal is registered with.
+  static let wakeToken: UInt64 = 0
   static let spinCheckInterval: Duration = .microseconds(5)
 
   let spin: Duration
-  private var socketsCheckedAt = ContinuousClock.now
 
-  init(spin: Duration) {
-    self.spin = spin
-  }
-
-  /// Returns when `inbox` has commands, one of `sockets` is readable (those
-  /// returned), or `deadline` has passed.
-  mutating func wait<Command>(
-    for inbox: Inbox<Command>, until deadline: ContinuousClock.Instant, alsoReading sockets: [Int32]
-  ) -> [Int32] {
+  /// Returns the sockets that are ready, when `inbox` has commands, some
+  /// are ready, or `deadline` has passed.
+  func wait<Command>(for inbox: Inbox<Command>, on poll: EventPoll, until deadline: ContinuousClock.Instant)
+    -> [EventPoll.Event]
+  {
+    if inbox.hasCommands { return Self.sockets(poll.wait(milliseconds: 0)) }
     var now = ContinuousClock.now
-    if inbox.hasCommands { return check(sockets, every: Self.busyCheckInterval, now: now) }
     let spinEnd = min(now + spin, deadline)
+    var checkedAt = now - Self.spinCheckInterval
     while now < spinEnd {
       if inbox.hasCommands { return [] }
-      let ready = check(sockets, every: Self.spinCheckInterval, now: now)
-      if !ready.isEmpty { return ready }
+      if now - checkedAt >= Self.spinCheckInterval {
+        checkedAt = now
+        let ready = Self.sockets(poll.wait(milliseconds: 0))
+        if !ready.isEmpty { return ready }
+      }
       sched_yield()
       now = .now
     }
-    socketsCheckedAt = now
-    return inbox.sleep(until: deadline, alsoReading: sockets)
+    guard inbox.prepareToSleep() else { return Self.sockets(poll.wait(milliseconds: 0)) }
+    let ready = poll.wait(milliseconds: Readiness.milliseconds(until: deadline))
+    inbox.awoke()
+    return Self.sockets(ready)
   }
 
-  /// The readable ones of `sockets`, if they were last looked at `interval`
-  /// or longer ago; none otherwise.
-  private mutating func check(_ sockets: [Int32], every interval: Duration, now: ContinuousClock.Instant) -> [Int32] {
-    guard !sockets.isEmpty, now - socketsCheckedAt >= interval else { return [] }
-    socketsCheckedAt = now
-    return Readiness.readable(sockets, milliseconds: 0)
+  /// The events but the inbox's wake signal's (the inbox says itself
+  /// whether commands wait).
+  private static func sockets(_ events: [EventPoll.Event]) -> [EventPoll.Event] {
+    events.contains { $0.token == wakeToken } ? events.filter { $0.token != wakeToken } : events
   }
+}
+
+/// The event poll's tokens for the effect workers' sockets: each worker's
+/// key (``WorkerSupervisor/sockets``) from this base, above the clients'
+/// (``ConnectionServer/connectionTokenBase``).
+enum WorkerTokens {
+  static let base: UInt64 = 1 << 62
 }

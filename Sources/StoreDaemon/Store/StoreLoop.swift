@@ -2,6 +2,7 @@ import ActionLanguage
 import ComposableCore
 import Dispatch
 import FoundationEssentials
+import Glibc
 import JSON
 import Journal
 import Platform
@@ -22,8 +23,9 @@ import Wire
 /// connection's bounded ``Outbox``, and a subscriber that cannot keep up is
 /// resynchronised or disconnected.
 final class StoreLoop<App: HostedApp>: @unchecked Sendable {
-  // Safe: `inbox` is thread-safe (a Mutex and a pipe); every other stored
-  // property is read and written only by the thread running `run()`.
+  // Safe: `inbox` is thread-safe (a Mutex and an eventfd); every other
+  // stored property is read and written only by the thread running `run()`
+  // (made in `init`, on the thread that then starts that one).
 
   /// How many rounds of failing what failures started a stop allows.
   private static var shutdownRounds: Int { 64 }
@@ -38,6 +40,13 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// The root reducer, asked for the features' recovery actions.
   private let root: App.Root
   let clients = ClientRegistry()
+  /// What the loop waits on: the inbox's wake signal, the listener, every
+  /// client's socket and every worker's.
+  private let poll: EventPoll
+  /// The clients' sockets: accepting, reading, writing, deadlines.
+  let server: ConnectionServer
+  /// The workers' sockets in the poll, by the key that names each process.
+  private var watchedWorkers: [UInt64: Int32] = [:]
   let publisher: Publisher
   /// What each action's reducer drew from the date, UUID and random number
   /// dependencies, journaled with it so that a replay reproduces it.
@@ -65,6 +74,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   ) throws {
     self.options = options
     waiter = LoopWaiter(spin: options.spin)
+    poll = try EventPoll()
+    try poll.add(inbox.wake.descriptor, token: LoopWaiter.wakeToken, interest: .readable)
+    server = ConnectionServer(poll: poll, options: options)
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
       try StateRecovery.run(
         options: options, retained: options.retainedDiffs, initialState: App.initialState,
@@ -105,6 +117,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       dependencies: dependencies.recordingInputs(into: inputs))
   }
 
+  /// Serves the clients that connect to `listener` and `policy` allows,
+  /// once the loop runs. Called once, before ``run()``.
+  func listen(on listener: Listener, policy: PeerPolicy) throws(SystemFailure) {
+    try server.listen(on: listener, policy: policy)
+  }
+
   /// Queues a command for the loop.
   func post(_ command: LoopCommand) {
     inbox.post(command)
@@ -117,22 +135,34 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     supervisor.startAll()
     reduceRecoveryActionsIfNeeded()
     while isRunning {
-      let ready = waiter.wait(
-        for: inbox, until: min(.now + tick, supervisor.nextWakeup, service.nextWakeup),
-        alsoReading: supervisor.sockets)
-      // Every action reduced from these commands joins one batch, made
+      watchWorkerSockets()
+      var deadline = min(.now + tick, supervisor.nextWakeup, service.nextWakeup)
+      if let next = server.nextDeadline { deadline = min(deadline, next) }
+      let ready = server.hasEvents ? poll.wait(milliseconds: 0) : waiter.wait(for: inbox, on: poll, until: deadline)
+      // Every action reduced from what arrived joins one batch, made
       // durable with one sync (group commit) before anything about it leaves
-      // the daemon. A command that reads the state ends the batch first, so
+      // the daemon. A request that reads the state ends the batch first, so
       // it reads only durable versions.
+      var workersReady: [Int32] = []
+      for event in ready {
+        if event.token >= WorkerTokens.base {
+          if let descriptor = watchedWorkers[event.token - WorkerTokens.base] { workersReady.append(descriptor) }
+        } else {
+          server.handle(event)
+        }
+      }
       let commands = inbox.take()
-      if commands.isEmpty && ready.isEmpty { MemoryRelease.trimIfNeeded() }
+      if commands.isEmpty && ready.isEmpty && !server.hasEvents { MemoryRelease.trimIfNeeded() }
       for command in commands where isRunning { perform(command) }
-      if !ready.isEmpty && isRunning {
+      handleClientEvents()
+      if !workersReady.isEmpty && isRunning {
         // What the workers answered, read and taken in by the supervisor,
         // goes to the store in one hand-over.
-        for (reply, id) in supervisor.read(ready) where isRunning { deliver(reply, to: id) }
+        for (reply, id) in supervisor.read(workersReady) where isRunning { deliver(reply, to: id) }
       }
       commitBatch()
+      server.enforceDeadlines()
+      handleClientEvents()
       guard isRunning else { break }
       supervisor.tick()
       deliverWorkerReplies()
@@ -223,7 +253,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     stateBeforeBatch = store.state
     let before = Batch.Before(
       version: store.version, document: publisher.document, waits: waits, firstRequestID: store.nextRequestID)
-    committer.open(Batch(before: before, holding: clients.connections))
+    committer.open(Batch(before: before, gate: server.gate))
     publisher.batchOpened()
   }
 
@@ -331,29 +361,6 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   private func handle(_ command: LoopCommand) {
     switch command {
-    case .connected(let connection, let name):
-      clients.add(ConnectedClient(connection: connection, name: name))
-      send(
-        .welcome(
-          protocol: ProtocolVersion.current, server: "\(App.name) \(App.version)", version: store.version,
-          epoch: epoch), to: connection)
-    case .disconnected(let id):
-      guard clients[id] != nil else { return }
-      clients.leaving.insert(id)
-      letLeavingClientsGo()
-    case .message(let id, let message):
-      guard let client = clients[id], !client.connection.isClosing else { return }
-      guard mayHandleRequest(of: client) else { return postpone(command, of: client) }
-      handle(message, from: client)
-      client.connection.credits.signal()
-    case .invalid(let id, let requestID, let error):
-      guard let client = clients[id], !client.connection.isClosing else { return }
-      guard mayHandleRequest(of: client) else { return postpone(command, of: client) }
-      send(.error(id: requestID, code: error.code, message: error.message), to: client.connection)
-      client.connection.credits.signal()
-    case .room(let id):
-      guard let client = clients[id], !client.connection.isClosing else { return }
-      handleDeferredRequests(of: client)
     case .history(let connectionID, let requestID, let result):
       if let client = history.finish(connectionID: connectionID, requestID: requestID, result) {
         handleDeferredRequests(of: client)
@@ -365,9 +372,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
     case .shutdown(let done):
-      // Pending effects fail (their features hear why), and the workers are
-      // told to stop by the end of file on their sockets. The daemon says
-      // goodbye to the clients once this is done.
+      // No new connections. Pending effects fail (their features hear why),
+      // and the workers are told to stop by the end of file on their
+      // sockets. The daemon says goodbye to the clients once this is done.
+      server.stopAccepting()
       let links = supervisor.stopAll()
       // What the failures' actions start fails in turn once their batch
       // is durable, until no feature waits on an effect; bounded, so that a
@@ -389,9 +397,100 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
+      sayGoodbye()
       isRunning = false
       done()
     }
+  }
+
+  /// Each client reads its answers, then goodbye; one that does not read is
+  /// given up on after the write timeout. Every action the loop journaled
+  /// is answered in its sender's outbox by now.
+  private func sayGoodbye() {
+    server.sayGoodbyeToAll("\(App.name) is shutting down")
+    let deadline = ContinuousClock.now + options.writeTimeout + .seconds(1)
+    while server.count > 0 && ContinuousClock.now < deadline {
+      let until = min(deadline, server.nextDeadline ?? deadline)
+      for event in poll.wait(milliseconds: Readiness.milliseconds(until: until)) where event.token < WorkerTokens.base {
+        server.handle(event)
+      }
+      server.enforceDeadlines()
+      _ = server.takeEvents()
+    }
+    if server.count > 0 {
+      Log.warning(
+        "stopping: \(server.count) client(s) did not read their last answers within the write timeout "
+          + "(--write-timeout); closing them")
+      server.closeAll()
+    }
+  }
+
+  // MARK: The event loop
+
+  /// Watches the sockets of the workers that run now, and no others.
+  private func watchWorkerSockets() {
+    let sockets = supervisor.sockets
+    if sockets.count == watchedWorkers.count && sockets.allSatisfy({ watchedWorkers[$0.key] == $0.descriptor }) {
+      return
+    }
+    // Those gone first: a descriptor number may have been reused by a new
+    // worker's socket, which is then added under its own key.
+    for (key, descriptor) in watchedWorkers where !sockets.contains(where: { $0.key == key }) {
+      poll.remove(descriptor)
+      watchedWorkers[key] = nil
+    }
+    for (descriptor, key) in sockets where watchedWorkers[key] == nil {
+      do {
+        try poll.add(descriptor, token: WorkerTokens.base + key, interest: .readable)
+      } catch  where error.code == EEXIST {
+        try? poll.modify(descriptor, token: WorkerTokens.base + key, interest: .readable)
+      } catch {
+        Log.error("cannot watch a worker's socket: \(error)")
+        continue
+      }
+      watchedWorkers[key] = descriptor
+    }
+  }
+
+  /// Handles what the clients sent, and the requests of those that have
+  /// room for answers again, until nothing more is waiting.
+  private func handleClientEvents() {
+    while isRunning && (server.hasEvents || !server.withRoom.isEmpty) {
+      for event in server.takeEvents() where isRunning { handleClient(event) }
+      for id in server.takeWithRoom() where isRunning {
+        guard let client = clients[id], !client.connection.isClosing else { continue }
+        handleDeferredRequests(of: client)
+      }
+    }
+  }
+
+  /// Handles one of a client's events: a request joins the open batch if it
+  /// may reduce actions, and otherwise first commits it.
+  private func handleClient(_ event: ConnectionServer.Event) {
+    switch event {
+    case .connected(let connection, let name):
+      commitBatch()
+      clients.add(ConnectedClient(connection: connection, name: name))
+      send(
+        .welcome(
+          protocol: ProtocolVersion.current, server: "\(App.name) \(App.version)", version: store.version,
+          epoch: epoch), to: connection)
+    case .disconnected(let connection):
+      guard clients[connection.id] != nil else { return }
+      clients.leaving.insert(connection.id)
+      letLeavingClientsGo()
+    case .message(let connection, let message):
+      guard let client = clients[connection.id], !connection.isClosing else { return }
+      guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
+      if case .send = message { openBatchIfNeeded() } else { commitBatch() }
+      handle(message, from: client)
+    case .invalid(let connection, let requestID, let error):
+      guard let client = clients[connection.id], !connection.isClosing else { return }
+      guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
+      commitBatch()
+      send(.error(id: requestID, code: error.code, message: error.message), to: connection)
+    }
+    afterReducing()
   }
 
   private func handle(_ message: ClientMessage, from client: ConnectedClient) {
@@ -510,9 +609,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   }
 
   /// Keeps a request for later. Whatever made the client's requests wait
-  /// (a history read, or unread answers) resumes them when it ends.
-  private func postpone(_ command: LoopCommand, of client: ConnectedClient) {
-    client.deferred.append(command)
+  /// (a history read, or unread answers) resumes them when it ends; once
+  /// 64 wait, the client's socket is not read until they are handled.
+  private func postpone(_ event: ConnectionServer.Event, of client: ConnectedClient) {
+    client.deferred.append(event)
+    if client.deferred.count >= Connection.creditLimit { server.pause(client.connection) }
     if !client.historyPending && client.connection.outbox.answersAreFull { waitForRoom(client) }
   }
 
@@ -522,15 +623,16 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     while !client.deferred.isEmpty, !client.historyPending, clients[id] === client {
       guard !client.connection.outbox.answersAreFull else { return waitForRoom(client) }
       client.isDraining = true
-      perform(client.deferred.removeFirst())
+      handleClient(client.deferred.removeFirst())
       client.isDraining = false
     }
+    if client.deferred.isEmpty && clients[id] === client { server.resume(client.connection) }
   }
 
   /// Asks the client's outbox to tell the loop once it has room again.
   private func waitForRoom(_ client: ConnectedClient) {
     let id = client.connection.id
-    client.connection.outbox.whenRoom { [inbox] in inbox.post(.room(connectionID: id)) }
+    client.connection.outbox.whenRoom { [server] in server.noteRoom(id) }
   }
 
   /// Queues an answer, noted in the open batch (but for acknowledgements,

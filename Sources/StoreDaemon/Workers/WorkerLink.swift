@@ -9,7 +9,7 @@ import Wire
 /// One running worker process and the daemon's end of its socketpair. The
 /// store loop reads the socket itself, in the same `poll` as its inbox
 /// (``WorkerInput``): a reply is reduced by the thread it wakes, with no
-/// hand-off between threads. A writer thread drains the link's ``Outbox``, so
+/// hand-off between threads. A writer thread drains the link's ``WorkerOutbox``, so
 /// the store loop never waits on a worker.
 ///
 /// When the loop stops reading (the worker closed its socket or broke the
@@ -44,7 +44,7 @@ final class WorkerLink: Sendable {
   let generation: Int
   let pid: pid_t
   private let socket: UnixSocket
-  private let outbox: Outbox
+  private let outbox: WorkerOutbox
   private let isReaped = Mutex(false)
   private let isReleased = Mutex(false)
   private let writerDone = DispatchSemaphore(value: 0)
@@ -59,7 +59,7 @@ final class WorkerLink: Sendable {
     self.pid = child.pid
     self.socket = child.socket
     self.report = report
-    outbox = Outbox(limit: Self.outboxLimit, writingThroughTo: child.socket.descriptor)
+    outbox = WorkerOutbox(limit: Self.outboxLimit, writingThroughTo: child.socket.descriptor)
   }
 
   /// Spawns a worker and starts its writer thread and the thread that waits
@@ -189,7 +189,7 @@ final class WorkerLink: Sendable {
   }
 
   private func writeLoop() {
-    while let frame = outbox.next(upTo: Outbox.writeBatchBytes) {
+    while let frame = outbox.next(upTo: WorkerOutbox.writeBatchBytes) {
       do {
         try socket.write(frame)
       } catch {

@@ -196,9 +196,14 @@ final class WorkerSupervisor: EffectExecutor {
 
   // MARK: Reports from the workers
 
-  /// The sockets the loop reads, for its `poll`.
-  var sockets: [Int32] {
-    slots.compactMap { slot in slot.input == nil ? nil : slot.link?.descriptor }
+  /// The sockets the loop reads, each with a key that names its worker
+  /// process (its slot and generation), so that a descriptor number reused
+  /// by a restarted worker is told from the one before.
+  var sockets: [(descriptor: Int32, key: UInt64)] {
+    slots.enumerated().compactMap { index, slot in
+      guard slot.input != nil, let link = slot.link else { return nil }
+      return (link.descriptor, UInt64(index) << 32 | UInt64(UInt32(truncatingIfNeeded: slot.generation)))
+    }
   }
 
   /// Reads the workers whose sockets `poll` found ready, in `ready`, and

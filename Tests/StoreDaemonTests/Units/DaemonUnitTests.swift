@@ -160,15 +160,16 @@ import Wire
     #expect(!outbox.offer([3, 3, 3], droppable: true))
     let before = outbox.lastTakenAt
     #expect(outbox.dropDroppable() == 6)
-    #expect(outbox.next() == [2, 2, 2])
+    #expect(outbox.takeReady() == [2, 2, 2])
     #expect(outbox.lastTakenAt > before)
     outbox.finish()
-    #expect(outbox.next() == nil)
+    #expect(outbox.takeReady().isEmpty)
+    #expect(!outbox.offer([4], droppable: false), "nothing is taken once finished")
   }
 
   /// Answers are never refused and are counted apart: they neither push
   /// out nor block unsolicited frames; once they fill the limit the outbox
-  /// says so, and tells when the writer has taken enough of them.
+  /// says so, and tells when enough of them are written.
   @Test func answersAreCountedApartAndSayWhenTheyHaveRoomAgain() {
     let outbox = Outbox(limit: 4)
     outbox.offerAnswer([1, 1, 1])
@@ -177,16 +178,17 @@ import Wire
     #expect(outbox.answersAreFull)
     #expect(outbox.offer([3, 3, 3], droppable: true), "answers do not count against diffs")
     #expect(!outbox.offer([4, 4], droppable: false))
-    let room = Mutex(0)
-    outbox.whenRoom { room.withLock { $0 += 1 } }
-    #expect(room.withLock { $0 } == 0)
+    var room = 0
+    outbox.whenRoom { room += 1 }
+    #expect(room == 0)
     #expect(outbox.dropDroppable() == 3)
-    #expect(room.withLock { $0 } == 0, "dropping diffs makes no room for answers")
-    #expect(outbox.next(upTo: 0) == [1, 1, 1])
-    #expect(room.withLock { $0 } == 1)
+    #expect(room == 0, "dropping diffs makes no room for answers")
+    #expect(outbox.takeReady() == [1, 1, 1, 2, 2, 2])
+    #expect(room == 1)
     #expect(!outbox.answersAreFull)
-    #expect(outbox.next(upTo: 0) == [2, 2, 2])
-    #expect(room.withLock { $0 } == 1, "the callback is made once")
+    outbox.offerAnswer([5])
+    _ = outbox.takeReady()
+    #expect(room == 1, "the callback is made once")
   }
 
   @Test func heldFramesWaitForReleaseAndCanBeDiscarded() {
@@ -195,11 +197,12 @@ import Wire
     outbox.hold()
     #expect(outbox.offer([2], droppable: true))
     #expect(outbox.offer([3], droppable: false))
-    #expect(outbox.next() == [1])
+    #expect(outbox.takeReady() == [1])
     // Dropping droppable frames keeps the hold on what remains.
     #expect(outbox.dropDroppable() == 1)
+    #expect(outbox.takeReady().isEmpty)
     outbox.release()
-    #expect(outbox.next() == [3])
+    #expect(outbox.takeReady() == [3])
 
     outbox.hold()
     #expect(outbox.offer([4], droppable: false))
@@ -207,64 +210,28 @@ import Wire
     #expect(outbox.discardHeld() == 2)
     #expect(outbox.offer([6], droppable: false))
     outbox.finish()
-    #expect(outbox.next() == [6])
-    #expect(outbox.next() == nil)
+    #expect(outbox.takeReady() == [6])
+    #expect(outbox.isEmpty)
   }
 
-  @Test func aFinishedOutboxStillDeliversItsHeldFramesOnceReleased() throws {
-    let outbox = Outbox(limit: 100)
+  @Test func aFinishedOutboxDrainsOnlyOnceItsHeldFramesAreWritten() {
+    let pair = OutboxWritingTests.Pair()
+    let outbox = Outbox(limit: 100, writingTo: pair.near)
+    var drained = false
+    outbox.onChange = { change in if case .drained = change { drained = true } }
     outbox.hold()
     #expect(outbox.offer([7], droppable: false))
     outbox.finish()
-    let taken = TakenFrames()
-    let done = DispatchSemaphore(value: 0)
-    let writer = Mutex<ThreadProbe?>(nil)
-    DispatchQueue.global().async {
-      writer.withLock { $0 = ThreadProbe.current() }
-      while let frame = outbox.next() { taken.append(frame) }
-      done.signal()
-    }
-    // The writer must not end while the frame is held: it waits for it.
-    try waitUntil("the writer has started") { writer.withLock { $0 } != nil }
-    try writer.withLock { $0 }!.waitUntilBlocked(in: [.futex])
-    #expect(done.wait(timeout: .now()) == .timedOut)
-    #expect(taken.frames.isEmpty)
+    #expect(!drained, "the held frame is still owed")
     outbox.release()
-    done.wait()
-    #expect(taken.frames == [[7]])
-  }
-
-  @Test func aWriterTakesEveryReadyFrameInOneBatchUpToItsLimit() {
-    let outbox = Outbox(limit: 100)
-    #expect(outbox.offer([1, 1], droppable: false))
-    #expect(outbox.offer([2, 2], droppable: true))
-    #expect(outbox.offer([3, 3], droppable: false))
-    outbox.hold()
-    #expect(outbox.offer([4], droppable: false))
-    // The held frame stays behind; the limit splits what is ready.
-    #expect(outbox.next(upTo: 4) == [1, 1, 2, 2])
-    #expect(outbox.next(upTo: 4) == [3, 3])
-    outbox.release()
-    // The first frame goes whatever its size.
-    #expect(outbox.offer([5, 5, 5, 5, 5], droppable: false))
-    #expect(outbox.next(upTo: 2) == [4])
-    #expect(outbox.next(upTo: 2) == [5, 5, 5, 5, 5])
-    outbox.finish()
-    #expect(outbox.next(upTo: 100) == nil)
+    #expect(drained)
+    #expect(pair.read() == [7])
   }
 
   @Test func aLargeFrameStillGoesThroughAnEmptyQueue() {
     let outbox = Outbox(limit: 4)
     #expect(outbox.offer([UInt8](repeating: 0, count: 100), droppable: true))
     outbox.finish()
-    #expect(outbox.next()?.count == 100)
-    #expect(outbox.next() == nil)
+    #expect(outbox.takeReady().count == 100)
   }
-}
-
-/// Frames a writer took, for tests.
-private final class TakenFrames: Sendable {
-  private let storage = Mutex<[[UInt8]]>([])
-  func append(_ frame: [UInt8]) { storage.withLock { $0.append(frame) } }
-  var frames: [[UInt8]] { storage.withLock { $0 } }
 }

@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Platform
 import Synchronization
 import TestSupport
 import Testing
@@ -7,17 +8,17 @@ import Wire
 
 @testable import StoreDaemon
 
-/// The store loop's mailbox and how the loop waits on it and on the workers'
-/// sockets: real threads, a real pipe, real sockets.
+/// The store loop's mailbox and how the loop waits on it and on its
+/// sockets: real threads, a real eventfd, a real epoll, real sockets.
 ///
 /// A post or a socket that must wake a sleeping loop is made only once the
-/// loop's thread is seen blocked in `poll` (``ThreadProbe``), so that it
+/// loop's thread is seen blocked in `epoll_wait` (``ThreadProbe``), so that it
 /// cannot land before the sleep and let the test pass without a wake-up.
 /// Deadlines are far off, and a wait that must end early is checked to have
 /// ended before its deadline: that holds however slow the machine is.
 @Suite struct InboxTests {
   /// A socketpair: the loop reads `near`, the test writes to `far`.
-  typealias Pair = OutboxWriteThroughTests.Pair
+  typealias Pair = OutboxWritingTests.Pair
 
   /// Far enough that a wait reaching it means nothing woke it.
   static let farOff: Duration = .seconds(60)
@@ -49,15 +50,25 @@ import Wire
     }
   }
 
-  @Test func aPostWakesTheSleepingLoopAndIsTakenInOrder() {
+  /// An inbox and an event poll as the store loop has them, with `pairs`
+  /// registered as tokens 1, 2, …
+  static func loop(_ pairs: [Pair] = []) -> (Inbox<Int>, EventPoll) {
     let inbox = Inbox<Int>()
+    let poll = try! EventPoll()
+    try! poll.add(inbox.wake.descriptor, token: LoopWaiter.wakeToken, interest: .readable)
+    for (index, pair) in pairs.enumerated() { try! poll.add(pair.near, token: UInt64(index + 1), interest: .readable) }
+    return (inbox, poll)
+  }
+
+  @Test func aPostWakesTheSleepingLoopAndIsTakenInOrder() {
+    let (inbox, poll) = Self.loop()
     let posted = Self.onceThisThreadPolls {
       inbox.post(1)
       inbox.post(2)
     }
     let deadline = ContinuousClock.now + Self.farOff
-    // Woken by the pipe, which is not reported as a descriptor.
-    #expect(inbox.sleep(until: deadline, alsoReading: []).isEmpty)
+    // Woken by the wake signal, which is not reported as a socket.
+    #expect(LoopWaiter(spin: .zero).wait(for: inbox, on: poll, until: deadline).isEmpty)
     #expect(ContinuousClock.now < deadline, "the sleep lasted until its deadline: the post did not wake it")
     #expect(posted() == nil)
     // The second post may come just after the wake-up.
@@ -68,76 +79,75 @@ import Wire
   }
 
   @Test func aQueuedCommandIsNotSleptOn() {
-    let inbox = Inbox<Int>()
+    let (inbox, poll) = Self.loop()
     inbox.post(7)
     #expect(inbox.hasCommands)
     // Nothing else posts: a sleep would last until the deadline.
     let deadline = ContinuousClock.now + Self.farOff
-    #expect(inbox.sleep(until: deadline, alsoReading: []).isEmpty)
+    #expect(LoopWaiter(spin: .zero).wait(for: inbox, on: poll, until: deadline).isEmpty)
     #expect(ContinuousClock.now < deadline)
     #expect(inbox.take() == [7])
   }
 
   @Test func aWakeUpIsUsedOnce() {
-    let inbox = Inbox<Int>()
-    // Posted while the loop sleeps: the post writes a byte to the pipe.
+    let (inbox, poll) = Self.loop()
+    // Posted while the loop sleeps: the post signals the eventfd.
     let posted = Self.onceThisThreadPolls { inbox.post(1) }
     let deadline = ContinuousClock.now + Self.farOff
-    _ = inbox.sleep(until: deadline, alsoReading: [])
+    _ = LoopWaiter(spin: .zero).wait(for: inbox, on: poll, until: deadline)
     #expect(ContinuousClock.now < deadline, "the sleep lasted until its deadline: the post did not wake it")
     #expect(posted() == nil)
     while inbox.take().isEmpty {}
-    // The pipe was emptied: the next sleep lasts until its deadline.
+    // The signal was cleared: the next sleep lasts until its deadline.
     let start = ContinuousClock.now
-    #expect(inbox.sleep(until: .now + .milliseconds(30), alsoReading: []).isEmpty)
+    #expect(LoopWaiter(spin: .zero).wait(for: inbox, on: poll, until: .now + .milliseconds(30)).isEmpty)
     #expect(ContinuousClock.now - start >= .milliseconds(25))
   }
 
-  @Test func sleepReportsTheReadableSockets() {
-    let inbox = Inbox<Int>()
+  @Test func aWaitReportsTheReadySockets() {
     let quiet = Pair()
     let spoken = Pair()
+    let (inbox, poll) = Self.loop([quiet, spoken])
     Self.speak(spoken)
-    #expect(inbox.sleep(until: .now + Self.farOff, alsoReading: [quiet.near, spoken.near]) == [spoken.near])
+    #expect(LoopWaiter(spin: .zero).wait(for: inbox, on: poll, until: .now + Self.farOff).map(\.token) == [2])
     #expect(inbox.take().isEmpty)
   }
 
   @Test func aBusyLoopStillSeesItsSockets() {
-    let inbox = Inbox<Int>()
-    inbox.post(1)
     let socket = Pair()
+    let (inbox, poll) = Self.loop([socket])
+    inbox.post(1)
     Self.speak(socket)
-    var waiter = LoopWaiter(spin: .zero)
+    let waiter = LoopWaiter(spin: .zero)
     let start = ContinuousClock.now
-    var ready: [Int32] = []
+    var ready: [EventPoll.Event] = []
     // The command is never taken: the loop stays busy, and must still look.
     while ready.isEmpty && ContinuousClock.now - start < Self.farOff {
-      ready = waiter.wait(for: inbox, until: .now + Self.farOff, alsoReading: [socket.near])
+      ready = waiter.wait(for: inbox, on: poll, until: .now + Self.farOff)
     }
-    #expect(ready == [socket.near])
+    #expect(ready.map(\.token) == [1])
   }
 
   @Test func anIdleLoopThatDoesNotSpinSleepsUntilItsDeadline() {
-    let inbox = Inbox<Int>()
     let socket = Pair()
-    var waiter = LoopWaiter(spin: .zero)
+    let (inbox, poll) = Self.loop([socket])
     let start = ContinuousClock.now
-    #expect(waiter.wait(for: inbox, until: .now + .milliseconds(30), alsoReading: [socket.near]).isEmpty)
+    #expect(LoopWaiter(spin: .zero).wait(for: inbox, on: poll, until: .now + .milliseconds(30)).isEmpty)
     #expect(ContinuousClock.now - start >= .milliseconds(25))
   }
 
   /// Without a spin, the post and the socket come while the loop sleeps in
-  /// `poll`; with one, while it spins (the spin is longer than any wait, so
-  /// a return before its end is the spin seeing them).
+  /// `epoll_wait`; with one, while it spins (the spin is longer than any
+  /// wait, so a return before its end is the spin seeing them).
   @Test(arguments: [Duration.zero, Self.farOff])
   func aSpinningOrSleepingLoopReturnsForAPostOrASocket(_ spin: Duration) {
-    let inbox = Inbox<Int>()
     let socket = Pair()
-    var waiter = LoopWaiter(spin: spin)
+    let (inbox, poll) = Self.loop([socket])
+    let waiter = LoopWaiter(spin: spin)
     let deadline = ContinuousClock.now + Self.farOff * 2
     let posted = Self.whileWaiting(spinning: spin > .zero) { inbox.post(1) }
     let postStart = ContinuousClock.now
-    #expect(waiter.wait(for: inbox, until: deadline, alsoReading: [socket.near]).isEmpty)
+    #expect(waiter.wait(for: inbox, on: poll, until: deadline).isEmpty)
     #expect(ContinuousClock.now - postStart < Self.farOff, "the wait did not end for the post")
     #expect(posted() == nil)
     while !inbox.hasCommands {}
@@ -145,7 +155,7 @@ import Wire
 
     let spoken = Self.whileWaiting(spinning: spin > .zero) { Self.speak(socket) }
     let start = ContinuousClock.now
-    #expect(waiter.wait(for: inbox, until: deadline, alsoReading: [socket.near]) == [socket.near])
+    #expect(waiter.wait(for: inbox, on: poll, until: deadline).map(\.token) == [1])
     #expect(ContinuousClock.now - start < Self.farOff, "the wait did not end for the socket")
     #expect(spoken() == nil)
   }

@@ -1,0 +1,127 @@
+import Glibc
+import Testing
+
+@testable import StoreDaemon
+
+/// An outbox writes to its socket what may go, at once and without waiting,
+/// and what the socket does not take once it has room.
+@Suite struct OutboxWritingTests {
+  /// A socketpair: the outbox writes to `near`, the test reads `far`.
+  final class Pair: Sendable {
+    let near: Int32
+    let far: Int32
+
+    init(sendBuffer: Int32? = nil) {
+      var descriptors: [Int32] = [-1, -1]
+      precondition(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &descriptors) == 0)
+      (near, far) = (descriptors[0], descriptors[1])
+      if var size = sendBuffer {
+        setsockopt(near, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+      }
+    }
+
+    deinit {
+      close(near)
+      close(far)
+    }
+
+    /// What `far` can read within `milliseconds`, up to `count` bytes.
+    func read(upTo count: Int = 1 << 16, waiting milliseconds: Int32 = 1000) -> [UInt8] {
+      var descriptor = pollfd(fd: far, events: Int16(POLLIN), revents: 0)
+      guard poll(&descriptor, 1, milliseconds) == 1 else { return [] }
+      var buffer = [UInt8](repeating: 0, count: count)
+      let got = buffer.withUnsafeMutableBytes { Glibc.read(far, $0.baseAddress, count) }
+      return Array(buffer.prefix(max(got, 0)))
+    }
+
+    /// Exactly `count` bytes from `far`, waiting as long as they take.
+    func readExactly(_ count: Int) -> [UInt8] {
+      var bytes: [UInt8] = []
+      while bytes.count < count {
+        let chunk = read(upTo: count - bytes.count, waiting: 10_000)
+        if chunk.isEmpty { break }
+        bytes += chunk
+      }
+      return bytes
+    }
+  }
+
+  @Test func framesAreWrittenAtOnceAndHeldFramesOnRelease() {
+    let pair = Pair()
+    let outbox = Outbox(limit: 1 << 20, writingTo: pair.near)
+    #expect(outbox.offer([1, 2, 3], droppable: false))
+    #expect(pair.read() == [1, 2, 3])
+    outbox.hold()
+    #expect(outbox.offer([4], droppable: true))
+    #expect(outbox.offer([5], droppable: false))
+    #expect(pair.read(waiting: 50).isEmpty, "held frames wait for the batch to be durable")
+    outbox.release()
+    #expect(pair.read() == [4, 5])
+    outbox.hold()
+    #expect(outbox.offer([6], droppable: false))
+    #expect(outbox.discardHeld() == 1)
+    outbox.release()
+    #expect(pair.read(waiting: 50).isEmpty)
+  }
+
+  /// A batch holds only the outboxes it speaks to, and releases or
+  /// discards exactly those.
+  @Test func anOpenBatchHoldsTheOutboxesOfferedAFrame() {
+    let gate = HoldGate()
+    let spoken = Pair()
+    let quiet = Pair()
+    let first = Outbox(limit: 100, writingTo: spoken.near, gate: gate)
+    let second = Outbox(limit: 100, writingTo: quiet.near, gate: gate)
+    gate.isHolding = true
+    #expect(first.offer([1], droppable: false))
+    #expect(first.offer([2], droppable: false))
+    #expect(gate.held.count == 1 && gate.held.first === first)
+    #expect(spoken.read(waiting: 50).isEmpty)
+    gate.isHolding = false
+    for outbox in gate.held { outbox.release() }
+    gate.held.removeAll()
+    #expect(spoken.read() == [1, 2])
+    #expect(second.isEmpty)
+    #expect(second.offer([3], droppable: false))
+    #expect(quiet.read() == [3], "no batch open: written at once")
+  }
+
+  /// A client that does not read: the socket takes part of the frames, the
+  /// outbox says it is blocked, and a flush once the client reads writes
+  /// the rest, in order; once finished and written, it says it drained.
+  @Test func whatTheSocketDoesNotTakeWaitsForRoomInOrder() {
+    let pair = Pair(sendBuffer: 4096)
+    let outbox = Outbox(limit: 8 << 20, writingTo: pair.near)
+    var changes: [String] = []
+    outbox.onChange = { change in changes.append("\(change)") }
+    let large = (0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+    #expect(outbox.offer(large, droppable: false))
+    #expect(outbox.offer([9, 9], droppable: false))
+    #expect(outbox.isBlocked)
+    #expect(changes == ["blocked"])
+    #expect(outbox.offer([8], droppable: false))
+    outbox.finish()
+    var received: [UInt8] = []
+    while received.count < large.count + 3 {
+      let chunk = pair.read(upTo: 1 << 16, waiting: 10_000)
+      if chunk.isEmpty { break }
+      received += chunk
+      outbox.flush()
+    }
+    #expect(received == large + [9, 9, 8])
+    #expect(!outbox.isBlocked)
+    #expect(changes == ["blocked", "unblocked", "drained"])
+  }
+
+  @Test func aPeerThatIsGoneFailsTheOutbox() {
+    let pair = Pair()
+    let outbox = Outbox(limit: 100, writingTo: pair.near)
+    var failed = false
+    outbox.onChange = { change in if case .failed = change { failed = true } }
+    shutdown(pair.far, Int32(SHUT_RDWR))
+    #expect(outbox.offer([1], droppable: false))
+    #expect(failed)
+    #expect(outbox.hasFailed)
+    #expect(!outbox.offer([2], droppable: false) || outbox.isEmpty, "nothing is kept for a connection that is gone")
+  }
+}
