@@ -40,6 +40,8 @@ final class ConnectionServer {
 
   /// The bytes read from one socket at a time.
   static let readSize = 64 * 1024
+  /// Where every socket is read into: one thread reads them all.
+  private let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: readSize, alignment: 16)
 
   private let poll: EventPoll
   private let options: DaemonOptions
@@ -72,6 +74,10 @@ final class ConnectionServer {
     self.poll = poll
     self.options = options
     gate = HoldGate()
+  }
+
+  deinit {
+    readBuffer.deallocate()
   }
 
   /// Accepts connections from `listener` from now on, from the peers
@@ -135,15 +141,16 @@ final class ConnectionServer {
       updateInterest(connection)
       return
     }
-    let bytes: [UInt8]
-    do {
-      bytes = try connection.socket.readReady(upTo: Self.readSize)
-    } catch {
-      if error.errno == EAGAIN || error.errno == EWOULDBLOCK { return }
+    var count = 0
+    repeat {
+      count = Glibc.read(connection.socket.descriptor, readBuffer.baseAddress, readBuffer.count)
+    } while count < 0 && errno == EINTR
+    if count < 0 {
+      if errno == EAGAIN || errno == EWOULDBLOCK { return }
       stoppedSending(connection, peerGone: true)
       return
     }
-    if bytes.isEmpty {
+    if count == 0 {
       do throws(FrameError) {
         try connection.decoder.finish()
       } catch {
@@ -152,7 +159,7 @@ final class ConnectionServer {
       stoppedSending(connection, peerGone: false)
       return
     }
-    connection.decoder.append(bytes)
+    connection.decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
     while !connection.isClosing {
       let payload: [UInt8]
       do {

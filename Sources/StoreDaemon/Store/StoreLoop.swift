@@ -429,10 +429,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   /// Watches the sockets of the workers that run now, and no others.
   private func watchWorkerSockets() {
+    guard !supervisor.socketsAre(watchedWorkers) else { return }
     let sockets = supervisor.sockets
-    if sockets.count == watchedWorkers.count && sockets.allSatisfy({ watchedWorkers[$0.key] == $0.descriptor }) {
-      return
-    }
     // Those gone first: a descriptor number may have been reused by a new
     // worker's socket, which is then added under its own key.
     for (key, descriptor) in watchedWorkers where !sockets.contains(where: { $0.key == key }) {

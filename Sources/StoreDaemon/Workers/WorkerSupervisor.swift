@@ -202,8 +202,24 @@ final class WorkerSupervisor: EffectExecutor {
   var sockets: [(descriptor: Int32, key: UInt64)] {
     slots.enumerated().compactMap { index, slot in
       guard slot.input != nil, let link = slot.link else { return nil }
-      return (link.descriptor, UInt64(index) << 32 | UInt64(UInt32(truncatingIfNeeded: slot.generation)))
+      return (link.descriptor, Self.key(index, slot))
     }
+  }
+
+  /// Whether `watched` (keys to descriptors) is exactly ``sockets``; without
+  /// allocating, for the loop to ask on every turn.
+  func socketsAre(_ watched: [UInt64: Int32]) -> Bool {
+    var count = 0
+    for index in slots.indices {
+      guard slots[index].input != nil, let link = slots[index].link else { continue }
+      count += 1
+      if watched[Self.key(index, slots[index])] != link.descriptor { return false }
+    }
+    return count == watched.count
+  }
+
+  private static func key(_ index: Int, _ slot: WorkerSlot) -> UInt64 {
+    UInt64(index) << 32 | UInt64(UInt32(truncatingIfNeeded: slot.generation))
   }
 
   /// Reads the workers whose sockets `poll` found ready, in `ready`, and

@@ -30,6 +30,15 @@ public struct FrameDecoder: Sendable {
     buffer.append(contentsOf: bytes)
   }
 
+  /// Adds bytes read from the connection into a buffer of the reader's.
+  public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+    if readIndex > 0 && readIndex * 2 >= buffer.count {
+      buffer.removeFirst(readIndex)
+      readIndex = 0
+    }
+    buffer.append(contentsOf: bytes)
+  }
+
   /// The next complete payload, or `nil` if more bytes are needed.
   ///
   /// - Throws: ``FrameError/oversized(length:maximum:)`` as soon as a header
