@@ -33,6 +33,15 @@ final class Daemon<App: HostedApp>: Sendable {
       group = (name, entry.pointee.gr_gid)
     }
     let policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
+    // A descriptor per client, and room for the journal, the workers and
+    // the history reads.
+    let descriptors = DescriptorLimit.raise(to: options.maximumClients + 512)
+    if descriptors < options.maximumClients + 64 {
+      Log.warning(
+        "--max-clients \(options.maximumClients) needs about \(options.maximumClients + 512) file descriptors, and "
+          + "the limit is \(descriptors) (ulimit -n, or the unit's LimitNOFILE=): connections past it wait until "
+          + "others close")
+    }
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
     try DirectorySetup.checkSafeForState(options.stateDirectory)
     for kind in [WorkerKind.timer, .network] {

@@ -4,7 +4,7 @@ import Glibc
 /// `EAGAIN`, when the user already has as many processes and threads as its
 /// limit allows (`RLIMIT_NPROC`, or the service's `TasksMax=`).
 public struct ThreadStartError: Error, Sendable, CustomStringConvertible {
-  /// What the thread was for, e.g. `client-read`.
+  /// What the thread was for, e.g. `history`.
   public let name: String
   /// The error `pthread_create` returned.
   public let errno: Int32
