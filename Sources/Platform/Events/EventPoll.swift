@@ -68,7 +68,9 @@ public final class EventPoll {
 
   private func control(_ operation: Int32, _ fd: Int32, token: UInt64, interest: Interest) throws(SystemFailure) {
     var event = epoll_event()
-    event.events = interest.rawValue | EPOLLRDHUP.rawValue
+    // The peer's half-close only with reading: level-triggered, it would
+    // be reported on every wait of a descriptor no longer read.
+    event.events = interest.rawValue | (interest.contains(.readable) ? EPOLLRDHUP.rawValue : 0)
     event.data.u64 = token
     guard epoll_ctl(descriptor, operation, fd, &event) == 0 else {
       throw SystemFailure.last("epoll_ctl", path: "descriptor \(fd)")

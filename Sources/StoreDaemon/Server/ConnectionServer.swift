@@ -285,6 +285,7 @@ final class ConnectionServer {
     connection.markClosing()
     poll.remove(connection.socket.descriptor)
     Self.discardUnread(connection.socket.descriptor)
+    connection.outbox.abandon()
     connection.socket.close()
     connections[connection.id] = nil
     handshaking[connection.id] = nil

@@ -215,7 +215,12 @@ final class Outbox {
         if errno == EINTR { continue }
         if errno == EAGAIN || errno == EWOULDBLOCK {
           isBlocked = true
-          if !wasBlocked { onChange?(.blocked) }
+          if !wasBlocked {
+            // The write timeout counts from when the client stopped making
+            // room, not from its last read, however long ago that was.
+            lastTakenAt = .now
+            onChange?(.blocked)
+          }
           return
         }
         fail(errno)
@@ -293,6 +298,21 @@ final class Outbox {
       head += 1
       headOffset = 0
     }
+  }
+
+  /// The connection is closed: everything waiting is dropped and nothing
+  /// is written any more (the descriptor number may already be another
+  /// socket's).
+  func abandon() {
+    guard !hasFailed else { return }
+    hasFailed = true
+    frames.removeAll()
+    head = 0
+    headOffset = 0
+    heldFrom = nil
+    answerBytes = 0
+    unsolicitedBytes = 0
+    onRoom = nil
   }
 
   private func fail(_ code: Int32) {

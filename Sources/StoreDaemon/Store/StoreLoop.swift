@@ -138,7 +138,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       watchWorkerSockets()
       var deadline = min(.now + tick, supervisor.nextWakeup, service.nextWakeup)
       if let next = server.nextDeadline { deadline = min(deadline, next) }
-      let ready = server.hasEvents ? poll.wait(milliseconds: 0) : waiter.wait(for: inbox, on: poll, until: deadline)
+      let pending = server.hasEvents || !server.withRoom.isEmpty
+      let ready = pending ? poll.wait(milliseconds: 0) : waiter.wait(for: inbox, on: poll, until: deadline)
       // Every action reduced from what arrived joins one batch, made
       // durable with one sync (group commit) before anything about it leaves
       // the daemon. A request that reads the state ends the batch first, so
@@ -168,6 +169,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       deliverWorkerReplies()
       reportSettledWaits()
       if !clients.leaving.isEmpty { letLeavingClientsGo() }
+      commitBatch()
+      // What the commit released may have made room for deferred requests.
+      handleClientEvents()
       commitBatch()
       publisher.sendHeartbeats()
       service.report(
@@ -397,6 +401,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
+      // The waits the failures settled are answered before goodbye.
+      reportSettledWaits()
+      if !clients.leaving.isEmpty { letLeavingClientsGo() }
       sayGoodbye()
       isRunning = false
       done()
@@ -408,11 +415,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// is answered in its sender's outbox by now.
   private func sayGoodbye() {
     server.sayGoodbyeToAll("\(App.name) is shutting down")
+    // Only the clients now: the workers have stopped.
+    for descriptor in watchedWorkers.values { poll.remove(descriptor) }
+    watchedWorkers.removeAll()
     let deadline = ContinuousClock.now + options.writeTimeout + .seconds(1)
     while server.count > 0 && ContinuousClock.now < deadline {
       let until = min(deadline, server.nextDeadline ?? deadline)
-      for event in poll.wait(milliseconds: Readiness.milliseconds(until: until)) where event.token < WorkerTokens.base {
-        server.handle(event)
+      for event in poll.wait(milliseconds: Readiness.milliseconds(until: until)) {
+        if event.token == LoopWaiter.wakeToken { inbox.wake.clear() } else { server.handle(event) }
       }
       server.enforceDeadlines()
       _ = server.takeEvents()

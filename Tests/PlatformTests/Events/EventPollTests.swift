@@ -58,6 +58,22 @@ import Testing
     #expect(events.first?.isHungUp == true, "reported even when watched for nothing")
   }
 
+  /// A peer's half-close is reported only to a descriptor watched for
+  /// reading: one no longer read is not woken for it on every wait.
+  @Test func aHalfCloseIsReportedOnlyWhenReading() throws {
+    let poll = try EventPoll()
+    let (a, b) = Self.socketPair()
+    defer {
+      close(a)
+      close(b)
+    }
+    try poll.add(a, token: 5, interest: [])
+    shutdown(b, Int32(SHUT_WR))
+    #expect(poll.wait(milliseconds: 0).isEmpty)
+    try poll.modify(a, token: 5, interest: .readable)
+    #expect(poll.wait(milliseconds: 10_000).first?.isReadable == true)
+  }
+
   @Test func aRemovedDescriptorIsNoLongerReported() throws {
     let poll = try EventPoll()
     let (a, b) = Self.socketPair()

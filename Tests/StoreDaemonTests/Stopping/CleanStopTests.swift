@@ -55,6 +55,29 @@ struct CleanStopTests {
     }
   }
 
+  /// A send waiting for its effects when the daemon stops hears them end
+  /// (the stop fails the timer, and the failure's action settles it), and
+  /// then goodbye: `settled` is an answer, which a clean stop gives.
+  @Test func aWaitingSendIsSettledBeforeGoodbye() throws {
+    let daemon = try DaemonProcess(arguments: ["--dice-roll", "600"])
+    try daemon.waitForWorkers()
+    let client = try RawConnection(daemon)
+    try client.hello()
+    try client.send(#"{"type":"send","id":5,"path":"dice.view.rollButtonTapped","wait":true}"#)
+    guard case .ack(5, _)? = try client.read() else {
+      Issue.record("the roll must be acknowledged")
+      return
+    }
+    kill(daemon.pid, SIGTERM)
+    let messages = try client.readUntilClosed()
+    let settled = messages.firstIndex { if case .settled(5, _, _) = $0 { true } else { false } }
+    let goodbye = messages.firstIndex { if case .goodbye = $0 { true } else { false } }
+    #expect(settled != nil, "no settled for the waiting send: \(messages)")
+    #expect(goodbye != nil && settled.map { $0 < goodbye! } == true, "\(messages)")
+    daemon.process.waitUntilExit()
+    #expect(daemon.process.terminationStatus == 0)
+  }
+
   /// The versions in the journal, by the name of the client that sent each.
   private static func journaledVersions(_ daemon: DaemonProcess) throws -> [String: Set<UInt64>] {
     let reader = try daemon.client("reader")

@@ -113,6 +113,21 @@ import Testing
     #expect(changes == ["blocked", "unblocked", "drained"])
   }
 
+  /// A closed connection's outbox writes nothing more: its descriptor
+  /// number may already be another socket's.
+  @Test func anAbandonedOutboxWritesNothing() {
+    let pair = Pair()
+    let outbox = Outbox(limit: 100, writingTo: pair.near)
+    outbox.hold()
+    #expect(outbox.offer([1], droppable: false))
+    outbox.abandon()
+    outbox.release()
+    #expect(!outbox.offer([2], droppable: false))
+    outbox.flush()
+    #expect(pair.read(waiting: 50).isEmpty)
+    #expect(outbox.isEmpty)
+  }
+
   @Test func aPeerThatIsGoneFailsTheOutbox() {
     let pair = Pair()
     let outbox = Outbox(limit: 100, writingTo: pair.near)
