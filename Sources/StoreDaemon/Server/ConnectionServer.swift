@@ -124,14 +124,8 @@ final class ConnectionServer {
     else { return }
     if event.isWritable { connection.outbox.flush() }
     if event.isReadable && !connection.isClosed { read(connection) }
-    if event.isHungUp && !connection.isClosed {
-      // Gone both ways: nothing written can be read any more.
-      if connection.isGreeted && !connection.hasStoppedSending {
-        connection.hasStoppedSending = true
-        events.append(.disconnected(connection))
-      }
-      close(connection)
-    }
+    // Gone both ways: nothing written can be read any more.
+    if event.isHungUp { close(connection) }
   }
 
   // MARK: Reading
@@ -269,10 +263,6 @@ final class ConnectionServer {
       close(connection)
     case .failed:
       // The client is gone (EPIPE, ECONNRESET): nothing more can reach it.
-      if connection.isGreeted && !connection.hasStoppedSending {
-        connection.hasStoppedSending = true
-        events.append(.disconnected(connection))
-      }
       close(connection)
     }
   }

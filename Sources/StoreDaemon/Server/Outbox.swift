@@ -53,8 +53,8 @@ final class Outbox {
 
   /// The most bytes of answers, and of unsolicited frames, that may wait.
   let limit: Int
-  /// The socket written to; nil for an outbox that only queues (tests).
-  private let descriptor: Int32?
+  /// The socket written to.
+  private let descriptor: Int32
   /// The batch this outbox holds its frames for, when one is open.
   private let gate: HoldGate?
   private var frames: [(bytes: [UInt8], kind: Kind)] = []
@@ -81,7 +81,7 @@ final class Outbox {
   /// Told when the outbox blocks, unblocks, drains or fails.
   var onChange: ((Change) -> Void)?
 
-  init(limit: Int, writingTo descriptor: Int32? = nil, gate: HoldGate? = nil) {
+  init(limit: Int, writingTo descriptor: Int32, gate: HoldGate? = nil) {
     self.limit = limit
     self.descriptor = descriptor
     self.gate = gate
@@ -206,7 +206,7 @@ final class Outbox {
   /// Writes the frames that may go, as many as the socket takes without
   /// waiting, and says what changed.
   func flush() {
-    guard let descriptor, !hasFailed else { return }
+    guard !hasFailed else { return }
     let wasBlocked = isBlocked
     let end = heldFrom ?? frames.count
     while head < end {
@@ -316,41 +316,13 @@ final class Outbox {
   }
 
   private func fail(_ code: Int32) {
-    hasFailed = true
-    frames.removeAll()
-    head = 0
-    headOffset = 0
-    heldFrom = nil
-    answerBytes = 0
-    unsolicitedBytes = 0
+    abandon()
     onChange?(.failed(errno: code))
   }
 
   /// The most frames one `sendmsg` takes (well under the kernel's
   /// `UIO_MAXIOV` of 1024).
   static let maximumFramesPerWrite = 64
-
-  /// The frames that may go, back to back, and takes them off the queue:
-  /// for an outbox that writes to no socket (tests).
-  func takeReady() -> [UInt8] {
-    let end = heldFrom ?? frames.count
-    var bytes: [UInt8] = []
-    while head < end {
-      bytes += frames[head].bytes[headOffset...]
-      count(-(frames[head].bytes.count - headOffset), of: frames[head].kind)
-      frames[head].bytes = []
-      head += 1
-      headOffset = 0
-    }
-    if head == frames.count {
-      frames.removeAll(keepingCapacity: true)
-      head = 0
-      if heldFrom != nil { heldFrom = 0 }
-    }
-    lastTakenAt = .now
-    callRoomIfDue()
-    return bytes
-  }
 }
 
 /// The open batch's hold on the outboxes it speaks to: while a batch is

@@ -16,24 +16,6 @@ import Wire
     "--dice-roll", "0", "--store-api", "http://127.0.0.1:9", "--numbers-api", "http://127.0.0.1:9",
   ]
 
-  /// Runs the built product `name` with `arguments`: its exit status and output.
-  static func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-    let process = Process()
-    process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent(name)
-    process.arguments = arguments
-    let output = Pipe()
-    let error = Pipe()
-    process.standardOutput = output
-    process.standardError = error
-    try process.run()
-    let outputData = output.fileHandleForReading.readDataToEndOfFile()
-    let errorData = error.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (
-      process.terminationStatus, String(decoding: outputData, as: UTF8.self), String(decoding: errorData, as: UTF8.self)
-    )
-  }
-
   /// A patch of one replace, as the journal holds it.
   static func replace(_ path: String, _ value: JSONValue) -> JSONValue {
     .array([.object(["op": .string("replace"), "path": .string(path), "value": value])])
@@ -58,7 +40,7 @@ import Wire
   @Test func theJournalIsReproducedBesideTheLiveDaemon() throws {
     let daemon = try Self.recordedDaemon()
     let last = try daemon.client().get().version
-    let verify = try Self.run("storedaemon", ["verify", "--state-dir", daemon.stateDirectory] + Self.arguments)
+    let verify = try runProduct("storedaemon", ["verify", "--state-dir", daemon.stateDirectory] + Self.arguments)
     #expect(verify.status == 0, "\(verify.output)\(verify.error)")
     #expect(
       verify.output.contains("storedaemon 0.2.0: every version reproduced: versions 1…\(last) of "),
@@ -74,7 +56,7 @@ import Wire
     try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     for path in [directory, directory + "/missing"] {
-      let verify = try Self.run("storedaemon", ["verify", "--state-dir", path])
+      let verify = try runProduct("storedaemon", ["verify", "--state-dir", path])
       #expect(verify.status == 65, "\(verify.output)\(verify.error)")
       #expect(verify.error.contains("give the daemon's state directory (--state-dir)"), "\(verify.error)")
     }
@@ -148,14 +130,14 @@ import Wire
     #expect(try client.send(path: "visit") == 10)
     #expect(daemon.stop() == 0)
 
-    let same = try Self.run("shelf-v2", ["verify", "--state-dir", daemon.stateDirectory])
+    let same = try runProduct("shelf-v2", ["verify", "--state-dir", daemon.stateDirectory])
     #expect(same.status == 0, "\(same.output)\(same.error)")
     #expect(same.output.contains("every version reproduced: versions 1…10 of "), "\(same.output)")
     #expect(same.output.contains("(10 versions, schema 1, migrated to 2, in "), "\(same.output)")
 
     // Both loans diverge: 1.0.0's, migrated to a loan of 14 days (a patch of
     // schema 1, compared as migrated states), and 2.0.0's own.
-    let other = try Self.run("shelf-v2", ["verify", "--state-dir", daemon.stateDirectory, "--loan-days", "7"])
+    let other = try runProduct("shelf-v2", ["verify", "--state-dir", daemon.stateDirectory, "--loan-days", "7"])
     #expect(other.status == 1, "\(other.output)\(other.error)")
     #expect(
       other.output.contains(
@@ -171,7 +153,7 @@ import Wire
     #expect(other.output.contains("shelfd 2.0.0: 2 of 10 versions diverge"), "\(other.output)")
 
     // The first build cannot replay the second's journal.
-    let older = try Self.run("shelf-v1", ["verify", "--state-dir", daemon.stateDirectory])
+    let older = try runProduct("shelf-v1", ["verify", "--state-dir", daemon.stateDirectory])
     #expect(older.status == 65)
     #expect(older.error.contains("newer than this build's schema 1"), "\(older.error)")
   }

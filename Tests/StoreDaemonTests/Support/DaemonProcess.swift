@@ -196,12 +196,19 @@ struct DaemonTestError: Error, CustomStringConvertible {
 func tcactl(
   _ arguments: [String], socket: String, environment added: [String: String] = [:]
 ) throws -> (status: Int32, output: String, error: String) {
+  try runProduct("tcactl", ["--socket", socket] + arguments, environment: added.merging(["NO_COLOR": "1"]) { $1 })
+}
+
+/// Runs the built product `name` with `arguments`, `environment` added to
+/// the test's own, to its end; returns its exit status, standard output and
+/// standard error.
+func runProduct(
+  _ name: String, _ arguments: [String], environment added: [String: String] = [:]
+) throws -> (status: Int32, output: String, error: String) {
   let process = Process()
-  process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcactl")
-  process.arguments = ["--socket", socket] + arguments
-  var environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
-  environment["NO_COLOR"] = "1"
-  process.environment = environment
+  process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent(name)
+  process.arguments = arguments
+  process.environment = ProcessInfo.processInfo.environment.merging(added) { $1 }
   let output = Pipe()
   let error = Pipe()
   process.standardOutput = output

@@ -152,18 +152,25 @@ import Wire
   }
 }
 
+/// What an outbox queues, refuses and drops: frames are held (as by an
+/// open batch) so that they wait, and what it writes is read from the
+/// other end of a real socket.
 @Suite struct OutboxTests {
+  typealias Pair = OutboxWritingTests.Pair
+
   @Test func refusesPastTheLimitAndDropsOnlyDroppableFrames() {
-    let outbox = Outbox(limit: 10)
+    let pair = Pair()
+    let outbox = Outbox(limit: 10, writingTo: pair.near)
+    outbox.hold()
     #expect(outbox.offer([UInt8](repeating: 1, count: 6), droppable: true))
     #expect(outbox.offer([2, 2, 2], droppable: false))
     #expect(!outbox.offer([3, 3, 3], droppable: true))
     let before = outbox.lastTakenAt
     #expect(outbox.dropDroppable() == 6)
-    #expect(outbox.takeReady() == [2, 2, 2])
+    outbox.release()
+    #expect(pair.read() == [2, 2, 2])
     #expect(outbox.lastTakenAt > before)
     outbox.finish()
-    #expect(outbox.takeReady().isEmpty)
     #expect(!outbox.offer([4], droppable: false), "nothing is taken once finished")
   }
 
@@ -171,7 +178,9 @@ import Wire
   /// out nor block unsolicited frames; once they fill the limit the outbox
   /// says so, and tells when enough of them are written.
   @Test func answersAreCountedApartAndSayWhenTheyHaveRoomAgain() {
-    let outbox = Outbox(limit: 4)
+    let pair = Pair()
+    let outbox = Outbox(limit: 4, writingTo: pair.near)
+    outbox.hold()
     outbox.offerAnswer([1, 1, 1])
     #expect(!outbox.answersAreFull)
     outbox.offerAnswer([2, 2, 2])
@@ -183,26 +192,28 @@ import Wire
     #expect(room == 0)
     #expect(outbox.dropDroppable() == 3)
     #expect(room == 0, "dropping diffs makes no room for answers")
-    #expect(outbox.takeReady() == [1, 1, 1, 2, 2, 2])
+    outbox.release()
+    #expect(pair.read() == [1, 1, 1, 2, 2, 2])
     #expect(room == 1)
     #expect(!outbox.answersAreFull)
     outbox.offerAnswer([5])
-    _ = outbox.takeReady()
+    #expect(pair.read() == [5])
     #expect(room == 1, "the callback is made once")
   }
 
   @Test func heldFramesWaitForReleaseAndCanBeDiscarded() {
-    let outbox = Outbox(limit: 100)
+    let pair = Pair()
+    let outbox = Outbox(limit: 100, writingTo: pair.near)
     #expect(outbox.offer([1], droppable: false))
     outbox.hold()
     #expect(outbox.offer([2], droppable: true))
     #expect(outbox.offer([3], droppable: false))
-    #expect(outbox.takeReady() == [1])
+    #expect(pair.read() == [1])
     // Dropping droppable frames keeps the hold on what remains.
     #expect(outbox.dropDroppable() == 1)
-    #expect(outbox.takeReady().isEmpty)
+    #expect(pair.read(waiting: 50).isEmpty)
     outbox.release()
-    #expect(outbox.takeReady() == [3])
+    #expect(pair.read() == [3])
 
     outbox.hold()
     #expect(outbox.offer([4], droppable: false))
@@ -210,12 +221,12 @@ import Wire
     #expect(outbox.discardHeld() == 2)
     #expect(outbox.offer([6], droppable: false))
     outbox.finish()
-    #expect(outbox.takeReady() == [6])
+    #expect(pair.read() == [6])
     #expect(outbox.isEmpty)
   }
 
   @Test func aFinishedOutboxDrainsOnlyOnceItsHeldFramesAreWritten() {
-    let pair = OutboxWritingTests.Pair()
+    let pair = Pair()
     let outbox = Outbox(limit: 100, writingTo: pair.near)
     var drained = false
     outbox.onChange = { change in if case .drained = change { drained = true } }
@@ -229,9 +240,11 @@ import Wire
   }
 
   @Test func aLargeFrameStillGoesThroughAnEmptyQueue() {
-    let outbox = Outbox(limit: 4)
+    let pair = Pair()
+    let outbox = Outbox(limit: 4, writingTo: pair.near)
+    outbox.hold()
     #expect(outbox.offer([UInt8](repeating: 0, count: 100), droppable: true))
-    outbox.finish()
-    #expect(outbox.takeReady().count == 100)
+    outbox.release()
+    #expect(pair.read().count == 100)
   }
 }

@@ -159,22 +159,32 @@ enum Greeter: HostedApp {
     try recovery.writer.close()
   }
 
+  /// Writes a journal of schema 1 (``Greeter``'s) in `directory`; the
+  /// options that name it.
+  static func schemaOneJournal(in directory: TemporaryDirectory) throws -> DaemonOptions {
+    let options = try DaemonOptions.parse(["--state-dir", directory.path], environment: [:], app: Greeter.self)
+    // The directory's lock goes with the writer, closed here.
+    let first = try StateRecovery.run(
+      options: options, retained: 16, initialState: Greeter.initialState,
+      schema: Greeter.Root.Action.actionSchema, appSchema: Greeter.schema, build: Greeter.build)
+    try first.writer.close()
+    return options
+  }
+
+  /// The contents of the files in `journal`, but its lock, in name order.
+  static func files(in journal: String) throws -> [Data] {
+    try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0 != "lock" }.sorted().map {
+      try Data(contentsOf: URL(fileURLWithPath: journal + "/" + $0))
+    }
+  }
+
   /// A build of schema 2 with no migration from 1 refuses schema 1's data,
   /// naming the migration to write, and changes no file.
   @Test func dataWithoutAMigrationToThisSchemaIsRefusedUntouched() throws {
     let directory = try TemporaryDirectory()
-    let options = try DaemonOptions.parse(["--state-dir", directory.path], environment: [:], app: Greeter.self)
-    do {
-      // Schema 1's journal; the directory's lock goes with `first`.
-      let first = try StateRecovery.run(
-        options: options, retained: 16, initialState: Greeter.initialState,
-        schema: Greeter.Root.Action.actionSchema, appSchema: Greeter.schema, build: Greeter.build)
-      try first.writer.close()
-    }
+    let options = try Self.schemaOneJournal(in: directory)
     let journal = directory.path + "/journal"
-    let before = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0 != "lock" }.sorted().map {
-      try Data(contentsOf: URL(fileURLWithPath: journal + "/" + $0))
-    }
+    let before = try Self.files(in: journal)
     #expect {
       try StateRecovery.run(
         options: options, retained: 16, initialState: Greeter.initialState,
@@ -187,9 +197,7 @@ enum Greeter: HostedApp {
           "there is no migration from schema 1 to 2: add SchemaMigration(from: 1, …) to the app's migrations")
         && message.contains("The files are unchanged")
     }
-    let after = try FileManager.default.contentsOfDirectory(atPath: journal).filter { $0 != "lock" }.sorted().map {
-      try Data(contentsOf: URL(fileURLWithPath: journal + "/" + $0))
-    }
+    let after = try Self.files(in: journal)
     #expect(after == before)
   }
 
@@ -198,14 +206,7 @@ enum Greeter: HostedApp {
   @Test func aFailingMigrationIsRefusedUntouched() throws {
     struct Unrelated: Decodable { var shelves: Int }
     let directory = try TemporaryDirectory()
-    let options = try DaemonOptions.parse(["--state-dir", directory.path], environment: [:], app: Greeter.self)
-    do {
-      // Schema 1's journal; the directory's lock goes with `first`.
-      let first = try StateRecovery.run(
-        options: options, retained: 16, initialState: Greeter.initialState,
-        schema: Greeter.Root.Action.actionSchema, appSchema: Greeter.schema, build: Greeter.build)
-      try first.writer.close()
-    }
+    let options = try Self.schemaOneJournal(in: directory)
     let migration = SchemaMigration(from: 1, state: { (old: Unrelated) in Greeter.Root.State(greetings: old.shelves) })
     #expect {
       try StateRecovery.run(

@@ -63,10 +63,16 @@ final class TodosDaemon {
 
   /// Runs `tcactl --socket S ARGUMENTS`; its status and output.
   func tcactl(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    try run("tcactl", ["--socket", socket] + arguments)
+  }
+
+  /// Runs the built product `name` with `arguments` to its end: its exit
+  /// status, and its standard output and error together.
+  func run(_ name: String, _ arguments: [String]) throws -> (status: Int32, output: String) {
     let process = Process()
-    process.executableURL = Self.products.appendingPathComponent("tcactl")
-    process.arguments = ["--socket", socket] + arguments
-    let file = directory.appendingPathComponent("tcactl-\(UUID().uuidString.prefix(8)).out")
+    process.executableURL = Self.products.appendingPathComponent(name)
+    process.arguments = arguments
+    let file = directory.appendingPathComponent("\(name)-\(UUID().uuidString.prefix(8)).out")
     _ = FileManager.default.createFile(atPath: file.path, contents: nil)
     let output = try FileHandle(forWritingTo: file)
     process.standardOutput = output

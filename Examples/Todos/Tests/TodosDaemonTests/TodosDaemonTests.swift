@@ -100,16 +100,9 @@ struct TodosDaemonTests {
     assertReplays(logFile: file, reducer: Todos(), initialState: Todos.State())
     assertReplays(stateDirectory: daemon.stateDirectory, reducer: Todos(), initialState: Todos.State())
 
-    let verify = Process()
-    verify.executableURL = TodosDaemon.products.appendingPathComponent("todosd")
-    verify.arguments = ["verify", "--state-dir", daemon.stateDirectory]
-    let output = Pipe()
-    verify.standardOutput = output
-    try verify.run()
-    let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    verify.waitUntilExit()
-    #expect(verify.terminationStatus == 0, "\(printed)")
-    #expect(printed.contains("todosd 1.0.0: every version reproduced"), "\(printed)")
+    let verify = try daemon.run("todosd", ["verify", "--state-dir", daemon.stateDirectory])
+    #expect(verify.status == 0, "\(verify.output)")
+    #expect(verify.output.contains("todosd 1.0.0: every version reproduced"), "\(verify.output)")
     #expect(daemon.stop() == 0)
   }
 
