@@ -7,17 +7,12 @@ import Synchronization
 ///
 /// ## Where to call it
 ///
-/// The store loop calls ``append(_:)`` itself, once per batch of actions it
-/// has reduced, and acknowledges and publishes those versions after it
-/// returns. The sync blocks the loop for the length of one `fdatasync`; the
-/// commands that arrive meanwhile wait in its inbox and form the next batch,
-/// which is group commit without any more machinery: the busier the daemon,
-/// the more actions share a sync. Calling on the loop's thread also keeps the
-/// failure cases simple: when an append fails (say, no space), the loop has
-/// not yet reduced anything on top of the rejected batch, so it restores the
-/// state from before the batch and rejects just those actions. A dedicated
-/// writer thread would let the loop reduce batch N+1 during batch N's sync,
-/// but a failure of batch N would then have to undo N+1 too.
+/// The store loop calls ``write(_:)`` itself, once per batch of actions it
+/// has reduced, and under ``SyncPolicy/always`` has ``syncWritten()`` run on
+/// a thread beside it while it reduces the next batch; it acknowledges and
+/// publishes a batch's versions once they are durable. The next batch is
+/// written when the sync returns, so the busier the daemon, the more actions
+/// share a sync (group commit). ``append(_:)`` writes and syncs in one call.
 ///
 /// The writer is `Sendable` and its methods are safe from any thread (a
 /// mutex serialises them), so it can still be moved to another thread, and
@@ -91,6 +86,9 @@ public final class JournalWriter: Sendable {
     var closed = false
     /// Reused for encoding batches.
     var buffer: [UInt8] = []
+    /// The next ``syncWritten()`` fails as on an I/O error (debug builds'
+    /// tests only).
+    var failNextSync = false
   }
 
   init(
@@ -151,11 +149,25 @@ public final class JournalWriter: Sendable {
   @discardableResult
   public func append(_ records: [JournalRecord]) throws(JournalWriteError) -> AppendResult {
     try state.withLock { state throws(JournalWriteError) -> AppendResult in
-      try append(records, state: &state)
+      try append(records, syncing: configuration.sync == .always, state: &state)
     }
   }
 
-  private func append(_ records: [JournalRecord], state: inout State) throws(JournalWriteError) -> AppendResult {
+  /// Writes `records` as ``append(_:)`` does, but never syncs them, whatever
+  /// the policy: under ``SyncPolicy/always`` the caller then makes them
+  /// durable with ``syncWritten()``, which may run on another thread while
+  /// the caller goes on (the store loop reduces the next batch meanwhile).
+  /// They must not be acknowledged before that returns.
+  @discardableResult
+  public func write(_ records: [JournalRecord]) throws(JournalWriteError) -> AppendResult {
+    try state.withLock { state throws(JournalWriteError) -> AppendResult in
+      try append(records, syncing: false, state: &state)
+    }
+  }
+
+  private func append(
+    _ records: [JournalRecord], syncing: Bool, state: inout State
+  ) throws(JournalWriteError) -> AppendResult {
     if let failure = state.failure { throw .refused(since: failure) }
     if state.closed { throw .closed(path: state.path) }
     let last = state.progress.lastVersion
@@ -210,7 +222,7 @@ public final class JournalWriter: Sendable {
       state.buffer = []
     }
 
-    if configuration.sync == .always {
+    if syncing {
       try syncData(state: &state)
     }
     return AppendResult(
@@ -290,33 +302,56 @@ public final class JournalWriter: Sendable {
     }
   }
 
-  /// The `everySecond` tick: syncs what was written, without holding the
-  /// mutex during the sync (appends go on meanwhile), through a duplicate of
-  /// the descriptor so that a rotation may close the original.
-  func backgroundSync() {
-    let job: (fd: Int32, version: UInt64, path: String, from: UInt64)? = state.withLock { state in
-      guard state.failure == nil, !state.closed, state.progress.lastVersion > state.progress.durableVersion else {
-        return nil
-      }
+  /// Makes everything written so far durable, without holding the mutex
+  /// during the `fdatasync` (writes go on meanwhile, from any thread),
+  /// through a duplicate of the descriptor so that a rotation may close the
+  /// original; returns the durable version. A failed sync stops the writer
+  /// for good, as in ``append(_:)``.
+  @discardableResult
+  public func syncWritten() throws(JournalWriteError) -> UInt64 {
+    typealias Job = (fd: Int32, version: UInt64, path: String, from: UInt64, fails: Bool)
+    let job = try state.withLock { state throws(JournalWriteError) -> Job? in
+      if let failure = state.failure { throw .refused(since: failure) }
+      if state.closed { throw .closed(path: state.path) }
+      guard state.progress.lastVersion > state.progress.durableVersion else { return nil }
       let copy = fcntl(state.fd, F_DUPFD_CLOEXEC, 0)
       guard copy >= 0 else {
         // Out of descriptors: sync under the mutex instead.
-        try? syncData(state: &state)
+        try syncData(state: &state)
         return nil
       }
-      return (copy, state.progress.lastVersion, state.path, state.progress.durableVersion + 1)
+      defer { state.failNextSync = false }
+      return (copy, state.progress.lastVersion, state.path, state.progress.durableVersion + 1, state.failNextSync)
     }
-    guard let job else { return }
-    let result = Result { () throws(SystemFailure) in try FileIO.syncData(job.fd, path: job.path) }
+    guard let job else { return progress.durableVersion }
+    let result =
+      job.fails
+      ? .failure(SystemFailure("fdatasync", path: job.path, code: EIO))
+      : Result { () throws(SystemFailure) in try FileIO.syncData(job.fd, path: job.path) }
     FileIO.close(job.fd)
-    state.withLock { state in
+    return try state.withLock { state throws(JournalWriteError) -> UInt64 in
       switch result {
       case .success:
         state.progress.durableVersion = max(state.progress.durableVersion, job.version)
+        return state.progress.durableVersion
       case .failure(let failure):
-        _ = fail(.syncFailed(path: job.path, failure: failure, versions: job.from...job.version), state: &state)
+        throw fail(.syncFailed(path: job.path, failure: failure, versions: job.from...job.version), state: &state)
       }
     }
+  }
+
+  #if DEBUG
+    /// Makes the next ``syncWritten()`` fail as `fdatasync` does on an I/O
+    /// error, for tests of what the daemon does then; not in release builds.
+    public func failNextSyncForTesting() {
+      state.withLock { $0.failNextSync = true }
+    }
+  #endif
+
+  /// The `everySecond` tick: ``syncWritten()``, whose failure the next
+  /// append reports.
+  func backgroundSync() {
+    _ = try? syncWritten()
   }
 
   // MARK: Reading the state

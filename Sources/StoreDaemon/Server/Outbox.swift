@@ -18,11 +18,13 @@ import Glibc
 ///
 /// While the store loop has reduced actions whose journal records are not yet
 /// durable, frames are *held*: those offered meanwhile wait until
-/// ``release()`` (the batch is durable) or are thrown away by
-/// ``discardHeld()`` (it was rejected), so no client ever sees a version that
-/// a crash could take back. An outbox joins the open batch's ``HoldGate``
-/// when the first frame is offered to it, so a batch costs only the clients
-/// it speaks to.
+/// ``release(batch:)`` (the batch is durable) or are thrown away by
+/// ``discardHeld(from:)`` (it was refused), so no client ever sees a version
+/// that a crash could take back. An outbox joins the open batch's
+/// ``HoldGate`` when the first frame is offered to it, so a batch costs only
+/// the clients it speaks to. Two batches may hold frames at once, one being
+/// synced and one open, each from its own mark in the queue: the frames
+/// before the first mark may go.
 ///
 /// Frames that may go are written at once, as many as the socket takes,
 /// several in one `sendmsg`, never waiting: what the socket does not take
@@ -61,8 +63,9 @@ final class Outbox {
   private var head = 0
   /// The bytes of `frames[head]` already written.
   private var headOffset = 0
-  /// The index in `frames` from which frames are held; nil when none are.
-  private var heldFrom: Int?
+  /// Where each batch that holds frames begins in `frames`, oldest first:
+  /// the frames from the first mark on are held.
+  private var marks: [(batch: UInt64, from: Int)] = []
   /// The bytes of the answers waiting, and of everything else.
   private var answerBytes = 0
   private var unsolicitedBytes = 0
@@ -104,13 +107,13 @@ final class Outbox {
   private func queue(_ frame: [UInt8], _ kind: Kind) -> Bool {
     guard !isFinished, !hasFailed else { return false }
     if kind != .answer && unsolicitedBytes > 0 && unsolicitedBytes + frame.count > limit { return false }
-    if heldFrom == nil, let gate, gate.isHolding {
-      heldFrom = frames.count
+    if let gate, gate.isHolding, marks.last?.batch != gate.batch {
+      marks.append((gate.batch, frames.count))
       gate.held.append(self)
     }
     frames.append((frame, kind))
     count(frame.count, of: kind)
-    if heldFrom == nil && !isBlocked { flush() }
+    if marks.isEmpty && !isBlocked { flush() }
     return true
   }
 
@@ -140,49 +143,60 @@ final class Outbox {
   }
 
   /// Drops the droppable frames still waiting (but a frame begun); returns
-  /// how many bytes it freed.
+  /// how many bytes it freed. The marks keep their places among the frames
+  /// that remain.
   @discardableResult
   func dropDroppable() -> Int {
     var kept: [(bytes: [UInt8], kind: Kind)] = []
-    var newHeldFrom: Int?
+    var nextMark = 0
     var freed = 0
     for index in frames.indices[head...] {
-      if let held = heldFrom, index >= held, newHeldFrom == nil { newHeldFrom = kept.count }
+      while nextMark < marks.count && marks[nextMark].from <= index {
+        marks[nextMark].from = kept.count
+        nextMark += 1
+      }
       if frames[index].kind == .droppable && !(index == head && headOffset > 0) {
         freed += frames[index].bytes.count
       } else {
         kept.append(frames[index])
       }
     }
-    if heldFrom != nil && newHeldFrom == nil { newHeldFrom = kept.count }
+    while nextMark < marks.count {
+      marks[nextMark].from = kept.count
+      nextMark += 1
+    }
     frames = kept
     head = 0
-    heldFrom = newHeldFrom
     unsolicitedBytes -= freed
     return freed
   }
 
-  /// Holds the frames offered from now on until ``release()`` or
-  /// ``discardHeld()``; already holding, it changes nothing.
-  func hold() {
-    if heldFrom == nil { heldFrom = frames.count }
+  /// Holds the frames offered from now on for `batch` until
+  /// ``release(batch:)`` or ``discardHeld(from:)``, as the gate does for
+  /// an open batch; already holding for it, it changes nothing.
+  func hold(batch: UInt64) {
+    if marks.last?.batch != batch { marks.append((batch, frames.count)) }
   }
 
-  /// Lets the held frames go, and writes them.
-  func release() {
-    guard heldFrom != nil else { return }
-    heldFrom = nil
-    if !isBlocked { flush() }
+  /// `batch` is durable: lets its frames go once no earlier batch holds
+  /// them, and writes what may go.
+  func release(batch: UInt64) {
+    guard let index = marks.firstIndex(where: { $0.batch == batch }) else { return }
+    marks.remove(at: index)
+    if index == 0 && !isBlocked { flush() }
   }
 
-  /// Throws the held frames away; returns how many there were.
+  /// Throws away the frames held for `batch` and every later batch (a
+  /// refused batch takes the one reduced on top of it along); returns how
+  /// many there were.
   @discardableResult
-  func discardHeld() -> Int {
-    guard let held = heldFrom else { return 0 }
-    let discarded = frames[held...]
+  func discardHeld(from batch: UInt64) -> Int {
+    guard let index = marks.firstIndex(where: { $0.batch >= batch }) else { return 0 }
+    let from = marks[index].from
+    let discarded = frames[from...]
     for frame in discarded { count(-frame.bytes.count, of: frame.kind) }
-    frames.removeSubrange(held...)
-    heldFrom = nil
+    frames.removeSubrange(from...)
+    marks.removeSubrange(index...)
     callRoomIfDue()
     drainIfDone()
     return discarded.count
@@ -208,7 +222,7 @@ final class Outbox {
   func flush() {
     guard !hasFailed else { return }
     let wasBlocked = isBlocked
-    let end = heldFrom ?? frames.count
+    let end = marks.first?.from ?? frames.count
     while head < end {
       let written = send(to: descriptor, upTo: end)
       if written < 0 {
@@ -234,7 +248,8 @@ final class Outbox {
     if head == frames.count {
       frames.removeAll(keepingCapacity: frames.count <= 64)
       head = 0
-      if heldFrom != nil { heldFrom = 0 }
+      // Every mark was at the end: they stay there.
+      for index in marks.indices { marks[index].from = 0 }
     }
     callRoomIfDue()
     if wasBlocked { onChange?(.unblocked) }
@@ -309,7 +324,7 @@ final class Outbox {
     frames.removeAll()
     head = 0
     headOffset = 0
-    heldFrom = nil
+    marks.removeAll()
     answerBytes = 0
     unsolicitedBytes = 0
     onRoom = nil
@@ -326,11 +341,13 @@ final class Outbox {
 }
 
 /// The open batch's hold on the outboxes it speaks to: while a batch is
-/// open, an outbox offered a frame holds it and joins ``held``, so that the
-/// commit releases (or a refusal discards) exactly those.
+/// open, an outbox offered a frame holds it from there and joins ``held``,
+/// so that the batch releases (or a refusal discards) exactly those.
 final class HoldGate {
   /// Whether a batch is open.
   var isHolding = false
+  /// The open batch's number: batches are numbered in the order they open.
+  var batch: UInt64 = 0
   /// The outboxes holding frames for the open batch.
   var held: [Outbox] = []
 }

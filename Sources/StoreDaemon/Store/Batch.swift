@@ -9,6 +9,11 @@ import Wire
 /// outboxes of the clients it speaks to are held (``HoldGate``), and the
 /// effects' starts wait here.
 ///
+/// A batch is *open* while the loop reduces into it, then *closed* when its
+/// records are written; under `--fsync always` it stays in flight, its
+/// frames held, while it is synced beside the loop and the next batch is
+/// reduced.
+///
 /// A class: the loop asks whether a batch is open twice per publication and
 /// takes it out to commit it; a reference is one retain, where a struct's
 /// `Batch?` would be copied, the state before it included.
@@ -31,10 +36,16 @@ final class Batch {
   }
 
   let before: Before
-  /// The hold on the outboxes the batch speaks to, including those of
-  /// clients that go away before it ends (their last words wait for the
-  /// commit too).
+  /// The batch's number, which its outboxes' hold marks carry.
+  let number: UInt64
+  /// The gate that holds outboxes for the batch while it is open.
   private let gate: HoldGate
+  /// The outboxes the batch speaks to, including those of clients that go
+  /// away before it ends (their last words wait for the commit too): the
+  /// gate's until the batch closes, then the batch's.
+  private var held: [Outbox] = []
+  /// The version and document the batch ended at, once closed.
+  private(set) var end: (version: UInt64, document: JSONValue)?
   private(set) var records: [JournalRecord] = []
   /// What the batch answered, in order, acknowledgements and other answers
   /// alike: the frames are held, so if the batch is refused they are thrown
@@ -46,10 +57,22 @@ final class Batch {
   private var starts: [(request: EffectRequest, id: EffectID)] = []
 
   /// Opens a batch: every outbox offered a frame holds it until it ends.
-  init(before: Before, gate: HoldGate) {
+  init(before: Before, number: UInt64, gate: HoldGate) {
     self.before = before
+    self.number = number
     self.gate = gate
     gate.isHolding = true
+    gate.batch = number
+  }
+
+  /// The batch's records are written, and it ended at `version` with
+  /// `document`: it holds no more outboxes (the next batch holds its own).
+  func close(version: UInt64, document: JSONValue) {
+    end = (version, document)
+    guard gate.isHolding && gate.batch == number else { return }
+    gate.isHolding = false
+    held = gate.held
+    gate.held.removeAll(keepingCapacity: true)
   }
 
   func append(_ record: JournalRecord) {
@@ -81,23 +104,22 @@ final class Batch {
     starts.removeAll()
   }
 
-  /// Lets the held frames go, and writes them.
+  /// The closed batch is durable: lets its held frames go, and writes them.
   func releaseOutboxes() {
-    let held = endHold()
-    for outbox in held { outbox.release() }
+    for outbox in held { outbox.release(batch: number) }
+    held = []
   }
 
-  /// The outboxes that held frames; the gate holds no more.
-  private func endHold() -> [Outbox] {
-    gate.isHolding = false
-    defer { gate.held.removeAll(keepingCapacity: true) }
-    return gate.held
-  }
-
-  /// The batch was refused: its held frames are thrown away (and its starts
-  /// never made).
-  func discardOutboxes() {
+  /// The batch was refused: its held frames are thrown away, with those of
+  /// every batch from `first` on (and its starts never made).
+  func discardOutboxes(from first: UInt64) {
+    if gate.isHolding && gate.batch == number {
+      gate.isHolding = false
+      held = gate.held
+      gate.held.removeAll(keepingCapacity: true)
+    }
     starts.removeAll()
-    for outbox in endHold() { outbox.discardHeld() }
+    for outbox in held { outbox.discardHeld(from: first) }
+    held = []
   }
 }

@@ -9,13 +9,22 @@ import Wire
 /// them starts (docs/DURABILITY.md). It is the store's ``EffectExecutor``:
 /// the starts wait in the open ``Batch``, and go to the worker supervisor
 /// once it is durable. Confined to the store loop's thread.
+///
+/// Under `--fsync always` the sync runs beside the loop
+/// (``JournalSyncThread``): a closed batch is written and then *syncing*
+/// while the next one is open, and the open one is closed only once the
+/// sync has finished. So two batches are in flight at most, and the longer
+/// a sync takes, the more actions the next one gathers.
 final class JournalCommitter: EffectExecutor {
-  /// What committing the open batch came to.
+  /// What closing a batch, or its sync, came to.
   enum Outcome {
     /// The batch is durable (or had nothing to record): let it go.
     case durable(Batch)
-    /// The journal refused the batch: undo it.
-    case refused(Batch, JournalWriteError)
+    /// The batch is written, and being synced beside the loop.
+    case syncing
+    /// The journal refused these batches, oldest first: undo them. A
+    /// refused sync takes the open batch along, as it was reduced on top.
+    case refused([Batch], JournalWriteError)
   }
 
   let journal: JournalDirectory
@@ -30,28 +39,46 @@ final class JournalCommitter: EffectExecutor {
   #endif
   private let syncPolicy: SyncPolicy
   private let supervisor: WorkerSupervisor
-  /// The actions reduced since the last commit.
+  /// Syncs written batches beside the loop, under `--fsync always`.
+  private let syncThread: JournalSyncThread?
+  /// The actions reduced since the last batch closed.
   private(set) var batch: Batch?
+  /// The closed batch being synced, if one is.
+  private(set) var syncing: Batch?
+  /// The number of the next batch opened.
+  private var nextNumber: UInt64 = 1
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
 
   init(
     journal: JournalDirectory, writer: JournalWriter, epoch: String, schema: Int, syncPolicy: SyncPolicy,
     supervisor: WorkerSupervisor
-  ) {
+  ) throws {
     self.schema = schema
     self.journal = journal
     self.writer = writer
     self.epoch = epoch
     self.syncPolicy = syncPolicy
     self.supervisor = supervisor
+    syncThread = syncPolicy == .always ? try JournalSyncThread(writer: writer) : nil
   }
 
   var isOpen: Bool { batch != nil }
 
-  func open(_ batch: Batch) {
-    precondition(self.batch == nil, "a batch is already open")
-    self.batch = batch
+  /// Whether the open batch may be closed now: one is open, and no other
+  /// is being synced.
+  var mayClose: Bool { batch != nil && syncing == nil }
+
+  /// The descriptor that is readable once a sync has finished, for the
+  /// loop's event poll (``JournalSyncThread/token``); nil when batches are
+  /// not synced beside the loop.
+  var syncDone: Int32? { syncThread?.done.descriptor }
+
+  /// Opens a batch that goes back to `before` if refused.
+  func open(before: Batch.Before, gate: HoldGate) {
+    precondition(batch == nil, "a batch is already open")
+    batch = Batch(before: before, number: nextNumber, gate: gate)
+    nextNumber += 1
   }
 
   /// Adds a reduced action's record to the open batch.
@@ -78,27 +105,84 @@ final class JournalCommitter: EffectExecutor {
 
   // MARK: Commit
 
-  /// Appends the open batch's records to the journal, if a batch is open;
-  /// `version` is the store's, the last the batch reduced.
-  func commit(version: UInt64) -> Outcome? {
-    guard let batch else { return nil }
+  /// Whether batches are synced beside the loop (`--fsync always`).
+  var syncsBeside: Bool { syncThread != nil }
+
+  /// Closes the open batch, which ended at `version` with `document`, and
+  /// writes its records, if ``mayClose``. Under `--fsync always` the loop
+  /// syncs them itself when it has nothing else to do (`syncHere`: a thread
+  /// would only add its wake-ups to the wait); otherwise their sync is asked
+  /// of the thread beside it, and its outcome comes from
+  /// ``takeSyncOutcome()``.
+  func close(version: UInt64, document: JSONValue, syncHere: Bool) -> Outcome? {
+    guard let batch, syncing == nil else { return nil }
     self.batch = nil
+    batch.close(version: version, document: document)
     guard !batch.records.isEmpty else { return .durable(batch) }
     do throws(JournalWriteError) {
-      _ = try writer.append(batch.records)
+      _ = try writer.write(batch.records)
     } catch {
-      let versions = "\(batch.before.version + 1)…\(version)"
-      if !error.writerStillUsable {
-        writesRefused =
-          "writes are refused since the journal failed (\(error)); the state stays readable at version "
-          + "\(batch.before.version), and restarting \(DaemonName.current) recovers from the journal"
-        Log.error("journal: \(error); refusing every write from now on (versions \(versions) were undone)")
-      } else {
-        Log.error("journal: \(error); versions \(versions) were undone and their senders told")
-      }
-      return .refused(batch, error)
+      noteRefusal(error, undoing: [batch])
+      return .refused([batch], error)
     }
-    return .durable(batch)
+    guard let syncThread else { return .durable(batch) }
+    if syncHere {
+      do throws(JournalWriteError) {
+        try writer.syncWritten()
+      } catch {
+        noteRefusal(error, undoing: [batch])
+        return .refused([batch], error)
+      }
+      return .durable(batch)
+    }
+    syncing = batch
+    syncThread.requestSync()
+    return .syncing
+  }
+
+  /// What the sync came to, if it has finished (the loop was told by
+  /// ``syncDone``).
+  func takeSyncOutcome() -> Outcome? {
+    guard syncing != nil, let result = syncThread?.takeOutcome() else { return nil }
+    return finishSync(result)
+  }
+
+  /// Waits for the sync under way, if any, and returns what it came to.
+  func waitForSync() -> Outcome? {
+    guard syncing != nil, let syncThread else { return nil }
+    return finishSync(syncThread.waitForOutcome())
+  }
+
+  private func finishSync(_ result: Result<UInt64, JournalWriteError>) -> Outcome {
+    guard let synced = syncing else { preconditionFailure("no batch is being synced") }
+    syncing = nil
+    switch result {
+    case .success:
+      return .durable(synced)
+    case .failure(let error):
+      var refused = [synced]
+      if let open = batch {
+        refused.append(open)
+        batch = nil
+      }
+      noteRefusal(error, undoing: refused)
+      return .refused(refused, error)
+    }
+  }
+
+  /// Logs a refusal, and refuses every later write if the journal cannot
+  /// take any.
+  private func noteRefusal(_ error: JournalWriteError, undoing batches: [Batch]) {
+    let first = batches[0].before.version + 1
+    let versions = "the versions from \(first) on were"
+    if !error.writerStillUsable {
+      writesRefused =
+        "writes are refused since the journal failed (\(error)); the state stays readable at version "
+        + "\(first - 1), and restarting \(DaemonName.current) recovers from the journal"
+      Log.error("journal: \(error); refusing every write from now on (\(versions) undone)")
+    } else {
+      Log.error("journal: \(error); \(versions) undone and their senders told")
+    }
   }
 
   /// Why the actions of a refused batch were not applied, for their senders.
@@ -118,7 +202,9 @@ final class JournalCommitter: EffectExecutor {
     }
   }
 
+  /// Closes the journal; call once no batch is in flight.
   func close() throws {
+    syncThread?.stop()
     try writer.close()
   }
 

@@ -62,12 +62,15 @@ final class Publisher {
   private let heartbeatInterval: Duration
   /// Whether a batch is open: root diffs are gathered in `batchRootFrames`.
   private var isBatchOpen = false
+  /// Whether a batch is open or closed but not yet durable: the frames
+  /// offered meanwhile are held, and may yet be thrown away.
+  private var isBatchInFlight = false
   /// The diff frames of the open batch's versions as root subscribers get
   /// them, one after another.
   private var batchRootFrames: [UInt8] = []
-  /// The connections resynced while the batch was open: their queued diffs
-  /// from before it are gone, so if the batch is refused (and its snapshot
-  /// with it) they are resynced again.
+  /// The connections resynced while a batch was in flight: their queued
+  /// diffs from before it are gone, so if the batch is refused (and their
+  /// snapshot with it) they are resynced again.
   private var resyncedInBatch: Set<Int> = []
   /// When ``sendHeartbeats()`` next looks for idle subscribers.
   private var nextHeartbeatCheck = ContinuousClock.now
@@ -146,23 +149,32 @@ final class Publisher {
 
   // MARK: Batches
 
-  /// A batch opened: root diffs are gathered until it is released.
+  /// A batch opened: root diffs are gathered until it is closed.
   func batchOpened() {
     isBatchOpen = true
+    isBatchInFlight = true
   }
 
-  /// The batch is durable: offers its root diffs to every root subscriber.
-  func batchReleased() {
+  /// The batch is closed: offers its root diffs to every root subscriber
+  /// (into outboxes the batch still holds).
+  func batchClosed() {
     isBatchOpen = false
     offerBatchRootFramesToAll()
+  }
+
+  /// Every batch reduced is durable: nothing offered so far can be taken
+  /// back.
+  func batchesDurable() {
+    isBatchInFlight = false
     resyncedInBatch.removeAll()
   }
 
-  /// The batch was refused: puts the document and the history back as they
+  /// Batches were refused: puts the document and the history back as they
   /// were at `version`, and forgets the batch's root diffs (the held outboxes
   /// that had them are discarded). Then ``resyncAfterUndo()``.
   func undoBatch(document: JSONValue, version: UInt64) {
     isBatchOpen = false
+    isBatchInFlight = false
     self.document = document
     self.version = version
     history.removeChanges(after: version)
@@ -416,7 +428,7 @@ final class Publisher {
     }
     connection.outbox.offer(snapshot, droppable: true)
     subscriber.lastSent = .now
-    if isBatchOpen { resyncedInBatch.insert(connection.id) }
+    if isBatchInFlight { resyncedInBatch.insert(connection.id) }
   }
 
   // MARK: Heartbeats

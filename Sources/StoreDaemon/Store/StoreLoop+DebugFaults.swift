@@ -47,6 +47,31 @@
     }()
   }
 
+  /// `STOREDAEMON_DEBUG_SYNC_GATE=PATH`: every sync of the journal beside
+  /// the loop first creates `PATH.waiting`, then waits until a file exists
+  /// at PATH; if that file says `fail`, the sync fails as on an I/O error.
+  /// The loop creates `PATH.second` once a batch is reduced while another
+  /// is being synced. So a test can hold a sync, put a second batch on top
+  /// of it, and refuse the first.
+  enum DebugSyncGate {
+    static let path: String? = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_SYNC_GATE"]
+
+    static func waitIfAsked(writer: JournalWriter) {
+      guard let path else { return }
+      _ = FileManager.default.createFile(atPath: path + ".waiting", contents: nil)
+      while access(path, F_OK) != 0 { usleep(10_000) }
+      if let said = FileManager.default.contents(atPath: path), String(decoding: said, as: UTF8.self).hasPrefix("fail")
+      {
+        writer.failNextSyncForTesting()
+      }
+    }
+
+    static func noteSecondBatch() {
+      guard let path, access(path + ".second", F_OK) != 0 else { return }
+      _ = FileManager.default.createFile(atPath: path + ".second", contents: nil)
+    }
+  }
+
   extension HistoryReader {
     /// `STOREDAEMON_DEBUG_HISTORY_GATE=PATH`: every read of the journal for
     /// `log` or `get` with `at` first creates `PATH.waiting`, then waits

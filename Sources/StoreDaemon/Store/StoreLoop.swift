@@ -56,6 +56,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let committer: JournalCommitter
   /// The state before the open batch, to go back to if it is refused.
   private var stateBeforeBatch: App.Root.State
+  /// The state before the batch being synced, to go back to if its sync is
+  /// refused (the open batch is undone with it).
+  private var stateBeforeSyncing: App.Root.State
   let supervisor: WorkerSupervisor
   let history: HistoryRequests
   let service: ServiceReporter
@@ -91,9 +94,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
     }
-    committer = JournalCommitter(
+    committer = try JournalCommitter(
       journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
       syncPolicy: options.syncPolicy, supervisor: supervisor)
+    if let syncDone = committer.syncDone {
+      try poll.add(syncDone, token: JournalSyncThread.token, interest: .readable)
+    }
     publisher = Publisher(
       document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
       options: options)
@@ -112,6 +118,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       post: { [inbox] command in inbox.post(command) })
     root = App.makeRoot()
     stateBeforeBatch = recovery.state
+    stateBeforeSyncing = recovery.state
     store = Store(
       initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
       dependencies: dependencies.recordingInputs(into: inputs))
@@ -142,12 +149,15 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       let ready = pending ? poll.wait(milliseconds: 0) : waiter.wait(for: inbox, on: poll, until: deadline)
       // Every action reduced from what arrived joins one batch, made
       // durable with one sync (group commit) before anything about it leaves
-      // the daemon. A request that reads the state ends the batch first, so
-      // it reads only durable versions.
+      // the daemon; the next batch is reduced while it is synced. A request
+      // that reads the state first waits until everything reduced is
+      // durable, so it reads only durable versions.
       var workersReady: [Int32] = []
       for event in ready {
         if event.token >= WorkerTokens.base {
           if let descriptor = watchedWorkers[event.token - WorkerTokens.base] { workersReady.append(descriptor) }
+        } else if event.token == JournalSyncThread.token {
+          if let outcome = committer.takeSyncOutcome() { settleSync(outcome) }
         } else {
           server.handle(event)
         }
@@ -180,9 +190,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   }
 
   /// Handles one command: it joins the open batch if it may reduce actions,
-  /// and otherwise first commits it.
+  /// and otherwise first waits until everything reduced is durable.
   private func perform(_ command: LoopCommand) {
-    if command.reduces { openBatchIfNeeded() } else { commitBatch() }
+    if command.reduces { openBatchIfNeeded() } else { makeDurable() }
     handle(command)
     afterReducing()
   }
@@ -257,35 +267,99 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     stateBeforeBatch = store.state
     let before = Batch.Before(
       version: store.version, document: publisher.document, waits: waits, firstRequestID: store.nextRequestID)
-    committer.open(Batch(before: before, gate: server.gate))
+    committer.open(before: before, gate: server.gate)
     publisher.batchOpened()
   }
 
-  /// Makes the open batch durable and lets its effects and frames go; or, if
-  /// the journal refuses it, undoes it and tells its senders.
+  /// Closes the open batch and writes it, unless another is being synced
+  /// (it then stays open, and is closed once that sync has finished). It is
+  /// let go once durable: at once, unless it is synced beside the loop.
   private func commitBatch() {
-    switch committer.commit(version: store.version) {
-    case nil:
+    guard committer.mayClose else {
+      #if DEBUG
+        if committer.isOpen { DebugSyncGate.noteSecondBatch() }
+      #endif
       return
-    case .durable(let batch):
-      history.deliverToFollowers(batch.records)
-      batch.startEffects(on: supervisor)
-      publisher.batchReleased()
-      batch.releaseOutboxes()
-      if !batch.records.isEmpty { committer.snapshotIfDue(version: store.version, document: publisher.document) }
-    case .refused(let batch, let error):
-      undo(batch, because: committer.reason(for: error))
+    }
+    // Its root diffs go to the outboxes it still holds.
+    publisher.batchClosed()
+    let syncHere = committer.syncsBeside && syncsHereWhenIdle && hasNothingElseToDo()
+    switch committer.close(version: store.version, document: publisher.document, syncHere: syncHere) {
+    case nil:
+      break
+    case .syncing?:
+      stateBeforeSyncing = stateBeforeBatch
+    case .durable(let batch)?:
+      letGo(batch)
+    case .refused(let batches, let error)?:
+      undo(batches, to: stateBeforeBatch, because: committer.reason(for: error))
     }
   }
 
-  private func undo(_ batch: Batch, because reason: String) {
-    let before = batch.before
-    store.restore(state: stateBeforeBatch, version: before.version, forgettingRequestsFrom: before.firstRequestID)
+  /// Whether the loop syncs a batch itself when it has nothing else to do;
+  /// not when a test holds every sync at a gate (debug builds).
+  private var syncsHereWhenIdle: Bool {
+    #if DEBUG
+      DebugSyncGate.path == nil
+    #else
+      true
+    #endif
+  }
+
+  /// Whether no client, worker or command waits for the loop. The poll is
+  /// level-triggered: the sockets it finds ready stay ready until read, so
+  /// the next turn of the loop finds them again.
+  private func hasNothingElseToDo() -> Bool {
+    guard !server.hasEvents, server.withRoom.isEmpty, !inbox.hasCommands else { return false }
+    return !poll.wait(milliseconds: 0).contains { $0.token != LoopWaiter.wakeToken } && !inbox.hasCommands
+  }
+
+  /// What a finished sync came to: its batch is let go, or undone with the
+  /// open one; then the open one is closed.
+  private func settleSync(_ outcome: JournalCommitter.Outcome) {
+    switch outcome {
+    case .durable(let batch):
+      stateBeforeSyncing = stateBeforeBatch
+      letGo(batch)
+    case .refused(let batches, let error):
+      undo(batches, to: stateBeforeSyncing, because: committer.reason(for: error))
+    case .syncing:
+      break
+    }
+    commitBatch()
+  }
+
+  /// Returns once everything reduced is durable (or undone): before a
+  /// request that reads the state, and before commands that do not reduce.
+  private func makeDurable() {
+    if let outcome = committer.waitForSync() { settleSync(outcome) }
+    commitBatch()
+    if let outcome = committer.waitForSync() { settleSync(outcome) }
+  }
+
+  /// The batch is durable: its records go to the log's followers, its
+  /// effects start, its frames are written, and a snapshot is written if
+  /// one is due.
+  private func letGo(_ batch: Batch) {
+    history.deliverToFollowers(batch.records)
+    batch.startEffects(on: supervisor)
+    batch.releaseOutboxes()
+    if !committer.isOpen { publisher.batchesDurable() }
+    if !batch.records.isEmpty, let end = batch.end {
+      committer.snapshotIfDue(version: end.version, document: end.document)
+    }
+  }
+
+  /// Undoes refused batches, oldest first, going back to `state` (the one
+  /// before the first) and telling their senders.
+  private func undo(_ batches: [Batch], to state: App.Root.State, because reason: String) {
+    let before = batches[0].before
+    store.restore(state: state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
     publisher.undoBatch(document: before.document, version: before.version)
     waits = before.waits
-    batch.discardOutboxes()
+    for batch in batches { batch.discardOutboxes(from: batches[0].number) }
     publisher.resyncAfterUndo()
-    for answer in batch.answers {
+    for answer in batches.lazy.flatMap(\.answers) {
       switch answer {
       case .reply(let connection, let message):
         send(message, to: connection)
@@ -324,7 +398,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       reduceWaitingActions()
     }
-    commitBatch()
+    makeDurable()
     guard !names.isEmpty else { return }
     Log.warning(
       "effects were in flight when \(App.name) stopped; told their features up to version \(store.version): "
@@ -387,13 +461,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       var rounds = 0
       repeat {
         deliverWorkerReplies()
-        commitBatch()
+        makeDurable()
         rounds += 1
       } while supervisor.hasReplies && rounds < Self.shutdownRounds
       if supervisor.hasReplies {
         Log.warning(
           "stopping with effects still failing after \(Self.shutdownRounds) rounds; their failures are not reduced")
       }
+      if let syncDone = committer.syncDone { poll.remove(syncDone) }
       do {
         try committer.close()
       } catch {
@@ -477,7 +552,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private func handleClient(_ event: ConnectionServer.Event) {
     switch event {
     case .connected(let connection, let name):
-      commitBatch()
+      makeDurable()
       clients.add(ConnectedClient(connection: connection, name: name))
       send(
         .welcome(
@@ -490,12 +565,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .message(let connection, let message):
       guard let client = clients[connection.id], !connection.isClosing else { return }
       guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
-      if case .send = message { openBatchIfNeeded() } else { commitBatch() }
+      if case .send = message { openBatchIfNeeded() } else { makeDurable() }
       handle(message, from: client)
     case .invalid(let connection, let requestID, let error):
       guard let client = clients[connection.id], !connection.isClosing else { return }
       guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
-      commitBatch()
+      makeDurable()
       send(.error(id: requestID, code: error.code, message: error.message), to: connection)
     }
     afterReducing()

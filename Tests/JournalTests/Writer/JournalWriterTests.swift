@@ -1,5 +1,7 @@
+import Dispatch
 import Glibc
 import JournalTestChild
+import Synchronization
 import TestSupport
 import Testing
 
@@ -123,6 +125,53 @@ import Testing
       }
       try writer.close()
     }
+  }
+
+  /// `write` never syncs, whatever the policy; `syncWritten`, called from
+  /// another thread while the next batch is written, makes what was written
+  /// before it began durable, and what came after is synced by the next one.
+  @Test func writeThenSyncBesideIt() throws {
+    let directory = try TemporaryDirectory()
+    let journal = try JournalDirectory(path: directory.journal)
+    let writer = try journal.openWriter(after: try journal.recover(), epoch: "e")
+    let written = try writer.write(SampleJournal.records(1...5))
+    #expect(!written.durable)
+    #expect(writer.progress.durableVersion == 0)
+    let synced = Mutex<Result<UInt64, JournalWriteError>?>(nil)
+    let syncing = DispatchGroup()
+    DispatchQueue.global().async(group: syncing) {
+      let result = Result { () throws(JournalWriteError) in try writer.syncWritten() }
+      synced.withLock { $0 = result }
+    }
+    try writer.write(SampleJournal.records(6...8))
+    syncing.wait()
+    let first = try #require(synced.withLock { $0 })
+    #expect(try first.get() >= 5)
+    #expect(try writer.syncWritten() == 8)
+    #expect(try writer.syncWritten() == 8, "nothing more to sync")
+    try writer.close()
+    #expect(try journal.recover().records.map { try $0.decoded() } == SampleJournal.records(1...8))
+  }
+
+  /// A failed `syncWritten` stops the writer as a failed append does.
+  @Test func failedSyncWrittenStopsTheWriter() throws {
+    let directory = try TemporaryDirectory()
+    let journal = try JournalDirectory(path: directory.journal)
+    let writer = try journal.openWriter(after: try journal.recover(), epoch: "e")
+    try writer.write(SampleJournal.records(1...3))
+    try writer.syncWritten()
+    try writer.write(SampleJournal.records(4...6))
+    try replaceDescriptor(of: writer, with: "/dev/null", flags: O_WRONLY)
+    #expect {
+      try writer.syncWritten()
+    } throws: { error in
+      guard case .syncFailed(_, let failure, let versions) = error as? JournalWriteError else { return false }
+      return failure.code == EINVAL && versions == 4...6
+    }
+    #expect(throws: JournalWriteError.refused(since: writer.failure!)) {
+      try writer.write(SampleJournal.records(7...7))
+    }
+    #expect(writer.progress.durableVersion == 3)
   }
 
   @Test func closedWriterRefuses() throws {

@@ -161,13 +161,13 @@ import Wire
   @Test func refusesPastTheLimitAndDropsOnlyDroppableFrames() {
     let pair = Pair()
     let outbox = Outbox(limit: 10, writingTo: pair.near)
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([UInt8](repeating: 1, count: 6), droppable: true))
     #expect(outbox.offer([2, 2, 2], droppable: false))
     #expect(!outbox.offer([3, 3, 3], droppable: true))
     let before = outbox.lastTakenAt
     #expect(outbox.dropDroppable() == 6)
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(pair.read() == [2, 2, 2])
     #expect(outbox.lastTakenAt > before)
     outbox.finish()
@@ -180,7 +180,7 @@ import Wire
   @Test func answersAreCountedApartAndSayWhenTheyHaveRoomAgain() {
     let pair = Pair()
     let outbox = Outbox(limit: 4, writingTo: pair.near)
-    outbox.hold()
+    outbox.hold(batch: 1)
     outbox.offerAnswer([1, 1, 1])
     #expect(!outbox.answersAreFull)
     outbox.offerAnswer([2, 2, 2])
@@ -192,7 +192,7 @@ import Wire
     #expect(room == 0)
     #expect(outbox.dropDroppable() == 3)
     #expect(room == 0, "dropping diffs makes no room for answers")
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(pair.read() == [1, 1, 1, 2, 2, 2])
     #expect(room == 1)
     #expect(!outbox.answersAreFull)
@@ -205,20 +205,20 @@ import Wire
     let pair = Pair()
     let outbox = Outbox(limit: 100, writingTo: pair.near)
     #expect(outbox.offer([1], droppable: false))
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([2], droppable: true))
     #expect(outbox.offer([3], droppable: false))
     #expect(pair.read() == [1])
     // Dropping droppable frames keeps the hold on what remains.
     #expect(outbox.dropDroppable() == 1)
     #expect(pair.read(waiting: 50).isEmpty)
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(pair.read() == [3])
 
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([4], droppable: false))
     #expect(outbox.offer([5], droppable: true))
-    #expect(outbox.discardHeld() == 2)
+    #expect(outbox.discardHeld(from: 1) == 2)
     #expect(outbox.offer([6], droppable: false))
     outbox.finish()
     #expect(pair.read() == [6])
@@ -230,11 +230,11 @@ import Wire
     let outbox = Outbox(limit: 100, writingTo: pair.near)
     var drained = false
     outbox.onChange = { change in if case .drained = change { drained = true } }
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([7], droppable: false))
     outbox.finish()
     #expect(!drained, "the held frame is still owed")
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(drained)
     #expect(pair.read() == [7])
   }
@@ -242,9 +242,9 @@ import Wire
   @Test func aLargeFrameStillGoesThroughAnEmptyQueue() {
     let pair = Pair()
     let outbox = Outbox(limit: 4, writingTo: pair.near)
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([UInt8](repeating: 0, count: 100), droppable: true))
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(pair.read().count == 100)
   }
 }

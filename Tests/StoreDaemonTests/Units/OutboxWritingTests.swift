@@ -51,17 +51,51 @@ import Testing
     let outbox = Outbox(limit: 1 << 20, writingTo: pair.near)
     #expect(outbox.offer([1, 2, 3], droppable: false))
     #expect(pair.read() == [1, 2, 3])
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([4], droppable: true))
     #expect(outbox.offer([5], droppable: false))
     #expect(pair.read(waiting: 50).isEmpty, "held frames wait for the batch to be durable")
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(pair.read() == [4, 5])
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([6], droppable: false))
-    #expect(outbox.discardHeld() == 1)
-    outbox.release()
+    #expect(outbox.discardHeld(from: 1) == 1)
+    outbox.release(batch: 1)
     #expect(pair.read(waiting: 50).isEmpty)
+  }
+
+  /// Two batches in flight, one being synced and one open: each holds its
+  /// own frames, released in turn; a refused sync throws away both
+  /// batches' frames, and dropping diffs keeps each batch's place.
+  @Test func twoBatchesHoldTheirFramesApart() {
+    let pair = Pair()
+    let outbox = Outbox(limit: 100, writingTo: pair.near)
+    outbox.hold(batch: 1)
+    #expect(outbox.offer([1], droppable: false))
+    #expect(outbox.offer([2], droppable: true))
+    outbox.hold(batch: 2)
+    #expect(outbox.offer([3], droppable: true))
+    #expect(outbox.offer([4], droppable: false))
+    #expect(outbox.dropDroppable() == 2)
+    #expect(pair.read(waiting: 50).isEmpty)
+    outbox.release(batch: 1)
+    #expect(pair.read() == [1])
+    #expect(pair.read(waiting: 50).isEmpty, "the open batch's frames still wait")
+    outbox.release(batch: 2)
+    #expect(pair.read() == [4])
+
+    outbox.hold(batch: 3)
+    #expect(outbox.offer([5], droppable: false))
+    outbox.hold(batch: 4)
+    #expect(outbox.offer([6], droppable: false))
+    #expect(outbox.discardHeld(from: 4) == 1)
+    outbox.hold(batch: 5)
+    #expect(outbox.offer([7], droppable: false))
+    #expect(outbox.discardHeld(from: 3) == 2, "a refused sync takes the open batch along")
+    outbox.release(batch: 3)
+    #expect(outbox.offer([8], droppable: false))
+    #expect(pair.read() == [8])
+    #expect(outbox.isEmpty)
   }
 
   /// A batch holds only the outboxes it speaks to, and releases or
@@ -73,12 +107,13 @@ import Testing
     let first = Outbox(limit: 100, writingTo: spoken.near, gate: gate)
     let second = Outbox(limit: 100, writingTo: quiet.near, gate: gate)
     gate.isHolding = true
+    gate.batch = 1
     #expect(first.offer([1], droppable: false))
     #expect(first.offer([2], droppable: false))
     #expect(gate.held.count == 1 && gate.held.first === first)
     #expect(spoken.read(waiting: 50).isEmpty)
     gate.isHolding = false
-    for outbox in gate.held { outbox.release() }
+    for outbox in gate.held { outbox.release(batch: 1) }
     gate.held.removeAll()
     #expect(spoken.read() == [1, 2])
     #expect(second.isEmpty)
@@ -118,10 +153,10 @@ import Testing
   @Test func anAbandonedOutboxWritesNothing() {
     let pair = Pair()
     let outbox = Outbox(limit: 100, writingTo: pair.near)
-    outbox.hold()
+    outbox.hold(batch: 1)
     #expect(outbox.offer([1], droppable: false))
     outbox.abandon()
-    outbox.release()
+    outbox.release(batch: 1)
     #expect(!outbox.offer([2], droppable: false))
     outbox.flush()
     #expect(pair.read(waiting: 50).isEmpty)

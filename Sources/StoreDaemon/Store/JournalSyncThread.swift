@@ -1,0 +1,74 @@
+import Dispatch
+import Glibc
+import Journal
+import Platform
+import Synchronization
+
+/// The thread beside the store loop that makes written batches durable
+/// under `--fsync always`: the loop writes a batch's records, asks for a
+/// sync (``requestSync()``) and goes on reducing the next batch; the thread
+/// runs `fdatasync` and signals ``done``, a descriptor in the loop's event
+/// poll, with what came of it. One sync is asked for at a time.
+final class JournalSyncThread: Sendable {
+  /// The event poll's token for ``done``.
+  static let token: UInt64 = 2
+
+  /// Readable once a sync has finished, until ``takeOutcome()``.
+  let done: WakeSignal
+  private let writer: JournalWriter
+  private let requests = DispatchSemaphore(value: 0)
+  private let stopped = Atomic<Bool>(false)
+  private let finished = DispatchSemaphore(value: 0)
+  /// What the last sync came to, until the loop takes it.
+  private let outcome = Mutex<Result<UInt64, JournalWriteError>?>(nil)
+
+  init(writer: JournalWriter) throws {
+    self.writer = writer
+    done = try WakeSignal()
+    try DetachedThread.start(name: "journal-sync") { [self] in
+      while true {
+        requests.wait()
+        if stopped.load(ordering: .acquiring) { break }
+        #if DEBUG
+          DebugSyncGate.waitIfAsked(writer: writer)
+        #endif
+        let result = Result { () throws(JournalWriteError) in try writer.syncWritten() }
+        outcome.withLock { $0 = result }
+        done.signal()
+      }
+      finished.signal()
+    }
+  }
+
+  /// Asks for what is written to be synced.
+  func requestSync() {
+    requests.signal()
+  }
+
+  /// What the sync asked for came to, once it has finished; nil before.
+  /// ``done`` is cleared first, so a signal that comes after is not lost
+  /// (at worst it wakes the loop once more for nothing).
+  func takeOutcome() -> Result<UInt64, JournalWriteError>? {
+    done.clear()
+    return outcome.withLock { outcome in
+      defer { outcome = nil }
+      return outcome
+    }
+  }
+
+  /// Waits until the sync asked for has finished, and returns what it came to.
+  func waitForOutcome() -> Result<UInt64, JournalWriteError> {
+    while true {
+      if let taken = takeOutcome() { return taken }
+      var descriptor = pollfd(fd: done.descriptor, events: Int16(POLLIN), revents: 0)
+      _ = poll(&descriptor, 1, -1)
+    }
+  }
+
+  /// Ends the thread once the sync under way, if any, has finished.
+  func stop() {
+    guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+    requests.signal()
+    finished.wait()
+  }
+}
