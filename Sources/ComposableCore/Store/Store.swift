@@ -29,6 +29,13 @@ public final class Store<R: Reducer> {
   /// new state.
   public var didReduce: ((_ version: UInt64, _ action: R.Action, _ state: R.State) -> Void)?
 
+  /// Calls `body` with the state where it is, not a copy: a copy of a large
+  /// root state retains each of its references, and releases them after.
+  /// The daemon reads the state this way after every action.
+  package func withState<Result>(_ body: (UnsafePointer<R.State>) throws -> Result) rethrows -> Result {
+    try withUnsafePointer(to: &state) { try body($0) }
+  }
+
   /// The reducer, its body built once (``Reducer/makeReduce()``).
   private let reduce: (inout R.State, R.Action) -> Effect<R.Action>
   private var runtime: EffectRuntime<R.Action>!

@@ -25,12 +25,14 @@ import Wire
 /// the daemon's code is generic over the hosted app's state, so it cannot
 /// tell from the type at compile time. Being generic, and unspecialized, the
 /// code holds no optional of the state: each would cost a lookup of its
-/// type's metadata per document.
+/// type's metadata per document. It reads the state through a pointer to
+/// where it is (``document(at:)``), and the last state through one too, as
+/// every copy of a root state retains each of its references.
 struct StateDocumentEncoder<State: Encodable> {
   private let members = JSONMemberCache()
   private let counts = Counts()
   /// Encodes a ``StateParts`` state part by part; nil for any other state.
-  private let encodeParts: ((State) throws -> JSONValue)?
+  private let encodeParts: ((UnsafePointer<State>) throws -> JSONValue)?
 
   private final class Counts {
     var encodedParts = 0
@@ -51,11 +53,16 @@ struct StateDocumentEncoder<State: Encodable> {
   /// runs, and each part that equals what it was last time keeps its JSON.
   ///
   /// - Throws: the encoder's `EncodingError`.
-  func document(of state: State) throws -> JSONValue {
+  func document(at state: UnsafePointer<State>) throws -> JSONValue {
     if let encodeParts { return try encodeParts(state) }
-    let document = try JSONValueEncoder.encode(state, reusing: members)
+    let document = try JSONValueEncoder.encode(state.pointee, reusing: members)
     counts.encodedParts = members.encodedMembers
     return document
+  }
+
+  /// The JSON document of `state`, as ``document(at:)`` makes it.
+  func document(of state: State) throws -> JSONValue {
+    try withUnsafePointer(to: state) { try document(at: $0) }
   }
 
   /// What a ``StateParts`` state's next document is made from: the last
@@ -82,16 +89,14 @@ struct StateDocumentEncoder<State: Encodable> {
   /// The part-by-part encoder of `State`, which is `Parted`.
   private static func partsEncoder<Parted: StateParts & Encodable>(
     for parted: Parted.Type, counts: Counts
-  ) -> (State) throws -> JSONValue {
+  ) -> (UnsafePointer<State>) throws -> JSONValue {
     precondition(Parted.self == State.self)
     let holder = LastHolder<Parted>()
     return { state in
       // Safe: `Parted` is `State` (checked above), so this reads the same
       // value under its other name, without copying it.
-      try withUnsafePointer(to: state) { pointer in
-        try pointer.withMemoryRebound(to: Parted.self, capacity: 1) { parted in
-          try document(of: parted.pointee, holder: holder, counts: counts)
-        }
+      try state.withMemoryRebound(to: Parted.self, capacity: 1) { parted in
+        try document(of: parted, holder: holder, counts: counts)
       }
     }
   }
@@ -101,13 +106,13 @@ extension StateDocumentEncoder {
   /// The last document, with each part of `state` that differs from the last
   /// state's encoded again; the first is the full encoding.
   private static func document<Parted: StateParts & Encodable>(
-    of state: Parted, holder: LastHolder<Parted>, counts: Counts
+    of state: UnsafePointer<Parted>, holder: LastHolder<Parted>, counts: Counts
   ) throws -> JSONValue {
     // The last is taken out, and is left out should the encoding fail.
     guard let last = holder.last else {
-      let full = try JSONValueEncoder.encode(state, reusing: holder.members)
+      let full = try JSONValueEncoder.encode(state.pointee, reusing: holder.members)
       guard case .object(let object) = full else { return full }
-      holder.last = Last(state: state, document: object)
+      holder.last = Last(state: state.pointee, document: object)
       counts.encodedParts = object.count
       return full
     }
@@ -116,18 +121,21 @@ extension StateDocumentEncoder {
     var document = JSONObject()
     swap(&document, &last.document)
     var encoded = 0
-    try state.forEachPart(since: last.state) { key, differs, value in
-      guard differs else { return }
-      encoded += 1
-      guard let value = value() else {
-        document[key] = .null
-        return
+    // The last state is compared where it is, not copied out of `last`.
+    try withUnsafeMutablePointer(to: &last.state) { previous in
+      try state.pointee.forEachPart(since: previous.pointee) { key, differs, value in
+        guard differs else { return }
+        encoded += 1
+        guard let value = value() else {
+          document[key] = .null
+          return
+        }
+        let cache = last.caches[key] ?? JSONMemberCache()
+        last.caches[key] = cache
+        document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
       }
-      let cache = last.caches[key] ?? JSONMemberCache()
-      last.caches[key] = cache
-      document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
     }
-    last.state = state
+    last.state = state.pointee
     last.document = document
     holder.last = last
     counts.encodedParts = encoded

@@ -248,7 +248,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     guard
       let publication = publisher.publish(
         version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
-        document: { try stateEncoder.document(of: store.state) })
+        document: { try store.withState { try stateEncoder.document(at: $0) } })
     else {
       return
     }
