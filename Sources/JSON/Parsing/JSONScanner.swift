@@ -53,6 +53,11 @@ package struct JSONScanner {
     position < bytes.count ? bytes[position] : nil
   }
 
+  /// The byte `offset` bytes past ``position``, or `nil` past the end.
+  @inline(__always) package func peek(at offset: Int) -> UInt8? {
+    position + offset < bytes.count ? bytes[position + offset] : nil
+  }
+
   /// Whether every byte has been read.
   @inline(__always) package var isAtEnd: Bool { position == bytes.count }
 

@@ -90,6 +90,7 @@ final class Connection {
 
   /// What a frame's payload says.
   static func parse(_ payload: [UInt8]) -> Parsed {
+    if let send = SendScanner.send(from: payload) { return .message(send) }
     let json: JSONValue
     do {
       json = try MessageCodec.parse(payload, maximumDepth: ClientLimits.depth)

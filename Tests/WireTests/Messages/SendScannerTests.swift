@@ -1,0 +1,98 @@
+import JSON
+import Testing
+
+@testable import Wire
+
+/// The scanner reads a `send` exactly as the full parse does, or leaves it
+/// to the full parse: for every payload, what it returns is nil or the
+/// message `ClientMessage(json:)` reads from the parsed JSON.
+@Suite struct SendScannerTests {
+  /// What the full parse reads, as the daemon reads a frame: nil where it
+  /// finds an error, or the send is larger than a send may be.
+  private static func fullParse(_ text: String) -> ClientMessage? {
+    let payload = Array(text.utf8)
+    guard let json = try? MessageCodec.parse(payload, maximumDepth: ClientLimits.depth),
+      let message = try? ClientMessage(json: json)
+    else { return nil }
+    if case .send = message, (try? ClientLimits.check(sendBytes: payload.count)) == nil { return nil }
+    return message
+  }
+
+  @Test(arguments: [
+    #"{"type":"send","id":1,"path":"counter.incrementButtonTapped","arguments":[]}"#,
+    #"{"arguments":["3"],"id":12,"path":"cart.addItem","type":"send"}"#,
+    #" { "type" : "send" ,"id": -7 , "path":"a.b", "arguments" : [ "x" , "y z" ] , "wait" : true } "#,
+    #"{"type":"send","id":0,"path":"a","wait":false}"#,
+    #"{"type":"send","id":9223372036854775807,"path":"a"}"#,
+    #"{"type":"send","id":-9223372036854775808,"path":"a"}"#,
+    "{\"type\":\"send\",\n\t\"id\":3,\r\n\"path\":\"a\"}",
+  ])
+  func readsWhatTheFullParseReads(_ text: String) throws {
+    let scanned = try #require(SendScanner.send(from: Array(text.utf8)))
+    #expect(scanned == Self.fullParse(text))
+  }
+
+  /// Each of these is left to the full parse: it is not a send, or it has
+  /// something the scanner does not read (the full parse may accept it, or
+  /// say what is wrong with it).
+  @Test(arguments: [
+    #"{"type":"get","id":1,"path":""}"#,
+    #"{"type":"send","id":1,"action":{"counter":"incrementButtonTapped"}}"#,
+    #"{"type":"send","id":1,"path":"a\u002eb"}"#,
+    #"{"type":"send","id":1,"path":"caf\#u{e9}"}"#,
+    #"{"type":"send","id":1.0,"path":"a"}"#,
+    #"{"type":"send","id":1e2,"path":"a"}"#,
+    #"{"type":"send","id":01,"path":"a"}"#,
+    #"{"type":"send","id":-0,"path":"a"}"#,
+    #"{"type":"send","id":9223372036854775808,"path":"a"}"#,
+    #"{"type":"send","id":1,"path":"a","path":"b"}"#,
+    #"{"type":"send","id":1,"path":null}"#,
+    #"{"type":"send","id":1,"path":"a","wait":null}"#,
+    #"{"type":"send","id":1,"path":"a","arguments":[1]}"#,
+    #"{"type":"send","id":1,"path":"a","arguments":[""# + String(repeating: "[", count: ClientLimits.depth + 1)
+      + #""]}"#,
+    #"{"type":"send","id":1,"path":""# + String(repeating: "a", count: ClientLimits.pathBytes + 1) + #""}"#,
+    #"{"type":"send","id":1,"path":"a","extra":true}"#,
+    #"{"type":"send","id":1,"path":"a"} x"#,
+    #"{"type":"send","id":1,"path":"a",}"#,
+    #"{"type":"send","path":"a"}"#,
+    #"{"type":"send","id":1}"#,
+    #"{"type":"send","id":1,"path":"a""#,
+    #"[]"#,
+    "",
+  ])
+  func leavesTheRestToTheFullParse(_ text: String) {
+    #expect(SendScanner.send(from: Array(text.utf8)) == nil)
+  }
+
+  /// Many sends made by varying one another, member by member: whatever
+  /// the scanner reads, the full parse reads the same.
+  @Test func agreesWithTheFullParseOnVariations() {
+    let members: [[String]] = [
+      [#""type":"send""#, #""type":"get""#, #""type" : "send""#],
+      [#""id":1"#, #""id":-42"#, #""id":"1""#, #""id":1.5"#, #""id":007"#],
+      [#""path":"cart.addItem""#, #""path":"a\"b""#, #""path":"""#, #""path":3"#],
+      [#""arguments":["3"]"#, #""arguments":[]"#, #""arguments":"3""#, #""arguments":["a","b","c"]"#, ""],
+      [#""wait":true"#, #""wait":false"#, #""wait":"yes""#, ""],
+    ]
+    var checked = 0
+    var scanned = 0
+    func visit(_ index: Int, _ chosen: [String]) {
+      guard index < members.count else {
+        for order in [chosen, chosen.reversed()] {
+          let text = "{" + order.filter { !$0.isEmpty }.joined(separator: ",") + "}"
+          checked += 1
+          if let message = SendScanner.send(from: Array(text.utf8)) {
+            scanned += 1
+            #expect(message == Self.fullParse(text), "\(text)")
+          }
+        }
+        return
+      }
+      for member in members[index] { visit(index + 1, chosen + [member]) }
+    }
+    visit(0, [])
+    #expect(checked == 2 * 3 * 5 * 4 * 5 * 4)
+    #expect(scanned > 0)
+  }
+}
