@@ -433,6 +433,9 @@ final class Publisher {
 
   // MARK: Heartbeats
 
+  /// Whether ``sendHeartbeats()`` would look for idle subscribers now.
+  var heartbeatsAreDue: Bool { ContinuousClock.now >= nextHeartbeatCheck }
+
   /// Offers a heartbeat to each subscriber that was sent nothing for the
   /// heartbeat interval. It looks only when the earliest subscriber can be
   /// due (what is sent meanwhile only makes them due later), not on every

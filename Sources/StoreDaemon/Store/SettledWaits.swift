@@ -36,6 +36,11 @@ struct SettledWaits {
       ]))
   }
 
+  /// Whether `isSettled` says any wait's origin is settled.
+  func hasSettled(_ isSettled: (Origin) -> Bool) -> Bool {
+    waits.keys.contains(where: isSettled)
+  }
+
   /// Removes and returns the waits whose origins `isSettled` says are settled.
   mutating func takeSettled(_ isSettled: (Origin) -> Bool) -> [Wait] {
     guard !waits.isEmpty else { return [] }

@@ -183,7 +183,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       // What the commit released may have made room for deferred requests.
       handleClientEvents()
       commitBatch()
-      publisher.sendHeartbeats()
+      if publisher.heartbeatsAreDue {
+        holdFramesWhileSyncing()
+        publisher.sendHeartbeats()
+      }
       service.report(
         isSettled: { supervisor.allSettled }, alerts: { alerts }, status: { statusLine })
     }
@@ -294,6 +297,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .refused(let batches, let error)?:
       undo(batches, to: stateBeforeBatch, because: committer.reason(for: error))
     }
+  }
+
+  /// Opens a batch, if none is open while another is being synced, so that
+  /// a frame written now (a `settled`, a heartbeat), which names a
+  /// version not yet durable, waits for the sync as the batch's own frames
+  /// do. Without a batch in flight a frame goes at once.
+  private func holdFramesWhileSyncing() {
+    if committer.syncing != nil { openBatchIfNeeded() }
   }
 
   /// Whether the loop syncs a batch itself when it has nothing else to do;
@@ -429,7 +440,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   /// Tells each waiting client whose action's effects have all finished.
   private func reportSettledWaits() {
-    for wait in waits.takeSettled({ store.isSettled(origin: $0) }) {
+    let isSettled = { (origin: Origin) in self.store.isSettled(origin: origin) }
+    guard waits.hasSettled(isSettled) else { return }
+    // Opened before the waits are taken, so that a refused batch gives
+    // them back to be told again.
+    holdFramesWhileSyncing()
+    for wait in waits.takeSettled(isSettled) {
       guard let client = clients[wait.connectionID] else { continue }
       send(.settled(id: wait.requestID, version: store.version, changes: .array(wait.changes)), to: client.connection)
     }
