@@ -55,6 +55,9 @@ final class Batch {
   /// The requests the batch's actions started, in order, for the supervisor
   /// once the batch is durable.
   private var starts: [(request: EffectRequest, id: EffectID)] = []
+  /// Requests the batch's actions cancelled whose starts wait in the batch
+  /// before it, cancelled once this one is durable.
+  private var cancels: [EffectID] = []
 
   /// Opens a batch: every outbox offered a frame holds it until it ends.
   init(before: Before, number: UInt64, gate: HoldGate) {
@@ -88,6 +91,17 @@ final class Batch {
     starts.append((request, id))
   }
 
+  /// Whether the start of `id` waits in the batch.
+  func holdsStart(_ id: EffectID) -> Bool {
+    starts.contains { $0.id == id }
+  }
+
+  /// Holds the cancel of `id`, whose start waits in the batch before this
+  /// one, until this one is durable.
+  func holdCancel(_ id: EffectID) {
+    cancels.append(id)
+  }
+
   /// Forgets the held start of `id`; whether there was one.
   func cancelStart(_ id: EffectID) -> Bool {
     guard let index = starts.firstIndex(where: { $0.id == id }) else { return false }
@@ -102,6 +116,8 @@ final class Batch {
   func startEffects(on executor: some EffectExecutor) {
     for (request, id) in starts { executor.start(request, id: id) }
     starts.removeAll()
+    for id in cancels { executor.cancel(id) }
+    cancels.removeAll()
   }
 
   /// The closed batch is durable: lets its held frames go, and writes them.
@@ -119,6 +135,7 @@ final class Batch {
       gate.held.removeAll(keepingCapacity: true)
     }
     starts.removeAll()
+    cancels.removeAll()
     for outbox in held { outbox.discardHeld(from: first) }
     held = []
   }

@@ -154,7 +154,9 @@ final class HistoryRequests {
     return client
   }
 
-  /// Gives the records of a durable batch to the clients that follow the log.
+  /// Gives the records of a closed batch to the clients that follow the
+  /// log: into their outboxes, which the batch holds until it is durable,
+  /// or to wait for the page of the history they are being read.
   func deliverToFollowers(_ records: [JournalRecord]) {
     guard let firstRecord = records.first else { return }
     for (id, follower) in followers {
@@ -167,6 +169,15 @@ final class HistoryRequests {
       } else {
         offerRecords(records, to: follower.client)
       }
+    }
+  }
+
+  /// Forgets the records after `version` waiting for followers' pages:
+  /// their batch was refused (those already in outboxes are thrown away
+  /// with its frames).
+  func forgetRecords(after version: UInt64) {
+    for (id, follower) in followers where follower.waiting?.last.map({ $0.version > version }) == true {
+      followers[id]!.waiting!.removeAll { $0.version > version }
     }
   }
 

@@ -100,6 +100,13 @@ final class JournalCommitter: EffectExecutor {
 
   func cancel(_ id: EffectID) {
     if batch?.cancelStart(id) == true { return }
+    if let syncing, syncing.holdsStart(id) {
+      // It starts once the syncing batch is durable; the open batch cancels
+      // it once it is durable in turn (and not at all if it is refused,
+      // which puts back a state where the effect still runs).
+      if let batch { batch.holdCancel(id) } else { _ = syncing.cancelStart(id) }
+      return
+    }
     supervisor.cancel(id)
   }
 
@@ -143,7 +150,9 @@ final class JournalCommitter: EffectExecutor {
   /// What the sync came to, if it has finished (the loop was told by
   /// ``syncDone``).
   func takeSyncOutcome() -> Outcome? {
-    guard syncing != nil, let result = syncThread?.takeOutcome() else { return nil }
+    // Taken (and the signal cleared) first: a signal left over from a sync
+    // ``waitForSync()`` already settled must not stay readable.
+    guard let result = syncThread?.takeOutcome(), syncing != nil else { return nil }
     return finishSync(result)
   }
 

@@ -220,6 +220,7 @@ final class Publisher {
   /// Forgets the subscription of a client that was let go.
   func forget(_ id: Int) {
     if !subscribers.isEmpty { subscribers[id] = nil }
+    resyncedInBatch.remove(id)
   }
 
   func subscribe(_ client: ConnectedClient, id: Int, path: String, since: UInt64?, resumable: Bool) {

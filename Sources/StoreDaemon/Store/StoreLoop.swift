@@ -284,8 +284,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       #endif
       return
     }
-    // Its root diffs go to the outboxes it still holds.
+    // Its root diffs, and its records for the log's followers, go to the
+    // outboxes it still holds.
     publisher.batchClosed()
+    if let records = committer.batch?.records { history.deliverToFollowers(records) }
     let syncHere = committer.syncsBeside && syncsHereWhenIdle && hasNothingElseToDo()
     switch committer.close(version: store.version, document: publisher.document, syncHere: syncHere) {
     case nil:
@@ -348,11 +350,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     if let outcome = committer.waitForSync() { settleSync(outcome) }
   }
 
-  /// The batch is durable: its records go to the log's followers, its
-  /// effects start, its frames are written, and a snapshot is written if
-  /// one is due.
+  /// The batch is durable: its effects start, its frames are written (its
+  /// records to the log's followers among them), and a snapshot is written
+  /// if one is due.
   private func letGo(_ batch: Batch) {
-    history.deliverToFollowers(batch.records)
     batch.startEffects(on: supervisor)
     batch.releaseOutboxes()
     if !committer.isOpen { publisher.batchesDurable() }
@@ -367,6 +368,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     let before = batches[0].before
     store.restore(state: state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
     publisher.undoBatch(document: before.document, version: before.version)
+    history.forgetRecords(after: before.version)
     waits = before.waits
     for batch in batches { batch.discardOutboxes(from: batches[0].number) }
     publisher.resyncAfterUndo()

@@ -185,14 +185,14 @@ import Wire
     let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
     // No file may grow past its current size: the next record cannot be written.
-    try Self.prlimit(daemon.pid, fileSize: "\(size)")
+    try limitFileSize(of: daemon.pid, to: "\(size)")
     let refused = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     #expect(refused.status == 1)
     #expect(refused.error.contains("not applied"))
     #expect(try client.get(path: "/counter/count").value == .int(1))
     #expect(try client.get(path: "/counter/count").version == 1)
 
-    try Self.prlimit(daemon.pid, fileSize: "unlimited")
+    try limitFileSize(of: daemon.pid, to: "unlimited")
     #expect(try client.send(path: "counter.incrementButtonTapped") == 2)
     #expect(daemon.stop() == 0)
     let restarted = try DaemonProcess(reusing: daemon)
@@ -208,7 +208,7 @@ import Wire
     _ = try client.send(path: "counter.incrementButtonTapped")
     let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
-    try Self.prlimit(daemon.pid, fileSize: "\(size)")
+    try limitFileSize(of: daemon.pid, to: "\(size)")
     let raw = try RawConnection(daemon)
     try raw.hello()
     var frames: [UInt8] = []
@@ -226,7 +226,7 @@ import Wire
       if case .ack(let id, _) = message { answered.append("\(id) ack") }
     }
     #expect(answered == ["1 journal", "2 invalid_action", "3 journal"])
-    try Self.prlimit(daemon.pid, fileSize: "unlimited")
+    try limitFileSize(of: daemon.pid, to: "unlimited")
   }
 
   /// A subscriber with a full queue, and an action the journal refuses whose
@@ -248,12 +248,12 @@ import Wire
     for _ in 0..<1000 { _ = try client.send(path: "counter.incrementButtonTapped") }
     let segment = try JournalFiles.lastSegment(in: daemon.stateDirectory + "/journal")
     let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
-    try Self.prlimit(daemon.pid, fileSize: "\(size)")
+    try limitFileSize(of: daemon.pid, to: "\(size)")
     // Its diff is larger than the queue: the subscriber is resynced in the batch.
     #expect(throws: ClientError.self) {
       try client.send(path: "search.textChanged", arguments: [String(repeating: "x", count: 9000)])
     }
-    try Self.prlimit(daemon.pid, fileSize: "unlimited")
+    try limitFileSize(of: daemon.pid, to: "unlimited")
     let last = try client.send(path: "counter.incrementButtonTapped")
     #expect(last == 1001)
     var expected: UInt64?
@@ -352,17 +352,6 @@ import Wire
     if case .array(let elements)? = value { elements.count } else { nil }
   }
 
-  private static func prlimit(_ pid: pid_t, fileSize: String) throws {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-    // The soft limit only: raising a hard limit again needs CAP_SYS_RESOURCE.
-    process.arguments = ["--pid", "\(pid)", "--fsize=\(fileSize):"]
-    try process.run()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0 else {
-      throw DaemonTestError("prlimit failed with \(process.terminationStatus)")
-    }
-  }
 }
 
 /// Connections sending `counter.incrementButtonTapped` as fast as they are

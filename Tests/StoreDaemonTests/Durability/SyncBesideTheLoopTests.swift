@@ -23,15 +23,21 @@ struct SyncBesideTheLoopTests {
     let first: RawConnection
     let second: RawConnection
 
-    init() throws {
+    /// `watching` is the watcher's request: a subscription, or following
+    /// the log.
+    init(watching request: String = #"{"type":"subscribe","id":1,"path":""}"#) throws {
       gate = FileManager.default.temporaryDirectory.appendingPathComponent("sync-gate-\(UUID())").path
       daemon = try DaemonProcess(environment: ["STOREDAEMON_DEBUG_SYNC_GATE": gate])
       // Connected first: a new connection waits until everything reduced is
       // durable, which would wait for the gate.
       watcher = try RawConnection(daemon)
       try watcher.hello()
-      try watcher.send(#"{"type":"subscribe","id":1,"path":""}"#)
-      guard case .snapshot(0, _, _, _)? = try watcher.read() else { throw DaemonTestError("expected a snapshot") }
+      try watcher.send(request)
+      switch try watcher.read() {
+      case .snapshot(0, _, _, _)?, .log(1, _, 0, false)?: break
+      case let other:
+        throw DaemonTestError("expected a snapshot or an empty log page, got \(String(describing: other))")
+      }
       first = try RawConnection(daemon)
       try first.hello()
       second = try RawConnection(daemon)
@@ -78,6 +84,35 @@ struct SyncBesideTheLoopTests {
     #expect(diffs == [1, 2])
     let state = try batches.daemon.client().get(path: "/counter/count")
     #expect(state.value == .int(2) && state.version == 2)
+  }
+
+  /// A batch refused after the one before it became durable (its write
+  /// failed, as on a full disk) takes nothing of that one along: a client
+  /// following the log gets the durable batch's record, and then the next
+  /// version, without a gap.
+  @Test func aFollowerKeepsTheDurableBatchsRecordsWhenTheNextIsRefused() throws {
+    let batches = try TwoBatches(watching: #"{"type":"log","id":1,"follow":true}"#)
+    defer { batches.removeGate() }
+    let segment = try JournalFiles.lastSegment(in: batches.daemon.stateDirectory + "/journal")
+    let size = try #require(try FileManager.default.attributesOfItem(atPath: segment)[.size] as? Int)
+    // The first batch is written already; the second cannot be.
+    try limitFileSize(of: batches.daemon.pid, to: "\(size)")
+    batches.open(saying: "")
+    guard case .ack(1, 1)? = try batches.first.read() else {
+      Issue.record("expected the first send acknowledged at version 1")
+      return
+    }
+    guard case .error(1, .journal, _)? = try batches.second.read() else {
+      Issue.record("expected the second send refused")
+      return
+    }
+    try limitFileSize(of: batches.daemon.pid, to: "unlimited")
+    #expect(try batches.daemon.client().send(path: "counter.incrementButtonTapped") == 2)
+    var versions: [UInt64] = []
+    while versions.count < 2, let message = try batches.watcher.read() {
+      if case .record(let entry) = message { versions.append(entry.version) }
+    }
+    #expect(versions == [1, 2])
   }
 
   /// A refused sync undoes its batch and the one reduced on top of it:

@@ -20,3 +20,18 @@ enum JournalFiles {
     return contents
   }
 }
+
+/// Sets the soft limit on the size of the files the process `pid` writes
+/// (`RLIMIT_FSIZE`, with `prlimit`): `"unlimited"`, or a size in bytes, past
+/// which its writes fail with `EFBIG`, as on a full disk. The soft limit
+/// only: raising a hard limit again needs `CAP_SYS_RESOURCE`.
+func limitFileSize(of pid: pid_t, to size: String) throws {
+  let process = Process()
+  process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
+  process.arguments = ["--pid", "\(pid)", "--fsize=\(size):"]
+  try process.run()
+  process.waitUntilExit()
+  guard process.terminationStatus == 0 else {
+    throw DaemonTestError("prlimit failed with \(process.terminationStatus)")
+  }
+}
