@@ -72,7 +72,12 @@ summarize() {
       key = figure SUBSEP measure
       if (!(key in seen)) { seen[key] = 1; order[++count] = key }
       number = substr(value, 1, RLENGTH) + 0
-      unit[key] = trim(substr(value, RLENGTH + 1))
+      rest = trim(substr(value, RLENGTH + 1))
+      # Rates are printed as k/s or M/s by their size: counted in /s here,
+      # so that runs on either side of 1M/s compare.
+      if (rest == "k/s") { number *= 1e3; rest = "/s" }
+      if (rest == "M/s") { number *= 1e6; rest = "/s" }
+      unit[key] = rest
       values[side, key, ++n[side, key]] = number
     }
     function median(side, key,    i, j, t, m, a) {
@@ -82,6 +87,13 @@ summarize() {
       low[side, key] = a[1]; high[side, key] = a[m]
       return (m % 2) ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2
     }
+    # A value with its unit, a rate again in k/s or M/s.
+    function show(value, u) {
+      if (u != "/s") return sprintf("%.4g", value)
+      if (value >= 1e6) return sprintf("%.4gM", value / 1e6)
+      if (value >= 1e3) return sprintf("%.4gk", value / 1e3)
+      return sprintf("%.4g", value)
+    }
     END {
       print "| figure | measure | A median (range) | B median (range) | B / A |"
       print "|---|---|---|---|---|"
@@ -89,8 +101,11 @@ summarize() {
         key = order[i]; split(key, part, SUBSEP)
         if (!n["A", key] || !n["B", key]) continue
         ma = median("A", key); mb = median("B", key)
-        printf "| %s | %s | %.4g %s (%.4g–%.4g) | %.4g %s (%.4g–%.4g) | %s |\n", part[1], part[2], \
-          ma, unit[key], low["A", key], high["A", key], mb, unit[key], low["B", key], high["B", key], \
+        u = unit[key]
+        gap = (u == "/s") ? "" : " "
+        printf "| %s | %s | %s%s%s (%s–%s) | %s%s%s (%s–%s) | %s |\n", part[1], part[2], \
+          show(ma, u), gap, u, show(low["A", key], u), show(high["A", key], u), \
+          show(mb, u), gap, u, show(low["B", key], u), show(high["B", key], u), \
           (ma > 0) ? sprintf("%.3f", mb / ma) : "n/a"
       }
     }' "$@"
