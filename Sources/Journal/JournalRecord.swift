@@ -27,8 +27,10 @@ public struct JournalRecord: Sendable, Hashable {
   public var patch: JSONValue
   /// The canonical JSON of ``action`` and of ``patch``, when the caller has
   /// it already: the writer copies these bytes instead of encoding the
-  /// values again. They must be `CanonicalJSON.encode(action)` and
-  /// `CanonicalJSON.encode(patch)`. Not part of the record's identity.
+  /// values again. They must be `CanonicalJSON.encode(action)` and the
+  /// canonical JSON of the patch; a writer that nothing else reads the
+  /// record for may leave ``patch`` `.null` then (the daemon does, unless a
+  /// client follows the log). Not part of the record's identity.
   public var canonical: (action: [UInt8], patch: [UInt8])?
 
   public init(

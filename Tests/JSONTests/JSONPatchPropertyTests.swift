@@ -33,6 +33,7 @@ import Testing
       // Canonical JSON keeps every value exactly.
       let bytes = CanonicalJSON.encode(JSONPatch.json(operations))
       #expect(try JSONPatch.operations(from: JSONParser.parse(bytes)) == operations, context)
+      #expect(JSONPatch.canonicalBytes(operations) == bytes, "written straight from the operations\n\(context)")
       // Codable through Foundation: JSONEncoder writes 1.0 as 1, so compare
       // the outcome numerically.
       let data = try JSONEncoder().encode(operations)
@@ -40,6 +41,21 @@ import Testing
       #expect(decoded.map(\.path) == operations.map(\.path), context)
       #expect(JSONPatch.equal(try JSONPatch.apply(decoded, to: old), new), context)
     }
+  }
+
+  /// Every kind of operation, with members and values that need escaping,
+  /// is written straight from the operations as from their JSON value.
+  @Test func canonicalBytesAreTheCanonicalJSONOfTheValue() throws {
+    let operations: [PatchOperation] = [
+      .add(path: try JSONPointer("/a~1b/-"), value: .object(["z": .int(1), "é\"": .array([.null, .bool(true)])])),
+      .remove(path: try JSONPointer("/tab\there")),
+      .replace(path: try JSONPointer(""), value: .double(0.5)),
+      .move(from: try JSONPointer("/m~0n"), path: try JSONPointer("/x/0")),
+      .copy(from: try JSONPointer("/x"), path: try JSONPointer("/y")),
+      .test(path: try JSONPointer("/s"), value: .string("line\nbreak \u{1F600}")),
+    ]
+    #expect(JSONPatch.canonicalBytes(operations) == CanonicalJSON.encode(JSONPatch.json(operations)))
+    #expect(JSONPatch.canonicalBytes([]) == CanonicalJSON.encode(JSONPatch.json([])))
   }
 
   @Test func reorderingsOfIdentifiedArraysUseTheFewestMoves() throws {

@@ -36,4 +36,34 @@ public enum JSONPatch {
   public static func json(_ operations: [PatchOperation]) -> JSONValue {
     .array(operations.map(\.json))
   }
+
+  /// The canonical JSON of `operations`, written straight from them: the
+  /// bytes of `CanonicalJSON.encode(json(operations))`, without building
+  /// that value first (the daemon writes one for every action).
+  public static func canonicalBytes(_ operations: [PatchOperation]) -> [UInt8] {
+    var output: [UInt8] = []
+    output.reserveCapacity(64 * operations.count)
+    output.append(UInt8(ascii: "["))
+    for (index, operation) in operations.enumerated() {
+      if index > 0 { output.append(UInt8(ascii: ",")) }
+      // The members in canonical order: from, op, path, value.
+      output.append(UInt8(ascii: "{"))
+      if let from = operation.from {
+        output += #""from":"#.utf8
+        CanonicalJSON.writeString(from.description, to: &output)
+        output.append(UInt8(ascii: ","))
+      }
+      output += #""op":"#.utf8
+      CanonicalJSON.writeString(operation.name, to: &output)
+      output += #","path":"#.utf8
+      CanonicalJSON.writeString(operation.path.description, to: &output)
+      if let value = operation.value {
+        output += #","value":"#.utf8
+        CanonicalJSON.write(value, to: &output)
+      }
+      output.append(UInt8(ascii: "}"))
+    }
+    output.append(UInt8(ascii: "]"))
+    return output
+  }
 }

@@ -29,6 +29,9 @@ final class HistoryRequests {
   private let publisher: Publisher
   /// The clients following the log, by connection id.
   private var followers: [Int: Follower] = [:]
+
+  /// Whether any client follows the log.
+  var hasFollowers: Bool { !followers.isEmpty }
   /// Where the reader's answers go, from its thread.
   private let post: @Sendable (LoopCommand) -> Void
 

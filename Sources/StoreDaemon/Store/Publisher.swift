@@ -19,7 +19,7 @@ final class Publisher {
     let change: DiffHistory.Change
     /// The action's canonical bytes, the same the diff frame holds.
     let actionBytes: [UInt8]
-    let patchJSON: JSONValue
+    /// The patch's canonical bytes, the same the diff frame holds.
     let patchBytes: [UInt8]
   }
 
@@ -125,8 +125,7 @@ final class Publisher {
     // The action's and the patch's bytes, written once for the frame root
     // subscribers get and the journal record; the frame's size is what the
     // history charges for the change.
-    let patchJSON = JSONPatch.json(patch)
-    let patchBytes = CanonicalJSON.encode(patchJSON)
+    let patchBytes = JSONPatch.canonicalBytes(patch)
     let rootFrame = MessageCodec.diffFrame(version: version, action: actionBytes, summary: summary, patch: patchBytes)
     let change = DiffHistory.Change(
       version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
@@ -144,7 +143,7 @@ final class Publisher {
         offer(rootFrame, to: subscriber, now: now)
       }
     }
-    return Publication(change: change, actionBytes: actionBytes, patchJSON: patchJSON, patchBytes: patchBytes)
+    return Publication(change: change, actionBytes: actionBytes, patchBytes: patchBytes)
   }
 
   // MARK: Batches

@@ -258,7 +258,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     committer.record(
       JournalRecord(
         version: version, time: WallClock.milliseconds(), origin: sender.record, action: publication.change.action,
-        inputs: drawn?.json, patch: publication.patchJSON, canonical: (publication.actionBytes, publication.patchBytes))
+        inputs: drawn?.json,
+        // The journal writes the canonical bytes; the patch's value is read
+        // only by the log's followers, so it is built only when there are
+        // some (a follower that comes later reads this version from disk).
+        patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
+        canonical: (publication.actionBytes, publication.patchBytes))
     )
     waits.note(publication.change, origin: sender.origin)
   }
