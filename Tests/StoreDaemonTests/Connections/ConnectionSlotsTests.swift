@@ -50,6 +50,40 @@ struct ConnectionSlotsTests {
     }
   }
 
+  /// Out of descriptors, the daemon does not stop accepting: a new
+  /// connection waits in the listener's queue while the daemon says why,
+  /// the clients it has are still served, and once descriptors are free
+  /// again the waiting connection is accepted and served.
+  @Test func outOfDescriptorsTheDaemonWaitsAndThenAcceptsAgain() throws {
+    let daemon = try DaemonProcess()
+    let served = try daemon.client("served")
+    let limits = try String(contentsOfFile: "/proc/\(daemon.pid)/limits", encoding: .utf8)
+    let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+    let softLimit = try #require(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst(3).first)
+    // A new descriptor takes the lowest free number, which the limit now
+    // forbids: accepting one more fails with EMFILE.
+    let open = Set(
+      try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").compactMap { Int($0) })
+    let lowestFree = (0...).first { !open.contains($0) }!
+    try limitOpenFiles(of: daemon.pid, to: "\(lowestFree)")
+    let waiting = try RawConnection(daemon)
+    try waiting.send(#"{"type":"hello","protocol":1,"client":"waiting"}"#)
+    try waitUntil("the daemon says it is out of descriptors") {
+      daemon.standardError.contains("accepting again in 100 ms")
+    }
+    #expect(try served.status() != .null, "the connected client is still served")
+    try limitOpenFiles(of: daemon.pid, to: String(softLimit))
+    guard case .welcome? = try waiting.read() else {
+      Issue.record("the waiting connection must be accepted and welcomed")
+      return
+    }
+    try waiting.send(#"{"type":"status","id":1}"#)
+    guard case .status(1, _)? = try waiting.read() else {
+      Issue.record("the accepted connection must be served")
+      return
+    }
+  }
+
   private static func openDescriptors(_ pid: pid_t) -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
   }

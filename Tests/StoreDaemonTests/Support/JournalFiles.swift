@@ -23,15 +23,27 @@ enum JournalFiles {
 
 /// Sets the soft limit on the size of the files the process `pid` writes
 /// (`RLIMIT_FSIZE`, with `prlimit`): `"unlimited"`, or a size in bytes, past
-/// which its writes fail with `EFBIG`, as on a full disk. The soft limit
-/// only: raising a hard limit again needs `CAP_SYS_RESOURCE`.
+/// which its writes fail with `EFBIG`, as on a full disk.
 func limitFileSize(of pid: pid_t, to size: String) throws {
+  try setSoftLimit(of: pid, "--fsize=\(size):")
+}
+
+/// Sets the soft limit on the descriptors the process `pid` may have open
+/// (`RLIMIT_NOFILE`, with `prlimit`): past it, opening or accepting one
+/// fails with `EMFILE`.
+func limitOpenFiles(of pid: pid_t, to count: String) throws {
+  try setSoftLimit(of: pid, "--nofile=\(count):")
+}
+
+/// Runs `prlimit --pid PID OPTION`. Soft limits only: raising a hard limit
+/// again needs `CAP_SYS_RESOURCE`.
+private func setSoftLimit(of pid: pid_t, _ option: String) throws {
   let process = Process()
   process.executableURL = URL(fileURLWithPath: "/usr/bin/prlimit")
-  process.arguments = ["--pid", "\(pid)", "--fsize=\(size):"]
+  process.arguments = ["--pid", "\(pid)", option]
   try process.run()
   process.waitUntilExit()
   guard process.terminationStatus == 0 else {
-    throw DaemonTestError("prlimit failed with \(process.terminationStatus)")
+    throw DaemonTestError("prlimit \(option) failed with \(process.terminationStatus)")
   }
 }
