@@ -134,7 +134,7 @@ final class WorkerLink: Sendable {
   /// is full) or the link is closing.
   func send(_ command: WorkerCommand) -> Bool {
     guard let frame = try? WorkerProtocol.frame(command) else { return false }
-    return outbox.offer(frame, droppable: false)
+    return outbox.offer(frame)
   }
 
   /// Asks the worker to stop: its socket reaches end of file once the queued
