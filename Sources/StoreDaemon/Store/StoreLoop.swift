@@ -46,7 +46,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// The clients' sockets: accepting, reading, writing, deadlines.
   let server: ConnectionServer
   /// The workers' sockets in the poll, by the key that names each process.
-  private var watchedWorkers: [UInt64: Int32] = [:]
+  private var watchedWorkers: [UInt64: WorkerSupervisor.Socket] = [:]
   let publisher: Publisher
   /// What each action's reducer drew from the date, UUID and random number
   /// dependencies, journaled with it so that a replay reproduces it.
@@ -153,15 +153,19 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       // that reads the state first waits until everything reduced is
       // durable, so it reads only durable versions.
       var workersReady: [Int32] = []
+      var workersWritable: [Int32] = []
       for event in ready {
         if event.token >= WorkerTokens.base {
-          if let descriptor = watchedWorkers[event.token - WorkerTokens.base] { workersReady.append(descriptor) }
+          guard let descriptor = watchedWorkers[event.token - WorkerTokens.base]?.descriptor else { continue }
+          if event.isWritable { workersWritable.append(descriptor) }
+          if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
         } else if event.token == JournalSyncThread.token {
           if let outcome = committer.takeSyncOutcome() { settleSync(outcome) }
         } else {
           server.handle(event)
         }
       }
+      if !workersWritable.isEmpty { supervisor.writeWaiting(workersWritable) }
       let commands = inbox.take()
       if commands.isEmpty && ready.isEmpty && !server.hasEvents { MemoryRelease.trimIfNeeded() }
       for command in commands where isRunning { perform(command) }
@@ -514,7 +518,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private func sayGoodbye() {
     server.sayGoodbyeToAll("\(App.name) is shutting down")
     // Only the clients now: the workers have stopped.
-    for descriptor in watchedWorkers.values { poll.remove(descriptor) }
+    for socket in watchedWorkers.values { poll.remove(socket.descriptor) }
     watchedWorkers.removeAll()
     let deadline = ContinuousClock.now + options.writeTimeout + .seconds(1)
     while server.count > 0 && ContinuousClock.now < deadline {
@@ -535,26 +539,32 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   // MARK: The event loop
 
-  /// Watches the sockets of the workers that run now, and no others.
+  /// Watches the sockets of the workers that run now, and no others: each
+  /// for what it says, and for room while commands wait to be written.
   private func watchWorkerSockets() {
     guard !supervisor.socketsAre(watchedWorkers) else { return }
     let sockets = supervisor.sockets
     // Those gone first: a descriptor number may have been reused by a new
     // worker's socket, which is then added under its own key.
-    for (key, descriptor) in watchedWorkers where !sockets.contains(where: { $0.key == key }) {
-      poll.remove(descriptor)
+    for (key, socket) in watchedWorkers where sockets[key]?.descriptor != socket.descriptor {
+      poll.remove(socket.descriptor)
       watchedWorkers[key] = nil
     }
-    for (descriptor, key) in sockets where watchedWorkers[key] == nil {
+    for (key, socket) in sockets where watchedWorkers[key] != socket {
+      let interest: EventPoll.Interest = socket.isWaitingToWrite ? [.readable, .writable] : .readable
       do {
-        try poll.add(descriptor, token: WorkerTokens.base + key, interest: .readable)
+        if watchedWorkers[key] == nil {
+          try poll.add(socket.descriptor, token: WorkerTokens.base + key, interest: interest)
+        } else {
+          try poll.modify(socket.descriptor, token: WorkerTokens.base + key, interest: interest)
+        }
       } catch  where error.code == EEXIST {
-        try? poll.modify(descriptor, token: WorkerTokens.base + key, interest: .readable)
+        try? poll.modify(socket.descriptor, token: WorkerTokens.base + key, interest: interest)
       } catch {
         Log.error("cannot watch a worker's socket: \(error)")
         continue
       }
-      watchedWorkers[key] = descriptor
+      watchedWorkers[key] = socket
     }
   }
 

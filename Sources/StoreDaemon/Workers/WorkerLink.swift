@@ -9,13 +9,16 @@ import Wire
 /// One running worker process and the daemon's end of its socketpair. The
 /// store loop reads the socket itself, in the same `poll` as its inbox
 /// (``WorkerInput``): a reply is reduced by the thread it wakes, with no
-/// hand-off between threads. A writer thread drains the link's ``WorkerOutbox``, so
-/// the store loop never waits on a worker.
+/// hand-off between threads. It writes the worker's commands too, without
+/// ever waiting (``WorkerCommandQueue``): what the socket does not take at
+/// once waits for the poll to say it has room (``writeWaiting()``), so the
+/// store loop never waits on a worker.
 ///
 /// When the loop stops reading (the worker closed its socket or broke the
 /// protocol, or the daemon is stopping), it calls ``release()``: a thread then
-/// makes sure the process is gone (SIGKILL after a short grace), reaps it,
-/// closes the socket and reports the exit once. A pid is only ever signalled
+/// writes the commands still waiting and the worker's end of file, makes
+/// sure the process is gone (SIGKILL after a short grace), reaps it, closes
+/// the socket and reports the exit once. A pid is only ever signalled
 /// while it is known to be unreaped, so a recycled pid is never hit.
 ///
 /// The socket may outlive the process: a process the worker started keeps
@@ -35,7 +38,7 @@ final class WorkerLink: Sendable {
 
   /// Bytes of commands that may wait for a worker; past this the worker is
   /// not reading, and new requests to it fail instead of growing memory.
-  static let outboxLimit = 16 << 20
+  static let queueLimit = 16 << 20
   /// How long a worker may take to exit after its socket closes.
   static let exitGrace: Duration = .milliseconds(500)
 
@@ -44,10 +47,8 @@ final class WorkerLink: Sendable {
   let generation: Int
   let pid: pid_t
   private let socket: UnixSocket
-  private let outbox: WorkerOutbox
+  private let writing: Mutex<Writing>
   private let isReaped = Mutex(false)
-  private let isReleased = Mutex(false)
-  private let writerDone = DispatchSemaphore(value: 0)
   private let exited = DispatchSemaphore(value: 0)
   private let report: @Sendable (Report) -> Void
 
@@ -59,11 +60,25 @@ final class WorkerLink: Sendable {
     self.pid = child.pid
     self.socket = child.socket
     self.report = report
-    outbox = WorkerOutbox(limit: Self.outboxLimit, writingThroughTo: child.socket.descriptor)
+    writing = Mutex(Writing(queue: WorkerCommandQueue(limit: Self.queueLimit)))
   }
 
-  /// Spawns a worker and starts its writer thread and the thread that waits
-  /// for it to end. `report` is called from other threads: with
+  /// Who writes the socket, and what waits to be written: the store loop
+  /// until ``release()``, then the thread that reaps the worker, which also
+  /// closes the socket. Every write is made under the lock after checking
+  /// ``isReleased``, so none reaches a descriptor the link let go of.
+  private struct Writing {
+    var queue: WorkerCommandQueue
+    /// No command is taken any more: the worker was told to stop, the link
+    /// was released, or a write failed.
+    var isFinished = false
+    /// The store loop has let go of the link.
+    var isReleased = false
+    /// The worker has been sent its end of file.
+    var isShutDown = false
+  }
+
+  /// Spawns a worker and starts the thread that waits for it to end. `report` is called from other threads: with
   /// ``Report/ended`` once the process has ended, and with
   /// ``Report/exited(reason:)`` once, after ``release()``, when it is reaped.
   static func start(
@@ -74,19 +89,10 @@ final class WorkerLink: Sendable {
       executable: executable, arguments: arguments, environment: environment,
       socketDescriptor: WorkerProtocol.socketDescriptor)
     let link = WorkerLink(kind: kind, generation: generation, child: child, report: report)
-    var writerStarted = false
     do {
-      try DetachedThread.start(name: "\(kind.rawValue)-write") { link.writeLoop() }
-      writerStarted = true
       try DetachedThread.start(name: "\(kind.rawValue)-wait") { link.waitForEnd() }
     } catch {
-      // A worker that cannot be written to, or whose end would go unseen, is
-      // of no use: it fails to start. A writer already started is ended
-      // before the socket it writes to is closed.
-      if writerStarted {
-        link.outbox.finish()
-        link.writerDone.wait()
-      }
+      // A worker whose end would go unseen is of no use: it fails to start.
       _ = Glibc.kill(child.pid, SIGKILL)
       var status: Int32 = 0
       while waitpid(child.pid, &status, 0) < 0 && errno == EINTR {}
@@ -109,9 +115,12 @@ final class WorkerLink: Sendable {
   /// thread of its own, and then reports its exit. Once only; later calls do
   /// nothing.
   func release() {
-    let first = isReleased.withLock { released in
-      defer { released = true }
-      return !released
+    let first = writing.withLock { writing in
+      defer {
+        writing.isReleased = true
+        writing.isFinished = true
+      }
+      return !writing.isReleased
     }
     guard first else { return }
     let reapAndReport: @Sendable () -> Void = { [self] in
@@ -130,17 +139,77 @@ final class WorkerLink: Sendable {
     }
   }
 
-  /// Queues `command`; false when the worker has stopped reading (its queue
-  /// is full) or the link is closing.
+  /// Writes `command`, or queues what the socket does not take at once;
+  /// false when the worker has stopped reading (its queue is full) or the
+  /// link is closing. Only the store loop calls it, before ``release()``.
   func send(_ command: WorkerCommand) -> Bool {
     guard let frame = try? WorkerProtocol.frame(command) else { return false }
-    return outbox.offer(frame)
+    return writing.withLock { writing in
+      guard !writing.isFinished else { return false }
+      // Behind commands already waiting, it waits for room with them.
+      let writesNow = writing.queue.isEmpty
+      guard writing.queue.offer(frame) else { return false }
+      if writesNow { write(&writing) }
+      return true
+    }
   }
 
-  /// Asks the worker to stop: its socket reaches end of file once the queued
-  /// commands are written, and it exits.
+  /// Whether commands wait for room in the socket: the store loop then
+  /// watches it for room, and calls ``writeWaiting()`` when there is.
+  var isWaitingToWrite: Bool {
+    writing.withLock { !$0.isReleased && !$0.queue.isEmpty }
+  }
+
+  /// The bytes of commands waiting for room in the socket: more than a
+  /// little for long means the worker has stopped reading.
+  var unwrittenBytes: Int {
+    writing.withLock { $0.queue.count }
+  }
+
+  /// Writes what waits, as far as the socket takes it without waiting; for
+  /// the store loop, once its poll says the socket has room.
+  func writeWaiting() {
+    writing.withLock { writing in
+      guard !writing.isReleased else { return }
+      write(&writing)
+    }
+  }
+
+  /// Asks the worker to stop: it takes no more commands, and its socket
+  /// reaches end of file once those waiting are written, and it exits.
   func stop() {
-    outbox.finish()
+    writing.withLock { writing in
+      writing.isFinished = true
+      if writing.queue.isEmpty { shutDownWriting(&writing) }
+    }
+  }
+
+  /// Writes what waits without waiting; a failed write means the worker's
+  /// end is gone, and what it will never read is dropped.
+  private func write(_ writing: inout Writing) {
+    do {
+      _ = try writing.queue.write(to: socket.descriptor)
+    } catch {
+      writing.queue.clear()
+      writing.isFinished = true
+    }
+  }
+
+  /// Sends the worker its end of file, once.
+  private func shutDownWriting(_ writing: inout Writing) {
+    guard !writing.isShutDown else { return }
+    _ = Glibc.shutdown(socket.descriptor, Int32(SHUT_WR))
+    writing.isShutDown = true
+  }
+
+  /// On the reaping thread, after ``release()``: writes what still waits,
+  /// as far as the socket takes it, and then the worker's end of file.
+  private func writeRemaining() {
+    writing.withLock { writing in
+      guard !writing.isShutDown else { return }
+      write(&writing)
+      if writing.queue.isEmpty { shutDownWriting(&writing) }
+    }
   }
 
   /// Kills the worker at once (it stopped answering, or broke the protocol).
@@ -188,26 +257,10 @@ final class WorkerLink: Sendable {
     return bytes
   }
 
-  private func writeLoop() {
-    while let frame = outbox.next(upTo: WorkerOutbox.writeBatchBytes) {
-      do {
-        try socket.write(frame)
-      } catch {
-        break
-      }
-    }
-    outbox.finish()
-    // Nothing is written through once the reader may close the socket.
-    outbox.retire()
-    // End of file for the worker; the reader still sees its last replies.
-    _ = Glibc.shutdown(socket.descriptor, Int32(SHUT_WR))
-    writerDone.signal()
-  }
-
-  /// Waits for the process to end (killing it after ``exitGrace``), reaps it,
-  /// and closes the socket once the writer is done.
+  /// Writes the commands still waiting and the worker's end of file, waits
+  /// for the process to end (killing it after ``exitGrace``), reaps it, and
+  /// closes the socket.
   private func reap() -> String {
-    outbox.finish()
     let deadline = ContinuousClock.now + Self.exitGrace
     var status: Int32 = 0
     var killed = false
@@ -217,6 +270,7 @@ final class WorkerLink: Sendable {
     // reported, and the worker restarted, without waiting out a long sleep.
     var pause: useconds_t = 50
     while true {
+      writeRemaining()
       // Nobody else reads the socket now: what the worker still writes is
       // dropped, so that it never blocks on a full socket instead of exiting.
       discardInput()
@@ -240,7 +294,6 @@ final class WorkerLink: Sendable {
       pause = min(pause * 2, killed ? 1000 : 2000)
     }
     socket.shutdown()
-    writerDone.wait()
     socket.close()
     return ProcessExit(status: status).description
   }

@@ -75,7 +75,10 @@ final class WorkerSlot {
       "inFlight": .int(pending.count - queue.count),
       "queued": .int(queue.count),
     ]
-    if let link { object["pid"] = .int(Int(link.pid)) }
+    if let link {
+      object["pid"] = .int(Int(link.pid))
+      object["unwrittenBytes"] = .int(link.unwrittenBytes)
+    }
     if let lastExit { object["lastExit"] = .string(lastExit) }
     return .object(object)
   }

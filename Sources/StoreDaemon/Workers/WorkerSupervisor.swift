@@ -196,24 +196,35 @@ final class WorkerSupervisor: EffectExecutor {
 
   // MARK: Reports from the workers
 
-  /// The sockets the loop reads, each with a key that names its worker
-  /// process (its slot and generation), so that a descriptor number reused
-  /// by a restarted worker is told from the one before.
-  var sockets: [(descriptor: Int32, key: UInt64)] {
-    slots.enumerated().compactMap { index, slot in
-      guard slot.input != nil, let link = slot.link else { return nil }
-      return (link.descriptor, Self.key(index, slot))
-    }
+  /// A worker socket the loop polls: its descriptor, a key that names its
+  /// worker process (its slot and generation), so that a descriptor number
+  /// reused by a restarted worker is told from the one before, and whether
+  /// commands wait for room in it.
+  struct Socket: Equatable {
+    var descriptor: Int32
+    var isWaitingToWrite: Bool
   }
 
-  /// Whether `watched` (keys to descriptors) is exactly ``sockets``; without
-  /// allocating, for the loop to ask on every turn.
-  func socketsAre(_ watched: [UInt64: Int32]) -> Bool {
+  /// The sockets the loop reads, by key.
+  var sockets: [UInt64: Socket] {
+    var sockets: [UInt64: Socket] = [:]
+    for (index, slot) in slots.enumerated() {
+      guard slot.input != nil, let link = slot.link else { continue }
+      sockets[Self.key(index, slot)] = Socket(descriptor: link.descriptor, isWaitingToWrite: link.isWaitingToWrite)
+    }
+    return sockets
+  }
+
+  /// Whether `watched` is exactly ``sockets``; without allocating, for the
+  /// loop to ask on every turn.
+  func socketsAre(_ watched: [UInt64: Socket]) -> Bool {
     var count = 0
     for index in slots.indices {
       guard slots[index].input != nil, let link = slots[index].link else { continue }
       count += 1
-      if watched[Self.key(index, slots[index])] != link.descriptor { return false }
+      guard let socket = watched[Self.key(index, slots[index])], socket.descriptor == link.descriptor,
+        socket.isWaitingToWrite == link.isWaitingToWrite
+      else { return false }
     }
     return count == watched.count
   }
@@ -242,6 +253,15 @@ final class WorkerSupervisor: EffectExecutor {
       for event in events { handle(.event(event), kind: slot.kind, generation: slot.generation) }
     }
     return takeReplies()
+  }
+
+  /// Writes the commands waiting for the workers whose sockets `poll` found
+  /// with room, in `writable`.
+  func writeWaiting(_ writable: [Int32]) {
+    for slot in slots {
+      guard slot.input != nil, let link = slot.link, writable.contains(link.descriptor) else { continue }
+      link.writeWaiting()
+    }
   }
 
   /// Handles what a worker reported.

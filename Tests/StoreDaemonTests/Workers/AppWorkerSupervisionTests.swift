@@ -195,11 +195,15 @@ final class SupervisedRun {
   }
 
   /// One pass of the store loop: waits a little for the workers' sockets,
-  /// reads what is ready, takes in what was posted, and ticks.
+  /// writes and reads what is ready, takes in what was posted, and ticks.
   func pumpOnce() {
-    var descriptors = supervisor.sockets.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
+    var descriptors = supervisor.sockets.values.map { socket in
+      pollfd(
+        fd: socket.descriptor, events: Int16(POLLIN) | (socket.isWaitingToWrite ? Int16(POLLOUT) : 0), revents: 0)
+    }
     _ = poll(&descriptors, nfds_t(descriptors.count), 20)
-    let ready = descriptors.filter { $0.revents != 0 }.map { $0.fd }
+    supervisor.writeWaiting(descriptors.filter { $0.revents & Int16(POLLOUT) != 0 }.map(\.fd))
+    let ready = descriptors.filter { $0.revents & ~Int16(POLLOUT) != 0 }.map(\.fd)
     collect(supervisor.read(ready))
     for (kind, generation, report) in posted.reports.withLock({ reports in
       defer { reports = [] }

@@ -24,6 +24,51 @@ import Wire
     }
   }
 
+  /// The store loop writes a worker's commands without waiting on it: while
+  /// the timer worker is stopped, thousands of keystrokes each cancel one
+  /// debounce timer and start the next, far more than its socket holds; the
+  /// loop serves on, and once the worker reads again every command reaches
+  /// it in order, so the last keystroke's search is the one made.
+  @Test func commandsWaitForAWorkerThatStoppedReadingAndReachItInOrder() throws {
+    let api = try FakeSeedAPI()
+    let daemon = try DaemonProcess(
+      arguments: api.daemonArguments + ["--search-debounce", "0.05", "--worker-timeout", "3600"])
+    let timer = try #require(try daemon.waitForWorkers()["timer"])
+    kill(timer, SIGSTOP)
+    defer { kill(timer, SIGCONT) }
+    let typing = try RawConnection(daemon)
+    try typing.hello()
+    // One at a time, so that each is a batch of its own whose cancel and
+    // start both go to the worker: thousands of small writes, far more than
+    // its socket holds.
+    let keystrokes = 3000
+    for id in 0..<keystrokes {
+      try typing.send(#"{"type":"send","id":\#(id + 1),"path":"search.textChanged","arguments":["q\#(id)"]}"#)
+      guard case .ack? = try typing.read() else {
+        Issue.record("each keystroke must be acknowledged while the worker is stopped")
+        return
+      }
+    }
+    let client = try daemon.client()
+    let stopped = try #require(try daemon.workers()["timer"])
+    #expect(stopped["inFlight"] == .int(1), "one debounce timer in flight, the last")
+    guard case .int(let unwritten)? = stopped["unwrittenBytes"], unwritten > 0 else {
+      Issue.record("the stopped worker's socket never filled: \(stopped)")
+      return
+    }
+    kill(timer, SIGCONT)
+    // The loop writes the rest as the worker makes room. (Left unwritten,
+    // the last timer would still end, failed by its deadline, and search.)
+    try waitUntil("every command is written") { try daemon.workers()["timer"]?["unwrittenBytes"] == .int(0) }
+    let last = "q\(keystrokes - 1)"
+    try waitUntil("the last keystroke's results land") {
+      "\(try client.get(path: "/search/results").value)".contains(FakeSeedAPI.gifID(query: last, index: 1))
+    }
+    try waitUntilNoEffectsInFlight(client)
+    #expect(api.requests(to: .gifSearch).map { $0.query("q") } == [last])
+    #expect(try daemon.workers()["timer"]?["pid"] == .int(Int(timer)), "the worker was never restarted")
+  }
+
   @Test func aTimerWorkerKilledMidRollFailsTheRollAndComesBack() throws {
     let daemon = try DaemonProcess()
     let old = try #require(try daemon.waitForWorkers()["timer"])
