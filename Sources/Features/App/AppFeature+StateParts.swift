@@ -5,18 +5,18 @@ import ComposableCore
 /// stored properties, under the keys `encode(to:)` gives them; the daemon's
 /// tests check the document against the full encoding.
 extension AppFeature.State: StateParts {
-  public func forEachPart(
-    since previous: Self, _ part: (_ key: String, _ differs: Bool, _ value: () -> (any Encodable)?) throws -> Void
+  public mutating func takeParts(
+    from current: Self, _ part: (_ key: String, _ differed: Bool, _ value: () -> (any Encodable)?) throws -> Void
   ) rethrows {
-    try part("selectedTab", selectedTab != previous.selectedTab) { selectedTab }
-    try part("counter", counter != previous.counter) { counter }
-    try part("dice", dice != previous.dice) { dice }
-    try part("products", products != previous.products) { products }
-    try part("cart", cart != previous.cart) { cart }
-    try part("profile", profile != previous.profile) { profile }
-    try part("bmi", bmi != previous.bmi) { bmi }
-    try part("search", search != previous.search) { search }
-    try part("parent", parent != previous.parent) { parent }
-    try part("inventory", inventory != previous.inventory) { inventory }
+    try Self.take("selectedTab", &selectedTab, from: current.selectedTab, part)
+    try Self.take("counter", &counter, from: current.counter, part)
+    try Self.take("dice", &dice, from: current.dice, part)
+    try Self.take("products", &products, from: current.products, part)
+    try Self.take("cart", &cart, from: current.cart, part)
+    try Self.take("profile", &profile, from: current.profile, part)
+    try Self.take("bmi", &bmi, from: current.bmi, part)
+    try Self.take("search", &search, from: current.search, part)
+    try Self.take("parent", &parent, from: current.parent, part)
+    try Self.take("inventory", &inventory, from: current.inventory, part)
   }
 }

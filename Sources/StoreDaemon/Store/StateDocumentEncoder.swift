@@ -26,8 +26,9 @@ import Wire
 /// tell from the type at compile time. Being generic, and unspecialized, the
 /// code holds no optional of the state: each would cost a lookup of its
 /// type's metadata per document. It reads the state through a pointer to
-/// where it is (``document(at:)``), and the last state through one too, as
-/// every copy of a root state retains each of its references.
+/// where it is (``document(at:)``), and brings the last state up to date
+/// in place (``StateParts/takeParts(from:_:)``), as every copy of a root
+/// state retains each of its references.
 struct StateDocumentEncoder<State: Encodable> {
   private let members = JSONMemberCache()
   private let counts = Counts()
@@ -121,21 +122,19 @@ extension StateDocumentEncoder {
     var document = JSONObject()
     swap(&document, &last.document)
     var encoded = 0
-    // The last state is compared where it is, not copied out of `last`.
-    try withUnsafeMutablePointer(to: &last.state) { previous in
-      try state.pointee.forEachPart(since: previous.pointee) { key, differs, value in
-        guard differs else { return }
-        encoded += 1
-        guard let value = value() else {
-          document[key] = .null
-          return
-        }
-        let cache = last.caches[key] ?? JSONMemberCache()
-        last.caches[key] = cache
-        document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
+    // The last state is brought up to date part by part, in place: only
+    // the parts that differ are copied.
+    try last.state.takeParts(from: state.pointee) { key, differed, value in
+      guard differed else { return }
+      encoded += 1
+      guard let value = value() else {
+        document[key] = .null
+        return
       }
+      let cache = last.caches[key] ?? JSONMemberCache()
+      last.caches[key] = cache
+      document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
     }
-    last.state = state.pointee
     last.document = document
     holder.last = last
     counts.encodedParts = encoded

@@ -32,9 +32,10 @@ import Wire
   @Test func theRootStateListsEveryPartItEncodes() throws {
     let state = AppFeature.State()
     var keys: [String] = []
-    state.forEachPart(since: state) { key, differs, _ in
+    var copy = state
+    copy.takeParts(from: state) { key, differed, _ in
       keys.append(key)
-      #expect(!differs, "\(key) differs from itself")
+      #expect(!differed, "\(key) differs from itself")
     }
     guard case .object(let full) = try CanonicalJSON.value(of: state) else {
       Issue.record("the state does not encode as an object")
@@ -117,12 +118,12 @@ private struct Listed: Encodable, Equatable, StateParts {
   var note: String?
   var when: Date
 
-  func forEachPart(
-    since previous: Self, _ part: (_ key: String, _ differs: Bool, _ value: () -> (any Encodable)?) throws -> Void
+  mutating func takeParts(
+    from current: Self, _ part: (_ key: String, _ differed: Bool, _ value: () -> (any Encodable)?) throws -> Void
   ) rethrows {
-    try part("side", side != previous.side) { side }
-    try part("note", note != previous.note) { note }
-    try part("when", when != previous.when) { when }
+    try Self.take("side", &side, from: current.side, part)
+    try Self.take("note", &note, from: current.note, part)
+    try Self.take("when", &when, from: current.when, part)
   }
 }
 
