@@ -1,5 +1,6 @@
 import Dispatch
 import Glibc
+import Synchronization
 
 /// Tells the service manager how the daemon is doing: the sd_notify(3)
 /// protocol, written from its documentation, as no library may be used.
@@ -8,7 +9,11 @@ import Glibc
 /// to the `AF_UNIX` socket named by `$NOTIFY_SOCKET`: a path, or an abstract
 /// name written `@name`. Without `$NOTIFY_SOCKET` (not run by systemd) every
 /// call does nothing. Failures are ignored, as sd_notify's callers do: the
-/// daemon serves whether or not anyone listens.
+/// daemon serves whether or not anyone listens. A send never waits: the
+/// store loop sends its status and watchdog pings itself, and a socket
+/// nobody reads fills after a few datagrams (`net.unix.max_dgram_qlen`, 10
+/// by default); a message it has no room for is dropped, and the first drop
+/// is logged.
 ///
 /// The datagram socket is created once and only sent on, so one notifier is
 /// shared by every thread.
@@ -20,6 +25,7 @@ final class ServiceNotifier: Sendable {
   /// sd_watchdog_enabled(3) advises; nil when the watchdog is off or meant
   /// for another process (`$WATCHDOG_PID`).
   let watchdogInterval: Duration?
+  private let hasDropped = Mutex(false)
 
   /// A notifier for what the environment says: `NOTIFY_SOCKET`,
   /// `WATCHDOG_USEC` and `WATCHDOG_PID`.
@@ -48,11 +54,25 @@ final class ServiceNotifier: Sendable {
     let message = Array(fields.joined(separator: "\n").utf8)
     address.withUnsafeBytes { addressBytes in
       message.withUnsafeBytes { bytes in
-        _ = sendto(
-          descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL),
+        let sent = sendto(
+          descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT),
           addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
+        if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { noteDropped(fields) }
       }
     }
+  }
+
+  /// Logs the first message dropped for want of room.
+  private func noteDropped(_ fields: [String]) {
+    let first = hasDropped.withLock { dropped in
+      defer { dropped = true }
+      return !dropped
+    }
+    guard first else { return }
+    Log.warning(
+      "the notification socket (NOTIFY_SOCKET) is full, so nothing reads it; dropped "
+        + "'\(fields.joined(separator: " "))' rather than wait, and will drop what else finds no room without saying so"
+    )
   }
 
   /// The longest a start-up step is given more time: a recovery still

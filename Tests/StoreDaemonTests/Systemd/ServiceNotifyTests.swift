@@ -48,6 +48,25 @@ struct ServiceNotifyTests {
     #expect(!notify.received.contains { $0.fields.contains("WATCHDOG=1") }, "no watchdog was asked for")
   }
 
+  /// The store loop sends its own status and watchdog pings: a notification
+  /// socket nobody reads fills after a few datagrams, and the daemon drops
+  /// what finds no room, says so once, and serves on, where a send that
+  /// waited for room would stall it for good.
+  @Test func aNotificationSocketNobodyReadsNeverStallsTheDaemon() throws {
+    let directory = try TemporaryDirectory()
+    let notify = try FakeNotifySocket(path: directory.appending("notify"))
+    // A ping every 5 ms: the socket fills within moments of READY=1.
+    let daemon = try DaemonProcess(environment: ["NOTIFY_SOCKET": notify.name, "WATCHDOG_USEC": "10000"])
+    _ = try notify.waitFor("READY=1")
+    try waitUntil("the daemon finds the notification socket full") {
+      daemon.standardError.contains("the notification socket (NOTIFY_SOCKET) is full")
+    }
+    let client = try daemon.client()
+    for _ in 0..<3 { _ = try client.send(path: "counter.incrementButtonTapped") }
+    #expect(try client.get(path: "/counter/count").value == .int(3))
+    #expect(daemon.standardError.components(separatedBy: "is full").count == 2, "the first drop alone is logged")
+  }
+
   @Test(.enabled(if: isDebugBuild, "the stall is a fault only debug builds of storedaemon can inject"))
   func theWatchdogIsPingedFromTheStoreLoopAndStopsWhenItStalls() throws {
     let directory = try TemporaryDirectory()
