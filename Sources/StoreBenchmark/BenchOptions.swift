@@ -24,6 +24,9 @@ struct BenchOptions {
   var collectionSizes = [10, 1_000, 100_000]
   /// Samples of the measures that each need a fresh daemon (start, restart).
   var samples = 5
+  /// Loads of each throughput figure with a target (b, c), storedaemon's
+  /// and Redis's in turn; each side's median is reported.
+  var rounds = 3
   /// Run the fuzzer instead of the benchmark (`--fuzz`), for this long,
   /// from this many connections, from this seed.
   var fuzz = false
@@ -80,6 +83,7 @@ struct BenchOptions {
         idleClients = 200
         collectionSizes = [10, 1_000, 10_000]
         samples = 1
+        rounds = 1
       case .option("--seconds", let text?):
         guard let parsed = Double(text), parsed > 0, parsed <= 600 else {
           throw BenchError(.invalidValue(text, for: "--seconds", expected: "a number of seconds between 0 and 600"))
