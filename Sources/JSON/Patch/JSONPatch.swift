@@ -49,16 +49,16 @@ public enum JSONPatch {
       // The members in canonical order: from, op, path, value.
       output.append(UInt8(ascii: "{"))
       if let from = operation.from {
-        output += #""from":"#.utf8
+        output.append(literal: #""from":"#)
         CanonicalJSON.writeString(from.description, to: &output)
         output.append(UInt8(ascii: ","))
       }
-      output += #""op":"#.utf8
+      output.append(literal: #""op":"#)
       CanonicalJSON.writeString(operation.name, to: &output)
-      output += #","path":"#.utf8
+      output.append(literal: #","path":"#)
       CanonicalJSON.writeString(operation.path.description, to: &output)
       if let value = operation.value {
-        output += #","value":"#.utf8
+        output.append(literal: #","value":"#)
         CanonicalJSON.write(value, to: &output)
       }
       output.append(UInt8(ascii: "}"))

@@ -36,9 +36,9 @@ public enum CanonicalJSON {
   public static func write(_ value: JSONValue, to output: inout [UInt8]) {
     switch value {
     case .null:
-      output.append(contentsOf: "null".utf8)
+      output.append(literal: "null")
     case .bool(let bool):
-      output.append(contentsOf: (bool ? "true" : "false").utf8)
+      output.append(literal: bool ? "true" : "false")
     case .int(let int):
       writeInteger(int, to: &output)
     case .double(let double):
@@ -93,7 +93,7 @@ public enum CanonicalJSON {
 
   private static func writeDouble(_ double: Double, to output: inout [UInt8]) {
     guard double.isFinite else {
-      output.append(contentsOf: "null".utf8)
+      output.append(literal: "null")
       return
     }
     // Swift's description is the shortest digits that round-trip, in the
@@ -127,13 +127,40 @@ public enum CanonicalJSON {
         case 0x0D: output.append(UInt8(ascii: "r"))
         case 0x09: output.append(UInt8(ascii: "t"))
         default:
-          output.append(contentsOf: "u00".utf8)
+          output.append(literal: "u00")
           output.append(hexDigits[Int(byte >> 4)])
           output.append(hexDigits[Int(byte & 0xF)])
         }
       }
     }
     output.append(UInt8(ascii: "\""))
+  }
+
+  /// How many bytes ``writeString(_:to:)`` writes for `string`, without
+  /// writing them.
+  package static func writtenCount(ofString string: String) -> Int {
+    var string = string
+    return string.withUTF8 { utf8 in
+      var count = 2 + utf8.count
+      for byte in utf8 where needsEscape(byte) {
+        switch byte {
+        case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: count += 1
+        default: count += 5
+        }
+      }
+      return count
+    }
+  }
+
+  /// How many bytes ``writeInteger(_:to:)`` writes for `value`.
+  package static func writtenCount(ofInteger value: Int) -> Int {
+    var count = value < 0 ? 2 : 1
+    var magnitude = value.magnitude
+    while magnitude >= 10 {
+      magnitude /= 10
+      count += 1
+    }
+    return count
   }
 
   private static func needsEscape(_ byte: UInt8) -> Bool {

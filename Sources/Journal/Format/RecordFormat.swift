@@ -33,27 +33,27 @@ enum RecordFormat {
   static func append(_ record: JournalRecord, to buffer: inout [UInt8]) -> Int {
     let start = buffer.count
     buffer.append(contentsOf: repeatElement(0, count: headerLength))
-    buffer.append(contentsOf: #"{"action":"#.utf8)
+    buffer.append(literal: #"{"action":"#)
     if let canonical = record.canonical {
       buffer.append(contentsOf: canonical.action)
     } else {
       CanonicalJSON.write(record.action, to: &buffer)
     }
     if let inputs = record.inputs {
-      buffer.append(contentsOf: #","inputs":"#.utf8)
+      buffer.append(literal: #","inputs":"#)
       CanonicalJSON.write(inputs, to: &buffer)
     }
-    buffer.append(contentsOf: #","origin":"#.utf8)
+    buffer.append(literal: #","origin":"#)
     CanonicalJSON.write(record.origin, to: &buffer)
-    buffer.append(contentsOf: #","patch":"#.utf8)
+    buffer.append(literal: #","patch":"#)
     if let canonical = record.canonical {
       buffer.append(contentsOf: canonical.patch)
     } else {
       CanonicalJSON.write(record.patch, to: &buffer)
     }
-    buffer.append(contentsOf: #","time":"#.utf8)
+    buffer.append(literal: #","time":"#)
     CanonicalJSON.writeInteger(record.time, to: &buffer)
-    buffer.append(contentsOf: #","version":"#.utf8)
+    buffer.append(literal: #","version":"#)
     CanonicalJSON.writeInteger(record.version, to: &buffer)
     buffer.append(UInt8(ascii: "}"))
     let payloadLength = buffer.count - start - headerLength

@@ -56,7 +56,12 @@ final class Publisher {
   private(set) var history: DiffHistory
   private let clients: ClientRegistry
   /// The subscribed clients, by connection id.
-  private var subscribers: [Int: Subscriber] = [:]
+  private var subscribers: [Int: Subscriber] = [:] {
+    didSet { hasRootSubscribers = subscribers.values.contains { $0.watchesRoot } }
+  }
+  /// Whether any subscriber watches the whole state: without one, no root
+  /// diff frame is written.
+  private var hasRootSubscribers = false
   private let schema: ActionSchema
   private let lagTimeout: Duration
   private let heartbeatInterval: Duration
@@ -123,15 +128,20 @@ final class Publisher {
     }
     let patch = JSONPatch.diff(from: self.document, to: document)
     // The action's and the patch's bytes, written once for the frame root
-    // subscribers get and the journal record; the frame's size is what the
-    // history charges for the change.
+    // subscribers get, if there are any, and the journal record; the
+    // frame's size is what the history charges for the change.
     let patchBytes = JSONPatch.canonicalBytes(patch)
-    let rootFrame = MessageCodec.diffFrame(version: version, action: actionBytes, summary: summary, patch: patchBytes)
+    let rootFrame =
+      hasRootSubscribers
+      ? MessageCodec.diffFrame(version: version, action: actionBytes, summary: summary, patch: patchBytes) : nil
+    let byteCount =
+      rootFrame?.count
+      ?? MessageCodec.diffFrameCount(version: version, action: actionBytes, summary: summary, patch: patchBytes)
     let change = DiffHistory.Change(
-      version: version, action: actionJSON, summary: summary, patch: patch, byteCount: rootFrame.count)
+      version: version, action: actionJSON, summary: summary, patch: patch, byteCount: byteCount)
     self.document = document
     history.append(change)
-    if isBatchOpen {
+    if isBatchOpen, let rootFrame {
       batchRootFrames += rootFrame
       if batchRootFrames.count >= Self.rootPieceBytes { offerBatchRootFramesToAll() }
     }
@@ -139,7 +149,7 @@ final class Publisher {
     for subscriber in subscribers.values {
       if !subscriber.watchesRoot {
         offerDiff(change, to: subscriber, document: document, now: now)
-      } else if !isBatchOpen {
+      } else if !isBatchOpen, let rootFrame {
         offer(rootFrame, to: subscriber, now: now)
       }
     }

@@ -37,9 +37,9 @@ public enum MessageCodec {
     switch message {
     case .ack(let id, let version):
       return frame { bytes in
-        bytes.append(contentsOf: #"{"id":"#.utf8)
+        bytes.append(literal: #"{"id":"#)
         CanonicalJSON.writeInteger(id, to: &bytes)
-        bytes.append(contentsOf: #","type":"ack","version":"#.utf8)
+        bytes.append(literal: #","type":"ack","version":"#)
         CanonicalJSON.writeInteger(Int(clamping: version), to: &bytes)
         bytes.append(UInt8(ascii: "}"))
       }
@@ -56,17 +56,30 @@ public enum MessageCodec {
   /// those bytes once for the frame and the journal record.
   public static func diffFrame(version: UInt64, action: [UInt8], summary: String, patch: [UInt8]) -> [UInt8] {
     frame { bytes in
-      bytes.append(contentsOf: #"{"action":"#.utf8)
+      bytes.append(literal: #"{"action":"#)
       bytes.append(contentsOf: action)
-      bytes.append(contentsOf: #","patch":"#.utf8)
+      bytes.append(literal: #","patch":"#)
       bytes.append(contentsOf: patch)
-      bytes.append(contentsOf: #","summary":"#.utf8)
+      bytes.append(literal: #","summary":"#)
       CanonicalJSON.writeString(summary, to: &bytes)
-      bytes.append(contentsOf: #","type":"diff","version":"#.utf8)
+      bytes.append(literal: #","type":"diff","version":"#)
       CanonicalJSON.writeInteger(Int(clamping: version), to: &bytes)
       bytes.append(UInt8(ascii: "}"))
     }
   }
+
+  /// The bytes of ``diffFrame(version:action:summary:patch:)``'s frame,
+  /// counted without writing it.
+  public static func diffFrameCount(version: UInt64, action: [UInt8], summary: String, patch: [UInt8]) -> Int {
+    diffFrameFixedCount + action.count + patch.count + CanonicalJSON.writtenCount(ofString: summary)
+      + CanonicalJSON.writtenCount(ofInteger: Int(clamping: version))
+  }
+
+  /// The bytes of a diff frame besides its values: the length, the names
+  /// and the punctuation.
+  private static let diffFrameFixedCount =
+    4 + #"{"action":"#.utf8.count + #","patch":"#.utf8.count + #","summary":"#.utf8.count
+    + #","type":"diff","version":"#.utf8.count + 1
 
   /// A frame whose payload `write` appends, written in place after room for
   /// the length.
