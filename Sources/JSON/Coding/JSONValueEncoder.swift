@@ -216,12 +216,17 @@ private final class ObjectBuilder {
   /// given again, and the last value given wins (``JSONObject/init(_:)``),
   /// so that encoding costs one sort at the end rather than an ordered
   /// insertion per member.
-  var members: [JSONObject.Element] = []
+  // Unchecked: a builder belongs to one encoding on one thread, and no
+  // access to these two lists is held across a call that could reach the
+  // other or itself (each is a read, an append or a removal that returns
+  // before anything else runs), so no two accesses ever overlap; the runtime
+  // check cost as much as the append.
+  @exclusivity(unchecked) var members: [JSONObject.Element] = []
   /// Nested containers and super encoders, by key, none of them among
   /// ``members``. A list, not a dictionary: an enum's case is one nested
   /// container, most structs have none, and a dictionary cost more to make
   /// and hash into than the list costs to search.
-  private(set) var pending: [(key: String, value: Pending)] = []
+  @exclusivity(unchecked) private(set) var pending: [(key: String, value: Pending)] = []
   /// The keys of the container this object is, when it was asked for as a
   /// nested keyed container: an enum case's values (``EnumCaseJSON``).
   var keyType: (any CodingKey.Type)?
@@ -335,8 +340,10 @@ private final class ValueEncoder: Encoder {
     case .object(let existing):
       object = existing
     case .none:
-      // The root of a cached encoding has as many members as last time.
-      object = ObjectBuilder(capacity: memberCache?.count ?? 0)
+      // The root of a cached encoding has as many members as last time
+      // (the cache counts those it keeps); room for a few saves the
+      // reallocations of growing one member at a time.
+      object = ObjectBuilder(capacity: max(memberCache?.count ?? 0, 4))
       storage = .object(object)
     case .value, .array:
       preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
