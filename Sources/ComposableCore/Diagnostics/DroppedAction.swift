@@ -30,14 +30,34 @@ public struct DroppedAction: Error, Sendable, CustomStringConvertible {
 }
 
 /// Records the first action a reducer drops while a store reduces an action
-/// it refuses dropped ones for.
+/// it refuses dropped ones for; while disarmed, a dropped action is reported
+/// as usual instead.
 final class DroppedActionRecorder: @unchecked Sendable {
-  // Safe: a recorder is made for one reduction and bound to the task local
+  // Safe: a recorder is made for one reduction, or is a store's own for a
+  // run of them (``Store/reducingMany(_:)``), and is bound to the task local
   // only around it, on the store's own thread; nothing else reaches it.
   private(set) var first: DroppedAction?
+  private(set) var isArmed: Bool
+
+  init(isArmed: Bool = true) {
+    self.isArmed = isArmed
+  }
 
   func record(_ dropped: DroppedAction) {
     if first == nil { first = dropped }
+  }
+
+  /// Starts recording, with nothing recorded yet.
+  func arm() {
+    first = nil
+    isArmed = true
+  }
+
+  /// Stops recording; returns what was recorded.
+  func disarm() -> DroppedAction? {
+    isArmed = false
+    defer { first = nil }
+    return first
   }
 
   /// The recorder of the reduction in progress, if its store refuses
@@ -49,7 +69,7 @@ final class DroppedActionRecorder: @unchecked Sendable {
 /// reducing it, if that store refuses dropped actions, else as a runtime
 /// issue (``reportIssue(_:location:)``).
 public func reportDroppedAction(_ reason: String, action: some Any, location: SourceLocation?) {
-  if let recorder = DroppedActionRecorder.current {
+  if let recorder = DroppedActionRecorder.current, recorder.isArmed {
     recorder.record(DroppedAction(reason: reason, location: location))
   } else {
     reportIssue("\(reason); the action was dropped: \(action)", location: location)

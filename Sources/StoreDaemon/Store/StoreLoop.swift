@@ -147,53 +147,59 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       if let next = server.nextDeadline { deadline = min(deadline, next) }
       let pending = server.hasEvents || !server.withRoom.isEmpty
       let ready = pending ? poll.wait(milliseconds: 0) : waiter.wait(for: inbox, on: poll, until: deadline)
-      // Every action reduced from what arrived joins one batch, made
-      // durable with one sync (group commit) before anything about it leaves
-      // the daemon; the next batch is reduced while it is synced. A request
-      // that reads the state first waits until everything reduced is
-      // durable, so it reads only durable versions.
-      var workersReady: [Int32] = []
-      var workersWritable: [Int32] = []
-      for event in ready {
-        if event.token >= WorkerTokens.base {
-          guard let descriptor = watchedWorkers[event.token - WorkerTokens.base]?.descriptor else { continue }
-          if event.isWritable { workersWritable.append(descriptor) }
-          if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
-        } else if event.token == JournalSyncThread.token {
-          if let outcome = committer.takeSyncOutcome() { settleSync(outcome) }
-        } else {
-          server.handle(event)
-        }
-      }
-      if !workersWritable.isEmpty { supervisor.writeWaiting(workersWritable) }
-      let commands = inbox.take()
-      if commands.isEmpty && ready.isEmpty && !server.hasEvents { MemoryRelease.trimIfNeeded() }
-      for command in commands where isRunning { perform(command) }
-      handleClientEvents()
-      if !workersReady.isEmpty && isRunning {
-        // What the workers answered, read and taken in by the supervisor,
-        // goes to the store in one hand-over.
-        for (reply, id) in supervisor.read(workersReady) where isRunning { deliver(reply, to: id) }
-      }
-      commitBatch()
-      server.enforceDeadlines()
-      handleClientEvents()
-      guard isRunning else { break }
-      supervisor.tick()
-      deliverWorkerReplies()
-      reportSettledWaits()
-      if !clients.leaving.isEmpty { letLeavingClientsGo() }
-      commitBatch()
-      // What the commit released may have made room for deferred requests.
-      handleClientEvents()
-      commitBatch()
-      if publisher.heartbeatsAreDue {
-        holdFramesWhileSyncing()
-        publisher.sendHeartbeats()
-      }
-      service.report(
-        isSettled: { supervisor.allSettled }, alerts: { alerts }, status: { statusLine })
+      // What arrived is reduced with the store's dependencies bound once.
+      store.reducingMany { serve(ready) }
     }
+  }
+
+  /// One pass of the loop over what `ready` found ready and what was posted.
+  private func serve(_ ready: [EventPoll.Event]) {
+    // Every action reduced from what arrived joins one batch, made
+    // durable with one sync (group commit) before anything about it leaves
+    // the daemon; the next batch is reduced while it is synced. A request
+    // that reads the state first waits until everything reduced is
+    // durable, so it reads only durable versions.
+    var workersReady: [Int32] = []
+    var workersWritable: [Int32] = []
+    for event in ready {
+      if event.token >= WorkerTokens.base {
+        guard let descriptor = watchedWorkers[event.token - WorkerTokens.base]?.descriptor else { continue }
+        if event.isWritable { workersWritable.append(descriptor) }
+        if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
+      } else if event.token == JournalSyncThread.token {
+        if let outcome = committer.takeSyncOutcome() { settleSync(outcome) }
+      } else {
+        server.handle(event)
+      }
+    }
+    if !workersWritable.isEmpty { supervisor.writeWaiting(workersWritable) }
+    let commands = inbox.take()
+    if commands.isEmpty && ready.isEmpty && !server.hasEvents { MemoryRelease.trimIfNeeded() }
+    for command in commands where isRunning { perform(command) }
+    handleClientEvents()
+    if !workersReady.isEmpty && isRunning {
+      // What the workers answered, read and taken in by the supervisor,
+      // goes to the store in one hand-over.
+      for (reply, id) in supervisor.read(workersReady) where isRunning { deliver(reply, to: id) }
+    }
+    commitBatch()
+    server.enforceDeadlines()
+    handleClientEvents()
+    guard isRunning else { return }
+    supervisor.tick()
+    deliverWorkerReplies()
+    reportSettledWaits()
+    if !clients.leaving.isEmpty { letLeavingClientsGo() }
+    commitBatch()
+    // What the commit released may have made room for deferred requests.
+    handleClientEvents()
+    commitBatch()
+    if publisher.heartbeatsAreDue {
+      holdFramesWhileSyncing()
+      publisher.sendHeartbeats()
+    }
+    service.report(
+      isSettled: { supervisor.allSettled }, alerts: { alerts }, status: { statusLine })
   }
 
   /// Handles one command: it joins the open batch if it may reduce actions,

@@ -1,5 +1,6 @@
 import ComposableCore
 import ComposableTesting
+import Synchronization
 import Testing
 
 /// A counter used as a child in composition tests; `.start` runs a cancellable
@@ -192,6 +193,34 @@ struct Parent: Reducer {
     #expect(reduced == 0)
     #expect(executor.started.isEmpty)
     #expect(try store.sendRefusingDropped(.rows(.element(id: 1, action: .start))) == 1)
+    #expect(executor.started.count == 1)
+  }
+
+  /// Reducing many actions with the store's dependencies and recorder bound
+  /// once for all of them changes nothing the actions see: a dropped action
+  /// is refused where refusing is asked for (and the next is not blamed for
+  /// it), and reported where not.
+  @Test func reducingManyRefusesAndReportsDropsAsSingleActionsDo() throws {
+    let executor = RecordingExecutor()
+    let store = Store(initialState: Parent.State(rows: [Child.State(id: 1)]), reducer: Parent(), executor: executor)
+    try store.reducingMany { () throws -> Void in
+      #expect {
+        try store.sendRefusingDropped(.rows(.element(id: 9, action: .start)))
+      } throws: { error in
+        (error as? DroppedAction)?.reason == "rows has no element with id 9"
+      }
+      #expect(store.version == 0)
+      #expect(try store.sendRefusingDropped(.rows(.element(id: 1, action: .start))) == 1)
+      let reported = Mutex<[String]>([])
+      IssueReporter.$current.withValue(IssueReporter { message, _ in reported.withLock { $0.append(message) } }) {
+        store.send(.rows(.element(id: 9, action: .increment)))
+      }
+      #expect(
+        reported.withLock { $0 } == [
+          "rows has no element with id 9; the action was dropped: \(Parent.Action.rows(.element(id: 9, action: .increment)))"
+        ])
+    }
+    #expect(store.version == 2)
     #expect(executor.started.count == 1)
   }
 
