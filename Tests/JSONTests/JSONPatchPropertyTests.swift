@@ -49,6 +49,8 @@ import Testing
     let operations: [PatchOperation] = [
       .add(path: try JSONPointer("/a~1b/-"), value: .object(["z": .int(1), "é\"": .array([.null, .bool(true)])])),
       .remove(path: try JSONPointer("/tab\there")),
+      .remove(path: try JSONPointer("/q\"uote/é/back\\slash")),
+      .replace(path: try JSONPointer("/plain/é/12"), value: .int(3)),
       .replace(path: try JSONPointer(""), value: .double(0.5)),
       .move(from: try JSONPointer("/m~0n"), path: try JSONPointer("/x/0")),
       .copy(from: try JSONPointer("/x"), path: try JSONPointer("/y")),

@@ -50,13 +50,13 @@ public enum JSONPatch {
       output.append(UInt8(ascii: "{"))
       if let from = operation.from {
         output.append(literal: #""from":"#)
-        CanonicalJSON.writeString(from.description, to: &output)
+        CanonicalJSON.writePointer(from, to: &output)
         output.append(UInt8(ascii: ","))
       }
       output.append(literal: #""op":"#)
       CanonicalJSON.writeString(operation.name, to: &output)
       output.append(literal: #","path":"#)
-      CanonicalJSON.writeString(operation.path.description, to: &output)
+      CanonicalJSON.writePointer(operation.path, to: &output)
       if let value = operation.value {
         output.append(literal: #","value":"#)
         CanonicalJSON.write(value, to: &output)

@@ -136,6 +136,24 @@ public enum CanonicalJSON {
     output.append(UInt8(ascii: "\""))
   }
 
+  /// Writes `pointer`'s string form (``JSONPointer/description``) as a
+  /// JSON string, as ``writeString(_:to:)`` would, without making the form
+  /// first: each token straight from its bytes when none needs escaping, as
+  /// a state's keys and indices do not.
+  package static func writePointer(_ pointer: JSONPointer, to output: inout [UInt8]) {
+    let plain = pointer.tokens.allSatisfy { token in
+      !token.utf8.contains { needsEscape($0) || $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }
+    }
+    guard plain else { return writeString(pointer.description, to: &output) }
+    output.append(UInt8(ascii: "\""))
+    for token in pointer.tokens {
+      output.append(UInt8(ascii: "/"))
+      var token = token
+      token.withUTF8 { output.append(contentsOf: $0) }
+    }
+    output.append(UInt8(ascii: "\""))
+  }
+
   /// How many bytes ``writeString(_:to:)`` writes for `string`, without
   /// writing them.
   package static func writtenCount(ofString string: String) -> Int {
