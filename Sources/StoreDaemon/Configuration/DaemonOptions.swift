@@ -31,7 +31,8 @@ struct DaemonOptions: Sendable {
   var retainedDiffs: Int = 4096
   /// The largest frame accepted from a client.
   var maximumFrame: UInt32 = 1 << 20
-  /// How many clients may be connected at once (each costs two threads).
+  /// How many clients may be connected at once (each costs a descriptor and
+  /// its buffers; one thread serves them all).
   var maximumClients = 512
   /// The `effectworker` executable the daemon starts its timer and storage
   /// workers from; the network worker is the same path with `-network` appended.
