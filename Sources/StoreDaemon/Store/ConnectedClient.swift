@@ -1,3 +1,5 @@
+import JSON
+
 /// One client the store loop serves: its connection and name, and the
 /// requests it has waiting. What it watches or follows is kept by the owner
 /// concerned (``Publisher``, ``HistoryRequests``). Confined to the store
@@ -5,6 +7,9 @@
 final class ConnectedClient {
   let connection: Connection
   let name: String
+  /// Who sent an action, as its journal record says, but for the origin:
+  /// made once, as every action from the client names the same two.
+  let sender: JSONObject
 
   /// Whether the history reader is answering one of the client's requests
   /// (set by ``HistoryRequests``): its later requests wait in `deferred`
@@ -22,5 +27,6 @@ final class ConnectedClient {
   init(connection: Connection, name: String) {
     self.connection = connection
     self.name = name
+    sender = ["client": .string(name), "connection": .int(connection.id)]
   }
 }

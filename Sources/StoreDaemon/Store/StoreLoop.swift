@@ -639,12 +639,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       let origin = nextOrigin
       if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
-      let sender = ActionSender(
-        origin: origin,
-        record: .object([
-          "client": .string(client.name), "connection": .int(connection.id), "origin": .int(Int(origin)),
-        ]),
-        sent: reading)
+      var record = client.sender
+      record["origin"] = .int(Int(origin))
+      let sender = ActionSender(origin: origin, record: .object(record), sent: reading)
       // Reduced and published, then what it led to, then acknowledged; the
       // frames wait in the held outboxes until the batch is durable
       // (``JournalCommitter``). An action that reaches nothing is refused,

@@ -32,25 +32,25 @@ public enum SendScanner {
     guard take(UInt8(ascii: "{"), from: &scanner) else { return nil }
     if !take(UInt8(ascii: "}"), from: &scanner) {
       repeat {
-        guard let key = string(from: &scanner), take(UInt8(ascii: ":"), from: &scanner) else { return nil }
+        guard let key = member(from: &scanner), take(UInt8(ascii: ":"), from: &scanner) else { return nil }
         scanner.skipWhitespace()
         switch key {
-        case "type" where !isSend:
-          guard string(from: &scanner) == "send" else { return nil }
+        case .type where !isSend:
+          guard let type = plainString(from: &scanner), matches(type, "send") else { return nil }
           isSend = true
-        case "id" where id == nil:
+        case .id where id == nil:
           // "-0" is left to the full parse.
           guard scanner.peek() != UInt8(ascii: "-") || scanner.peek(at: 1) != UInt8(ascii: "0"),
             let value = try? scanner.scanSigned(), let fitting = Int(exactly: value)
           else { return nil }
           id = fitting
-        case "path" where path == nil:
+        case .path where path == nil:
           guard let value = string(from: &scanner) else { return nil }
           path = value
-        case "arguments" where arguments == nil:
+        case .arguments where arguments == nil:
           guard let value = strings(from: &scanner) else { return nil }
           arguments = value
-        case "wait" where wait == nil:
+        case .wait where wait == nil:
           guard let value = boolean(from: &scanner) else { return nil }
           wait = value
         default:
@@ -75,12 +75,40 @@ public enum SendScanner {
   }
 
   /// A string of printable ASCII without escapes.
+  /// The members a `send` is read with here.
+  private enum Member {
+    case type, id, path, arguments, wait
+  }
+
+  /// The member a key names, matched on its bytes without making a string.
+  private static func member(from scanner: inout JSONScanner) -> Member? {
+    guard let key = plainString(from: &scanner) else { return nil }
+    if matches(key, "type") { return .type }
+    if matches(key, "id") { return .id }
+    if matches(key, "path") { return .path }
+    if matches(key, "arguments") { return .arguments }
+    if matches(key, "wait") { return .wait }
+    return nil
+  }
+
+  private static func matches(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
+    literal.withUTF8Buffer { literal in
+      bytes.count == literal.count && bytes.elementsEqual(literal)
+    }
+  }
+
   private static func string(from scanner: inout JSONScanner) -> String? {
+    plainString(from: &scanner).map { String(decoding: $0, as: UTF8.self) }
+  }
+
+  /// A string's bytes, where they are, if it is printable ASCII with no
+  /// escapes (anything else is left to the full parse).
+  private static func plainString(from scanner: inout JSONScanner) -> UnsafeRawBufferPointer? {
     scanner.skipWhitespace()
     guard scanner.peek() == UInt8(ascii: "\""), let content = try? scanner.skipString(),
       content.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") })
     else { return nil }
-    return String(decoding: content, as: UTF8.self)
+    return content
   }
 
   /// An array of strings.
