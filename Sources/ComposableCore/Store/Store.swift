@@ -82,7 +82,9 @@ public final class Store<R: Reducer> {
   /// an allocation and generic calls, about a twentieth of what a small
   /// action costs the daemon, which reduces what arrived in one pass. Within
   /// `body`, ``dependencies`` changed take effect at once (the actions after
-  /// the change bind their own).
+  /// the change bind their own). Bindings made inside `body` (another
+  /// store's run, `collectingDroppedAction`) are innermost for what they
+  /// wrap, and this store then binds its own for each action there.
   public func reducingMany<T>(_ body: () throws -> T) rethrows -> T {
     guard !isBoundForMany else { return try body() }
     return try DependencyValues.$current.withValue(dependencies) {
@@ -283,13 +285,20 @@ public final class Store<R: Reducer> {
     publish(action, effect: reduced(action), origin: origin)
   }
 
+  /// Whether the bindings of ``reducingMany(_:)`` are in force: made, and
+  /// not covered by another's inside it (the recorder bound with them is
+  /// still the current one).
+  private var isBoundMost: Bool {
+    isBoundForMany && DroppedActionRecorder.current === recorder
+  }
+
   /// Runs the reducer for `action` unless it drops it (then the state is
   /// put back and the reason thrown); returns its effect.
   private func reducedRefusingDropped(_ action: R.Action) throws(DroppedAction) -> Effect<R.Action> {
     let before = state
     let effect: Effect<R.Action>
     let dropped: DroppedAction?
-    if isBoundForMany {
+    if isBoundMost {
       recorder.arm()
       effect = reduced(action)
       dropped = recorder.disarm()
@@ -307,7 +316,7 @@ public final class Store<R: Reducer> {
 
   /// Runs the reducer on the state for `action`; returns its effect.
   private func reduced(_ action: R.Action) -> Effect<R.Action> {
-    if isBoundForMany { return reduce(&state, action) }
+    if isBoundMost { return reduce(&state, action) }
     return DependencyValues.$current.withValue(dependencies) {
       reduce(&state, action)
     }

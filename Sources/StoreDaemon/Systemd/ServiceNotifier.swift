@@ -12,8 +12,11 @@ import Synchronization
 /// daemon serves whether or not anyone listens. A send never waits: the
 /// store loop sends its status and watchdog pings itself, and a socket
 /// nobody reads fills after a few datagrams (`net.unix.max_dgram_qlen`, 10
-/// by default); a message it has no room for is dropped, and the first drop
-/// is logged.
+/// by default); a status or ping it has no room for is dropped, and the
+/// first drop is logged. A message that changes the service's state
+/// (`READY=1`, `RELOADING=1`, `STOPPING=1`, a start timeout's extension) is
+/// tried again for up to ``lifecycleRetry`` first, as a busy manager may
+/// still read it.
 ///
 /// The datagram socket is created once and only sent on, so one notifier is
 /// shared by every thread.
@@ -48,16 +51,36 @@ final class ServiceNotifier: Sendable {
   /// Whether messages go anywhere.
   var isEnabled: Bool { address != nil && descriptor >= 0 }
 
+  /// How long a message that changes the service's state is tried again
+  /// while the socket is full.
+  static let lifecycleRetry: Duration = .seconds(1)
+
   /// Sends the fields (e.g. `["READY=1", "STATUS=serving"]`) as one message.
   func notify(_ fields: [String]) {
-    guard isEnabled, let address else { return }
+    guard isEnabled else { return }
     let message = Array(fields.joined(separator: "\n").utf8)
-    address.withUnsafeBytes { addressBytes in
+    if send(message) { return }
+    let isLifecycle = fields.contains { !$0.hasPrefix("STATUS=") && $0 != "WATCHDOG=1" }
+    if isLifecycle {
+      let deadline = ContinuousClock.now + Self.lifecycleRetry
+      while ContinuousClock.now < deadline {
+        usleep(10_000)
+        if send(message) { return }
+      }
+    }
+    noteDropped(fields)
+  }
+
+  /// Sends `message` without waiting; false only when the socket had no
+  /// room (any other failure is ignored, as sd_notify's callers do).
+  private func send(_ message: [UInt8]) -> Bool {
+    guard let address else { return true }
+    return address.withUnsafeBytes { addressBytes in
       message.withUnsafeBytes { bytes in
         let sent = sendto(
           descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT),
           addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
-        if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { noteDropped(fields) }
+        return !(sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
       }
     }
   }
@@ -71,7 +94,8 @@ final class ServiceNotifier: Sendable {
     guard first else { return }
     Log.warning(
       "the notification socket (NOTIFY_SOCKET) is full, so nothing reads it; dropped "
-        + "'\(fields.joined(separator: " "))' rather than wait, and will drop what else finds no room without saying so"
+        + "'\(fields.joined(separator: " "))' rather than wait longer, and will drop what else finds no room "
+        + "without saying so"
     )
   }
 

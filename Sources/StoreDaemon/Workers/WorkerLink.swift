@@ -172,6 +172,8 @@ final class WorkerLink: Sendable {
     writing.withLock { writing in
       guard !writing.isReleased else { return }
       write(&writing)
+      // Told to stop: the end of file follows the last command.
+      if writing.isFinished && writing.queue.isEmpty { shutDownWriting(&writing) }
     }
   }
 

@@ -74,7 +74,6 @@ public enum SendScanner {
     return true
   }
 
-  /// A string of printable ASCII without escapes.
   /// The members a `send` is read with here.
   private enum Member {
     case type, id, path, arguments, wait
@@ -97,6 +96,7 @@ public enum SendScanner {
     }
   }
 
+  /// A string of printable ASCII without escapes.
   private static func string(from scanner: inout JSONScanner) -> String? {
     plainString(from: &scanner).map { String(decoding: $0, as: UTF8.self) }
   }

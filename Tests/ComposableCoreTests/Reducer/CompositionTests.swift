@@ -224,6 +224,30 @@ struct Parent: Reducer {
     #expect(executor.started.count == 1)
   }
 
+  /// Another store's run inside one store's covers its bindings: the outer
+  /// store binds its own again, and still refuses a drop.
+  @Test func aStoreReducingInsideAnothersRunStillRefusesDrops() throws {
+    let outer = Store(
+      initialState: Parent.State(rows: [Child.State(id: 1)]), reducer: Parent(), executor: RecordingExecutor())
+    let inner = Store(
+      initialState: Parent.State(rows: [Child.State(id: 1)]), reducer: Parent(), executor: RecordingExecutor())
+    outer.reducingMany {
+      inner.reducingMany {
+        #expect {
+          try outer.sendRefusingDropped(.rows(.element(id: 9, action: .start)))
+        } throws: { error in
+          (error as? DroppedAction)?.reason == "rows has no element with id 9"
+        }
+        #expect {
+          try inner.sendRefusingDropped(.rows(.element(id: 9, action: .start)))
+        } throws: { error in
+          (error as? DroppedAction)?.reason == "rows has no element with id 9"
+        }
+      }
+    }
+    #expect(outer.version == 0 && inner.version == 0)
+  }
+
   @Test func onChangeRunsOnlyWhenTheValueChanged() {
     let reducer = Reduce<Child.State, Child.Action> { state, action in
       if action == .increment { state.count += 1 }
