@@ -79,8 +79,8 @@ public final class Store<R: Reducer> {
   /// Runs `body`, in which this store may reduce many actions, with its
   /// dependencies and its dropped-action recorder bound to their task locals
   /// once for all of them rather than once per action: each binding costs
-  /// an allocation and generic calls, about a twentieth of what a small
-  /// action costs the daemon, which reduces what arrived in one pass. Within
+  /// an allocation and generic calls, a few percent of what a small action
+  /// costs the daemon, which reduces what arrived in one pass. Within
   /// `body`, ``dependencies`` changed take effect at once (the actions after
   /// the change bind their own). Bindings made inside `body` (another
   /// store's run, `collectingDroppedAction`) are innermost for what they

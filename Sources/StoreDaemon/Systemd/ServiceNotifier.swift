@@ -14,9 +14,9 @@ import Synchronization
 /// nobody reads fills after a few datagrams (`net.unix.max_dgram_qlen`, 10
 /// by default); a status or ping it has no room for is dropped, and the
 /// first drop is logged. A message that changes the service's state
-/// (`READY=1`, `RELOADING=1`, `STOPPING=1`, a start timeout's extension) is
-/// tried again for up to ``lifecycleRetry`` first, as a busy manager may
-/// still read it.
+/// (`READY=1`, `RELOADING=1`, `STOPPING=1`, a start timeout's extension)
+/// waits for room for up to ``lifecycleWait`` first (the socket's send
+/// timeout), as a busy manager may still read it.
 ///
 /// The datagram socket is created once and only sent on, so one notifier is
 /// shared by every thread.
@@ -35,6 +35,12 @@ final class ServiceNotifier: Sendable {
   init(environment: [String: String], pid: pid_t = getpid()) {
     address = environment["NOTIFY_SOCKET"].flatMap(Self.socketAddress)
     descriptor = address == nil ? -1 : socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    if descriptor >= 0 {
+      // How long a send that may wait does (one without MSG_DONTWAIT).
+      let (seconds, attoseconds) = Self.lifecycleWait.components
+      var timeout = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
+      _ = setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
     if let usec = environment["WATCHDOG_USEC"].flatMap(UInt64.init), usec > 0,
       environment["WATCHDOG_PID"].map({ pid_t($0) == pid }) ?? true
     {
@@ -51,34 +57,25 @@ final class ServiceNotifier: Sendable {
   /// Whether messages go anywhere.
   var isEnabled: Bool { address != nil && descriptor >= 0 }
 
-  /// How long a message that changes the service's state is tried again
-  /// while the socket is full.
-  static let lifecycleRetry: Duration = .seconds(1)
+  /// How long a message that changes the service's state waits for room.
+  static let lifecycleWait: Duration = .seconds(1)
 
   /// Sends the fields (e.g. `["READY=1", "STATUS=serving"]`) as one message.
   func notify(_ fields: [String]) {
     guard isEnabled else { return }
-    let message = Array(fields.joined(separator: "\n").utf8)
-    if send(message) { return }
-    let isLifecycle = fields.contains { !$0.hasPrefix("STATUS=") && $0 != "WATCHDOG=1" }
-    if isLifecycle {
-      let deadline = ContinuousClock.now + Self.lifecycleRetry
-      while ContinuousClock.now < deadline {
-        usleep(10_000)
-        if send(message) { return }
-      }
-    }
-    noteDropped(fields)
+    let changesState = fields.contains { !$0.hasPrefix("STATUS=") && $0 != "WATCHDOG=1" }
+    if !send(Array(fields.joined(separator: "\n").utf8), waiting: changesState) { noteDropped(fields) }
   }
 
-  /// Sends `message` without waiting; false only when the socket had no
-  /// room (any other failure is ignored, as sd_notify's callers do).
-  private func send(_ message: [UInt8]) -> Bool {
+  /// Sends `message`, waiting for room up to ``lifecycleWait`` if asked to,
+  /// else not at all; false only when the socket had no room (any other
+  /// failure is ignored, as sd_notify's callers do).
+  private func send(_ message: [UInt8], waiting: Bool) -> Bool {
     guard let address else { return true }
     return address.withUnsafeBytes { addressBytes in
       message.withUnsafeBytes { bytes in
         let sent = sendto(
-          descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT),
+          descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | (waiting ? 0 : MSG_DONTWAIT)),
           addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
         return !(sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
       }

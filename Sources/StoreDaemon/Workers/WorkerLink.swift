@@ -78,8 +78,9 @@ final class WorkerLink: Sendable {
     var isShutDown = false
   }
 
-  /// Spawns a worker and starts the thread that waits for it to end. `report` is called from other threads: with
-  /// ``Report/ended`` once the process has ended, and with
+  /// Spawns a worker and starts the thread that waits for it to end.
+  /// `report` is called from other threads: with ``Report/ended`` once the
+  /// process has ended, and with
   /// ``Report/exited(reason:)`` once, after ``release()``, when it is reaped.
   static func start(
     kind: WorkerKind, generation: Int, executable: String, arguments: [String], environment: [String],
@@ -171,9 +172,7 @@ final class WorkerLink: Sendable {
   func writeWaiting() {
     writing.withLock { writing in
       guard !writing.isReleased else { return }
-      write(&writing)
-      // Told to stop: the end of file follows the last command.
-      if writing.isFinished && writing.queue.isEmpty { shutDownWriting(&writing) }
+      flush(&writing)
     }
   }
 
@@ -182,8 +181,15 @@ final class WorkerLink: Sendable {
   func stop() {
     writing.withLock { writing in
       writing.isFinished = true
-      if writing.queue.isEmpty { shutDownWriting(&writing) }
+      flush(&writing)
     }
+  }
+
+  /// Writes what waits without waiting and, once a link that takes no more
+  /// commands has written its last, sends the worker its end of file.
+  private func flush(_ writing: inout Writing) {
+    write(&writing)
+    if writing.isFinished && writing.queue.isEmpty { shutDownWriting(&writing) }
   }
 
   /// Writes what waits without waiting; a failed write means the worker's
@@ -209,8 +215,7 @@ final class WorkerLink: Sendable {
   private func writeRemaining() {
     writing.withLock { writing in
       guard !writing.isShutDown else { return }
-      write(&writing)
-      if writing.queue.isEmpty { shutDownWriting(&writing) }
+      flush(&writing)
     }
   }
 

@@ -196,16 +196,16 @@ final class WorkerSupervisor: EffectExecutor {
 
   // MARK: Reports from the workers
 
-  /// A worker socket the loop polls: its descriptor, a key that names its
-  /// worker process (its slot and generation), so that a descriptor number
-  /// reused by a restarted worker is told from the one before, and whether
-  /// commands wait for room in it.
+  /// A worker socket the loop polls: its descriptor, and whether commands
+  /// wait for room in it.
   struct Socket: Equatable {
     var descriptor: Int32
     var isWaitingToWrite: Bool
   }
 
-  /// The sockets the loop reads, by key.
+  /// The sockets the loop reads, by a key that names each worker process
+  /// (its slot and generation), so that a descriptor number reused by a
+  /// restarted worker is told from the one before.
   var sockets: [UInt64: Socket] {
     var sockets: [UInt64: Socket] = [:]
     for (index, slot) in slots.enumerated() {

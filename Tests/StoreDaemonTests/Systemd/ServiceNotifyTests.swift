@@ -65,7 +65,7 @@ struct ServiceNotifyTests {
     for _ in 0..<3 { _ = try client.send(path: "counter.incrementButtonTapped") }
     #expect(try client.get(path: "/counter/count").value == .int(3))
     #expect(daemon.standardError.components(separatedBy: "is full").count == 2, "the first drop alone is logged")
-    // STOPPING=1 is tried again for a moment, then given up: the daemon
+    // STOPPING=1 waits a moment for room, then is given up: the daemon
     // still stops.
     #expect(daemon.stop() == 0)
   }
