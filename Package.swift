@@ -17,6 +17,7 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     Features           the seed apps                                          ← ComposableCore, ActionLanguage, JSON
 ///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
+///     HTTP               HTTP/1.1 requests, answers, event streams, a server    ← Platform
 ///     Replay             recorded history through this build's reducers         ← ComposableCore, Journal, JSON
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
@@ -33,6 +34,7 @@ let package = Package(
     .library(name: "Features", targets: ["Features"]),
     .library(name: "Wire", targets: ["Wire"]),
     .library(name: "Journal", targets: ["Journal"]),
+    .library(name: "HTTP", targets: ["HTTP"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "StoreDaemon", targets: ["StoreDaemon"]),
     .executable(name: "storedaemon", targets: ["SeedApps"]),
@@ -53,6 +55,7 @@ let package = Package(
     .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
     .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
+    .target(name: "HTTP", dependencies: ["Platform"], swiftSettings: settings),
     .target(name: "Replay", dependencies: ["ComposableCore", "Journal", "JSON", "Platform"], swiftSettings: settings),
     .target(
       name: "StoreDaemon",
@@ -88,11 +91,14 @@ let package = Package(
     /// A real local HTTP server, fakes of the seed apps' APIs and a seeded
     /// random generator, for tests (not a product: only test targets depend
     /// on it).
-    .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: settings),
+    .target(
+      name: "TestSupport", dependencies: ["HTTP", "Platform"], path: "Tests/TestSupport", swiftSettings: settings),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"], swiftSettings: settings),
+    .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Platform", "TestSupport"], swiftSettings: settings),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "ComposableCore", "TestSupport"], swiftSettings: settings),
     .testTarget(
-      name: "TestSupportTests", dependencies: ["TestSupport", "Features", "ComposableCore", "ComposableTesting"],
+      name: "TestSupportTests",
+      dependencies: ["TestSupport", "HTTP", "Platform", "Features", "ComposableCore", "ComposableTesting"],
       swiftSettings: settings),
     .testTarget(
       name: "ComposableCoreTests", dependencies: ["ComposableCore", "ComposableTesting", "JSON"],
@@ -125,7 +131,7 @@ let package = Package(
     .testTarget(
       name: "EffectWorkersTests",
       dependencies: [
-        "EffectWorkers", "effectworker", "NetworkWorker", "Wire", "ComposableCore", "Platform", "TestSupport",
+        "EffectWorkers", "effectworker", "NetworkWorker", "Wire", "ComposableCore", "Platform", "TestSupport", "HTTP",
       ],
       swiftSettings: settings),
     /// Two builds of one app, `shelfd`, whose State differs: the schema

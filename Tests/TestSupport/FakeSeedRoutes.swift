@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 import Synchronization
 
 /// The request handling behind ``FakeSeedAPI``: finds a request's route,
@@ -21,7 +22,7 @@ final class FakeSeedRoutes: Sendable {
     let fault = settings.withLock { $0.takeFault(for: route) }
     guard request.method == route.method || (request.method == "HEAD" && route.method == "GET") else {
       var answer = TestHTTPResponse.status(405)
-      answer.headers.append(TestHTTPHeader("Allow", route.method))
+      answer.headers.append(HTTPHeader("Allow", route.method))
       return answer
     }
     guard let fault else { return answer(route, request) }

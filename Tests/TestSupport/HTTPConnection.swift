@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import HTTP
+import Platform
 
 /// One accepted connection, served on its own thread: reads requests one
 /// after another (keep-alive and pipelining both work, since unread bytes stay
@@ -16,6 +18,11 @@ struct HTTPConnection {
 
   /// What a wait before answering ended with.
   private enum Pause { case elapsed, clientGone, stopped }
+
+  /// Generous: the test server reads what clients under test send, however
+  /// large, and does not time them out (tests do that).
+  static let limits = HTTPLimits(
+    maximumHeadBytes: 64 * 1024, maximumHeaderFields: 1024, maximumBodyBytes: 64 * 1024 * 1024)
 
   let fd: Int32
   /// The connection's number, from 1 in accept order.
@@ -39,8 +46,8 @@ struct HTTPConnection {
       do {
         guard let length = try readHead() else { return .abort }
         headLength = length
-        head = try HTTPRequestParser.parseHead(buffer[..<headLength])
-        bodyLength = try HTTPRequestParser.bodyLength(of: head)
+        head = try HTTPRequestParser.parseHead(buffer[..<headLength], limits: Self.limits)
+        bodyLength = try HTTPRequestParser.bodyLength(of: head, limits: Self.limits)
       } catch {
         return reject(error)
       }
@@ -68,8 +75,8 @@ struct HTTPConnection {
       case .stopped:
         return .abort
       }
-      let closing = head.closesConnection || HTTPResponseEncoder.asksToClose(response) || core.isStopped
-      let bytes = HTTPResponseEncoder.encode(response, method: head.method, closing: closing)
+      let closing = head.closesConnection || response.asksToClose || core.isStopped
+      let bytes = response.encoded(method: head.method, closing: closing)
       guard SocketCalls.sendAll(bytes, to: fd) else { return .abort }
       if closing { return .closeGracefully }
     }
@@ -87,9 +94,9 @@ struct HTTPConnection {
         resumeAt = 0
       }
       let end = buffer.isEmpty ? nil : HTTPRequestParser.headEnd(in: buffer, resumeAt: resumeAt)
-      if let end, end <= HTTPRequestParser.maximumHeadSize { return end }
-      guard end == nil, buffer.count <= HTTPRequestParser.maximumHeadSize else {
-        throw HTTPRequestError(431, "the request head is over \(HTTPRequestParser.maximumHeadSize) bytes")
+      if let end, end <= Self.limits.maximumHeadBytes { return end }
+      guard end == nil, buffer.count <= Self.limits.maximumHeadBytes else {
+        throw HTTPRequestError(431, "the request head is over \(Self.limits.maximumHeadBytes) bytes")
       }
       resumeAt = HTTPRequestParser.resumePoint(afterScanning: buffer.count)
       guard read() else { return nil }

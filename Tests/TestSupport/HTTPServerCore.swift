@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Glibc
+import Platform
 import Synchronization
 
 /// The part of a ``TestHTTPServer`` its threads share: the listening socket,
@@ -33,12 +34,17 @@ final class HTTPServerCore: Sendable {
   static let stopTimeout: Duration = .seconds(5)
 
   init(handler: @escaping @Sendable (RecordedRequest) -> TestHTTPResponse) throws(TestHTTPServerError) {
-    let stopSignal = try StopSignal()
+    let stopSignal: StopSignal
+    do {
+      stopSignal = try StopSignal()
+    } catch {
+      throw .socket(error)
+    }
     do {
       (listenerFD, port) = try SocketCalls.listenOnLoopback()
     } catch {
       stopSignal.close()
-      throw error
+      throw .socket(error)
     }
     self.stopSignal = stopSignal
     self.handler = handler

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// One request as ``TestHTTPServer`` received it, recorded before the handler
 /// runs, so a test can assert on what a client really sent.
@@ -20,7 +21,7 @@ public struct RecordedRequest: Hashable, Sendable, CustomStringConvertible {
   /// `HTTP/1.1` or `HTTP/1.0`.
   public var version: String
   /// The header fields in the order they arrived.
-  public var headers: [TestHTTPHeader]
+  public var headers: [HTTPHeader]
   /// The body (`Content-Length` bytes; empty without one).
   public var body: Data
   /// When the whole request had arrived, on the monotonic clock: subtract two
@@ -31,7 +32,7 @@ public struct RecordedRequest: Hashable, Sendable, CustomStringConvertible {
 
   public init(
     sequence: Int, connection: Int, method: String, target: String, version: String = "HTTP/1.1",
-    headers: [TestHTTPHeader] = [], body: Data = Data(), receivedAt: ContinuousClock.Instant = .now,
+    headers: [HTTPHeader] = [], body: Data = Data(), receivedAt: ContinuousClock.Instant = .now,
     date: Date = Date()
   ) {
     self.sequence = sequence
@@ -73,24 +74,7 @@ public struct RecordedRequest: Hashable, Sendable, CustomStringConvertible {
   /// Splits a request target into its decoded path and query items. An
   /// absolute-form target (`http://host/path`) is reduced to its path.
   static func split(_ target: String) -> (path: String, query: [URLQueryItem]) {
-    var rest = Substring(target)
-    if let scheme = rest.range(of: "://"), rest[..<scheme.lowerBound].allSatisfy(\.isLetter) {
-      rest = rest[scheme.upperBound...]
-      rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
-    }
-    if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-    guard let mark = rest.firstIndex(of: "?") else {
-      return (PercentDecoding.decode(rest, plusIsSpace: false), [])
-    }
-    let path = PercentDecoding.decode(rest[..<mark], plusIsSpace: false)
-    let items = rest[rest.index(after: mark)...].split(separator: "&").map { pair -> URLQueryItem in
-      guard let equals = pair.firstIndex(of: "=") else {
-        return URLQueryItem(name: PercentDecoding.decode(pair, plusIsSpace: true), value: nil)
-      }
-      return URLQueryItem(
-        name: PercentDecoding.decode(pair[..<equals], plusIsSpace: true),
-        value: PercentDecoding.decode(pair[pair.index(after: equals)...], plusIsSpace: true))
-    }
-    return (path, items)
+    let split = HTTPRequestTarget(target)
+    return (split.path, split.query.map { URLQueryItem(name: $0.name, value: $0.value) })
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import HTTP
 
 /// What ``TestHTTPServer`` answers to one request: a status, header fields and
 /// a body, sent with a `Content-Length`, at once, after ``delay``, or never
@@ -9,7 +10,7 @@ public struct TestHTTPResponse: Hashable, Sendable {
   /// Header fields to send. The server writes `Content-Length` and
   /// `Connection` itself and drops any given here; a `Connection: close`
   /// given here still makes the server close after the answer.
-  public var headers: [TestHTTPHeader]
+  public var headers: [HTTPHeader]
   /// The body; the server sends none for `HEAD` requests and 1xx, 204 and 304 answers.
   public var body: Data
   /// How long the server waits before answering. The wait ends early, without
@@ -20,7 +21,7 @@ public struct TestHTTPResponse: Hashable, Sendable {
   public var hangsUntilStopped: Bool
 
   public init(
-    status: Int = 200, headers: [TestHTTPHeader] = [], body: Data = Data(), delay: Duration = .zero,
+    status: Int = 200, headers: [HTTPHeader] = [], body: Data = Data(), delay: Duration = .zero,
     hangsUntilStopped: Bool = false
   ) {
     self.status = status
@@ -32,13 +33,13 @@ public struct TestHTTPResponse: Hashable, Sendable {
 
   /// A `text/plain; charset=utf-8` answer.
   public static func text(_ text: String, status: Int = 200) -> Self {
-    Self(status: status, headers: [TestHTTPHeader("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
+    Self(status: status, headers: [HTTPHeader("Content-Type", "text/plain; charset=utf-8")], body: Data(text.utf8))
   }
 
   /// An `application/json` answer whose body is `json`, verbatim.
   public static func json(_ json: String, status: Int = 200) -> Self {
     Self(
-      status: status, headers: [TestHTTPHeader("Content-Type", "application/json; charset=utf-8")],
+      status: status, headers: [HTTPHeader("Content-Type", "application/json; charset=utf-8")],
       body: Data(json.utf8))
   }
 
@@ -63,5 +64,19 @@ public struct TestHTTPResponse: Hashable, Sendable {
     var copy = self
     copy.delay = delay
     return copy
+  }
+}
+
+extension TestHTTPResponse {
+  /// The bytes of this answer to a request made with `method`.
+  func encoded(method: String?, closing: Bool) -> [UInt8] {
+    HTTPResponseEncoder.encode(status: status, headers: headers, body: Array(body), method: method, closing: closing)
+  }
+
+  /// Whether the handler asked for the connection to close after this answer.
+  var asksToClose: Bool {
+    headers.values(for: "Connection")
+      .flatMap { $0.split(separator: ",") }
+      .contains { $0.trimmingWhitespace.lowercased() == "close" }
   }
 }

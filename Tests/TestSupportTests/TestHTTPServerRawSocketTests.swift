@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import HTTP
 import Testing
 
 @testable import TestSupport
@@ -75,7 +76,7 @@ struct TestHTTPServerRawSocketTests {
 
   @Test func aHandlerAskingToCloseClosesTheConnection() throws {
     let server = try TestHTTPServer { _ in
-      TestHTTPResponse(status: 200, headers: [TestHTTPHeader("Connection", "close")], body: Data("bye".utf8))
+      TestHTTPResponse(status: 200, headers: [HTTPHeader("Connection", "close")], body: Data("bye".utf8))
     }
     let client = try RawHTTPClient(port: server.port)
     try client.send("GET / HTTP/1.1\r\nHost: test\r\n\r\n")

@@ -1,6 +1,7 @@
 import ComposableCore
 import Dispatch
 import Foundation
+import HTTP
 import Synchronization
 import TestSupport
 import Testing
@@ -31,8 +32,8 @@ import Wire
       TestHTTPResponse(
         status: 200,
         headers: [
-          TestHTTPHeader("Content-Type", "application/json"),
-          TestHTTPHeader("X-Echo", request.header("X-Request-Id") ?? "none"),
+          HTTPHeader("Content-Type", "application/json"),
+          HTTPHeader("X-Echo", request.header("X-Request-Id") ?? "none"),
         ],
         body: Data(#"{"ok":true}"#.utf8))
     }

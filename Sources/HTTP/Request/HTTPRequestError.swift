@@ -1,12 +1,12 @@
 /// Why a request could not be read, with the status the server answers before
 /// closing the connection.
-struct HTTPRequestError: Error, Equatable {
+public struct HTTPRequestError: Error, Equatable, Sendable {
   /// 400, 413, 431, 501 or 505.
-  var status: Int
+  public var status: Int
   /// What was wrong, for the plain-text body of the answer.
-  var reason: String
+  public var reason: String
 
-  init(_ status: Int, _ reason: String) {
+  public init(_ status: Int, _ reason: String) {
     self.status = status
     self.reason = reason
   }

@@ -5,27 +5,27 @@ import Synchronization
 /// whose reading end becomes readable, for good, when the signal fires. A
 /// thread polls it next to its connection, so stopping wakes every accept,
 /// read, delay and hang at once.
-final class StopSignal: Sendable {
+public final class StopSignal: Sendable {
   /// Polled by waiting threads; readable once the signal fired.
-  let readFD: Int32
+  public let readFD: Int32
   private let writeFD: Int32
   private let fired = Mutex(false)
 
-  init() throws(TestHTTPServerError) {
+  public init() throws(SocketError) {
     var fds: [Int32] = [-1, -1]
     guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
-      throw .socket(operation: "socketpair", errno: errno)
+      throw SocketError("socketpair")
     }
     readFD = fds[0]
     writeFD = fds[1]
   }
 
   /// Whether ``fire()`` was called.
-  var isFired: Bool { fired.withLock { $0 } }
+  public var isFired: Bool { fired.withLock { $0 } }
 
   /// Fires the signal; returns `false` if it had already fired.
   @discardableResult
-  func fire() -> Bool {
+  public func fire() -> Bool {
     let first = fired.withLock { fired in
       defer { fired = true }
       return !fired
@@ -38,7 +38,7 @@ final class StopSignal: Sendable {
   }
 
   /// Closes both ends. Only once no thread can poll ``readFD`` any more.
-  func close() {
+  public func close() {
     Glibc.close(readFD)
     Glibc.close(writeFD)
   }

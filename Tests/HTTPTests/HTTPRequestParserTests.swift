@@ -1,10 +1,8 @@
-import Foundation
 import Testing
 
-@testable import TestSupport
+@testable import HTTP
 
-/// The pure parts of the server: finding and parsing request heads, body
-/// lengths, recording targets, encoding answers.
+/// Finding and parsing request heads, and their bodies' lengths.
 @Suite struct HTTPRequestParserTests {
   @Test func theEndOfAHeadIsFoundWithCRLFOrBareLF() {
     #expect(HTTPRequestParser.headEnd(in: Array("GET / HTTP/1.1\r\nA: b\r\n\r\nrest".utf8)) == 24)
@@ -46,40 +44,10 @@ import Testing
     #expect(throws: HTTPRequestError.self) { try length("Content-Length: -1\r\n") }
     #expect(throws: HTTPRequestError.self) { try length("Content-Length: 1e3\r\n") }
     #expect(throws: HTTPRequestError.self) { try length("Content-Length: 5\r\nContent-Length: 6\r\n") }
-    #expect(throws: HTTPRequestError(413, "a body of 999999999999 bytes is over the 67108864-byte limit")) {
+    #expect(throws: HTTPRequestError(413, "a body of 999999999999 bytes is over the 65536-byte limit")) {
       try length("Content-Length: 999999999999\r\n")
     }
     #expect(throws: HTTPRequestError.self) { try length("Transfer-Encoding: chunked\r\n") }
   }
 
-  @Test func targetsAreRecordedDecoded() {
-    let request = RecordedRequest(
-      sequence: 1, connection: 1, method: "GET", target: "/gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag"
-    )
-    #expect(request.path == "/gifs/v1/gifs/search")
-    #expect(request.query("q") == "café au lait")
-    #expect(request.query("x") == "+")
-    #expect(request.query("bad") == "%ZZ")
-    #expect(request.pathSegments == ["gifs", "v1", "gifs", "search"])
-    let absolute = RecordedRequest(sequence: 2, connection: 1, method: "GET", target: "http://example.test/a%20b?c=d")
-    #expect(absolute.path == "/a b")
-    #expect(absolute.query("c") == "d")
-    #expect(
-      request.description == "#1 GET /gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag (connection 1)")
-  }
-
-  @Test func answersCarryTheirLengthAndOnlyAllowedBodies() {
-    let ok = String(decoding: HTTPResponseEncoder.encode(.text("hi"), method: "GET", closing: false), as: UTF8.self)
-    #expect(
-      ok
-        == "HTTP/1.1 200 OK\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 2\r\nConnection: keep-alive\r\n\r\nhi"
-    )
-    let head = String(decoding: HTTPResponseEncoder.encode(.text("hi"), method: "HEAD", closing: true), as: UTF8.self)
-    #expect(head.hasSuffix("Content-Length: 2\r\nConnection: close\r\n\r\n"))
-    var noContent = TestHTTPResponse(
-      status: 204, headers: [TestHTTPHeader("Content-Length", "99")], body: Data("x".utf8))
-    noContent.headers.append(TestHTTPHeader("X-Kept", "yes"))
-    let empty = String(decoding: HTTPResponseEncoder.encode(noContent, method: "GET", closing: false), as: UTF8.self)
-    #expect(empty == "HTTP/1.1 204 No Content\r\nX-Kept: yes\r\nConnection: keep-alive\r\n\r\n")
-  }
 }

@@ -1,24 +1,24 @@
 import Glibc
-
-@testable import TestSupport
+import HTTP
+import Platform
 
 /// A client on a bare TCP socket, for what URLSession cannot do on purpose:
 /// keep-alive on one known connection, pipelining, malformed requests,
 /// disconnecting halfway. Reads time out after 10 s so a test never hangs.
-final class RawHTTPClient {
+public final class RawHTTPClient {
   /// One answer as read off the wire.
-  struct Response: Equatable {
-    var statusLine: String
-    var headers: [TestHTTPHeader]
-    var body: [UInt8]
+  public struct Response: Equatable {
+    public var statusLine: String
+    public var headers: [HTTPHeader]
+    public var body: [UInt8]
 
-    var status: Int { Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 }
-    var text: String { String(decoding: body, as: UTF8.self) }
-    func header(_ name: String) -> String? { headers.value(for: name) }
+    public var status: Int { Int(statusLine.split(separator: " ").dropFirst().first ?? "") ?? 0 }
+    public var text: String { String(decoding: body, as: UTF8.self) }
+    public func header(_ name: String) -> String? { headers.value(for: name) }
   }
 
-  struct Failure: Error, CustomStringConvertible {
-    var description: String
+  public struct Failure: Error, CustomStringConvertible {
+    public var description: String
   }
 
   private let fd: Int32
@@ -26,7 +26,7 @@ final class RawHTTPClient {
   private var isClosed = false
 
   /// Connects to 127.0.0.1:`port`; throws with the errno when refused.
-  init(port: UInt16) throws {
+  public init(port: UInt16) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
     var timeout = timeval(tv_sec: 10, tv_usec: 0)
@@ -51,30 +51,30 @@ final class RawHTTPClient {
   }
 
   /// Why connecting failed.
-  struct ConnectError: Error { var code: Int32 }
+  public struct ConnectError: Error { public var code: Int32 }
 
   deinit { close() }
 
   /// Closes the connection (a client walking away).
-  func close() {
+  public func close() {
     guard !isClosed else { return }
     isClosed = true
     Glibc.close(fd)
   }
 
   /// Writes `text` as it is.
-  func send(_ text: String) throws {
+  public func send(_ text: String) throws {
     try send(Array(text.utf8))
   }
 
   /// Writes `bytes` as they are.
-  func send(_ bytes: [UInt8]) throws {
+  public func send(_ bytes: [UInt8]) throws {
     guard SocketCalls.sendAll(bytes, to: fd) else { throw Failure(description: "send failed: errno \(errno)") }
   }
 
   /// Reads one answer (status line, fields, `Content-Length` body); `nil` if
   /// the server closed the connection before sending anything.
-  func readResponse(toHead: Bool = false) throws -> Response? {
+  public func readResponse(toHead: Bool = false) throws -> Response? {
     var headEnd: Int? = HTTPRequestParser.headEnd(in: buffer)
     while headEnd == nil {
       guard try fill() else {
@@ -86,9 +86,9 @@ final class RawHTTPClient {
     let head = String(decoding: buffer[..<headEnd!], as: UTF8.self)
     buffer.removeFirst(headEnd!)
     let lines = head.split(separator: "\r\n").map(String.init)
-    let headers = lines.dropFirst().compactMap { line -> TestHTTPHeader? in
+    let headers = lines.dropFirst().compactMap { line -> HTTPHeader? in
       guard let colon = line.firstIndex(of: ":") else { return nil }
-      return TestHTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace)
+      return HTTPHeader(String(line[..<colon]), line[line.index(after: colon)...].trimmingWhitespace)
     }
     let length = toHead ? 0 : Int(headers.value(for: "Content-Length") ?? "0") ?? 0
     while buffer.count < length {
@@ -101,8 +101,18 @@ final class RawHTTPClient {
 
   /// Whether the server closes the connection (end of stream, or a reset)
   /// with nothing more to read.
-  func serverClosed() throws -> Bool {
+  public func serverClosed() throws -> Bool {
     try buffer.isEmpty && !fill()
+  }
+
+  /// Reads a stream's body until `done` holds for what has arrived of it,
+  /// or the server closes; returns what arrived. A stream sends no
+  /// `Content-Length`, so what follows its head is read as it comes.
+  public func readStream(until done: (String) -> Bool) throws -> String {
+    while !done(String(decoding: buffer, as: UTF8.self)) {
+      guard try fill() else { break }
+    }
+    return String(decoding: buffer, as: UTF8.self)
   }
 
   /// Reads more; `false` at end of stream or on a reset.

@@ -1,11 +1,11 @@
 /// Decoding of percent-encoded URL parts (RFC 3986 §2.1), for recording
 /// requests as a test wants to read them.
-enum PercentDecoding {
+public enum PercentDecoding {
   /// `text` with every valid `%XX` escape replaced by its byte and the bytes
   /// read as UTF-8 (invalid sequences become U+FFFD). A `%` not followed by two
   /// hex digits is kept as it is. With `plusIsSpace` (query strings, as HTML
   /// forms write them) `+` decodes to a space; an encoded plus is `%2B`.
-  static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
+  public static func decode(_ text: Substring, plusIsSpace: Bool) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(text.utf8.count)
     var input = text.utf8[...]

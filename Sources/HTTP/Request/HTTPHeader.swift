@@ -2,7 +2,7 @@
 ///
 /// Kept in arrival order (a list, not a dictionary) because HTTP allows a name
 /// to repeat and tests sometimes care about the order.
-public struct TestHTTPHeader: Hashable, Sendable, CustomStringConvertible {
+public struct HTTPHeader: Hashable, Sendable, CustomStringConvertible {
   /// The field name, with the case the peer used.
   public var name: String
   /// The field value, without leading or trailing white space.
@@ -17,7 +17,7 @@ public struct TestHTTPHeader: Hashable, Sendable, CustomStringConvertible {
   public var description: String { "\(name): \(value)" }
 }
 
-extension [TestHTTPHeader] {
+extension [HTTPHeader] {
   /// The value of the first field named `name`, compared without regard to
   /// case (HTTP field names are case-insensitive).
   public func value(for name: String) -> String? {

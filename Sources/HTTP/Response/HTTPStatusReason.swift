@@ -1,7 +1,7 @@
 /// The reason phrases of the status codes tests use (RFC 9110 §15).
-enum HTTPStatusReason {
+public enum HTTPStatusReason {
   /// The phrase for `status`, or a generic one for its class.
-  static func phrase(for status: Int) -> String {
+  public static func phrase(for status: Int) -> String {
     switch status {
     case 100: "Continue"
     case 200: "OK"

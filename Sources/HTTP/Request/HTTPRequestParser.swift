@@ -1,18 +1,13 @@
 /// Reads HTTP/1.x request heads (RFC 9112 §2–§6) from bytes: finds where a
 /// head ends, parses its request line and fields, and says how long the body
-/// is. Strict where a lenient reading could hide a client bug (a malformed
-/// line, a bad `Content-Length`), lenient where tests gain nothing from
-/// strictness (bare LF line ends, a missing `Host`).
-enum HTTPRequestParser {
-  /// The largest head accepted; a longer one is answered 431.
-  static let maximumHeadSize = 64 * 1024
-  /// The largest body accepted; a longer one is answered 413.
-  static let maximumBodySize = 64 * 1024 * 1024
-
+/// is. Strict where a lenient reading could let a request mean two things (a
+/// malformed line, obsolete folding, a bad or repeated `Content-Length`, a
+/// chunked body), lenient where nothing is at stake (bare LF line ends).
+public enum HTTPRequestParser {
   /// The index just past the empty line that ends the head starting at
   /// `bytes.startIndex`, or `nil` if the head has not fully arrived. Scanning
   /// starts at `resumeAt`, where a previous scan stopped.
-  static func headEnd(in bytes: [UInt8], resumeAt: Int = 0) -> Int? {
+  public static func headEnd(in bytes: [UInt8], resumeAt: Int = 0) -> Int? {
     let newline = UInt8(ascii: "\n")
     let carriageReturn = UInt8(ascii: "\r")
     var index = max(bytes.startIndex, resumeAt)
@@ -28,11 +23,11 @@ enum HTTPRequestParser {
 
   /// Where a scan of `count` bytes that found no head end should resume, so a
   /// terminator split across reads is still found.
-  static func resumePoint(afterScanning count: Int) -> Int { max(0, count - 3) }
+  public static func resumePoint(afterScanning count: Int) -> Int { max(0, count - 3) }
 
   /// How many leading empty lines `bytes` starts with, in bytes: RFC 9112 §2.2
   /// asks servers to ignore empty lines before a request line.
-  static func leadingEmptyLines(in bytes: [UInt8]) -> Int {
+  public static func leadingEmptyLines(in bytes: [UInt8]) -> Int {
     var count = 0
     while count < bytes.count, bytes[count] == UInt8(ascii: "\r") || bytes[count] == UInt8(ascii: "\n") {
       count += 1
@@ -41,13 +36,23 @@ enum HTTPRequestParser {
   }
 
   /// Parses a complete head (request line, fields, the empty line).
-  static func parseHead(_ bytes: ArraySlice<UInt8>) throws(HTTPRequestError) -> HTTPRequestHead {
+  ///
+  /// - Throws: 400 for a malformed request line or field, 431 for more
+  ///   fields than `limits` allow, 505 for a version other than HTTP/1.0
+  ///   and HTTP/1.1.
+  public static func parseHead(
+    _ bytes: ArraySlice<UInt8>, limits: HTTPLimits = HTTPLimits()
+  ) throws(HTTPRequestError) -> HTTPRequestHead {
     // Split as bytes: in a Swift String "\r\n" is one Character, not two.
     var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { line in
       Substring(decoding: line.last == UInt8(ascii: "\r") ? line.dropLast() : line, as: UTF8.self)
     }
     while lines.last?.isEmpty == true { lines.removeLast() }
     guard let requestLine = lines.first else { throw HTTPRequestError(400, "empty request") }
+    guard lines.count - 1 <= limits.maximumHeaderFields else {
+      throw HTTPRequestError(
+        431, "the request has \(lines.count - 1) header fields; at most \(limits.maximumHeaderFields) are accepted")
+    }
 
     let parts = requestLine.split(separator: " ", omittingEmptySubsequences: false)
     guard parts.count == 3 else {
@@ -63,7 +68,7 @@ enum HTTPRequestParser {
       throw HTTPRequestError(505, "only HTTP/1.0 and HTTP/1.1 are served, not \(version.prefix(20))")
     }
 
-    var headers: [TestHTTPHeader] = []
+    var headers: [HTTPHeader] = []
     for line in lines.dropFirst() {
       guard let first = line.first else { throw HTTPRequestError(400, "empty line inside the header fields") }
       guard first != " ", first != "\t" else { throw HTTPRequestError(400, "obsolete line folding in header fields") }
@@ -72,7 +77,7 @@ enum HTTPRequestParser {
       }
       let name = String(line[..<colon])
       guard isToken(name) else { throw HTTPRequestError(400, "invalid header name \(name.prefix(40))") }
-      headers.append(TestHTTPHeader(name, line[line.index(after: colon)...].trimmingWhitespace))
+      headers.append(HTTPHeader(name, line[line.index(after: colon)...].trimmingWhitespace))
     }
     return HTTPRequestHead(method: method, target: target, version: version, headers: headers)
   }
@@ -81,7 +86,12 @@ enum HTTPRequestParser {
   /// `Transfer-Encoding` body is refused (501): the server reads
   /// `Content-Length` bodies only, which is what HTTP clients send for a body
   /// they hold in memory.
-  static func bodyLength(of head: HTTPRequestHead) throws(HTTPRequestError) -> Int {
+  ///
+  /// - Throws: 400 for a malformed or conflicting `Content-Length`, 413 for a
+  ///   body over `limits`, 501 for `Transfer-Encoding`.
+  public static func bodyLength(
+    of head: HTTPRequestHead, limits: HTTPLimits = HTTPLimits()
+  ) throws(HTTPRequestError) -> Int {
     if head.headers.value(for: "Transfer-Encoding") != nil {
       throw HTTPRequestError(501, "Transfer-Encoding bodies are not supported; send a Content-Length")
     }
@@ -95,15 +105,15 @@ enum HTTPRequestParser {
     guard !first.isEmpty, first.count <= 18, first.allSatisfy(\.isASCIIDigit), let length = Int(first) else {
       throw HTTPRequestError(400, "invalid Content-Length \(first.prefix(40))")
     }
-    guard length <= maximumBodySize else {
-      throw HTTPRequestError(413, "a body of \(length) bytes is over the \(maximumBodySize)-byte limit")
+    guard length <= limits.maximumBodyBytes else {
+      throw HTTPRequestError(413, "a body of \(length) bytes is over the \(limits.maximumBodyBytes)-byte limit")
     }
     return length
   }
 
   /// Whether `text` is an RFC 9110 token: one or more visible ASCII characters
   /// other than delimiters.
-  static func isToken(_ text: some StringProtocol) -> Bool {
+  public static func isToken(_ text: some StringProtocol) -> Bool {
     !text.isEmpty
       && text.utf8.allSatisfy { byte in
         switch byte {
