@@ -22,7 +22,7 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
 ///                                                                                 Wire, Journal, Replay, JSON, Platform
-///     SeedApps (storedaemon), tcactl, the benchmarks                            ← what they use of the above
+///     SeedApps (storedaemon), tcactl, tcaweb (WebClient), the benchmarks      ← what they use of the above
 let package = Package(
   name: "storedaemon",
   products: [
@@ -41,6 +41,7 @@ let package = Package(
     .executable(name: "effectworker", targets: ["effectworker"]),
     .executable(name: "effectworker-network", targets: ["NetworkWorker"]),
     .executable(name: "tcactl", targets: ["tcactl"]),
+    .executable(name: "tcaweb", targets: ["WebClient"]),
     .executable(name: "journal-bench", targets: ["JournalBenchmark"]),
     .executable(name: "storedaemon-bench", targets: ["StoreBenchmark"]),
   ],
@@ -80,6 +81,15 @@ let package = Package(
       path: "Sources/EffectWorkers/Network", swiftSettings: settings),
     .executableTarget(
       name: "tcactl", dependencies: ["Wire", "ComposableCore", "JSON", "Platform"],
+      swiftSettings: settings),
+    /// `tcaweb`: the apps and the inspector in a browser, a thin client
+    /// beside tcactl (docs/WEB.md); its pages are built into it.
+    .executableTarget(
+      name: "WebClient", dependencies: ["HTTP", "Wire", "JSON", "Platform"],
+      resources: [
+        .embedInCode("Assets/index.html"), .embedInCode("Assets/login.html"), .embedInCode("Assets/app.js"),
+        .embedInCode("Assets/style.css"),
+      ],
       swiftSettings: settings),
     .executableTarget(
       name: "JournalBenchmark", dependencies: ["Journal", "JSON", "Platform"], swiftSettings: settings),
@@ -147,7 +157,7 @@ let package = Package(
       name: "StoreDaemonTests",
       dependencies: [
         "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "SeedApps", "tcactl",
-        "TestSupport", "Journal", "Replay", "shelf-v1", "shelf-v2",
+        "WebClient", "TestSupport", "Journal", "Replay", "shelf-v1", "shelf-v2",
       ],
       swiftSettings: settings),
   ]

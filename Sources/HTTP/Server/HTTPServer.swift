@@ -26,23 +26,47 @@ public final class HTTPServer: Sendable {
     var threads = 0
   }
 
-  /// Listens on `host` (an IPv4 address) at `port`.
+  /// A socket listening on a TCP address, for a server to serve on: made
+  /// first, so that a handler can know the port the kernel picked.
+  public struct Listener: Sendable {
+    let descriptor: Int32
+    public let port: UInt16
+
+    /// Listens on `host` (an IPv4 address) at `port` (0: a free one).
+    ///
+    /// - Throws: `SocketError` when the address is not one, or is taken.
+    public init(host: String, port: UInt16) throws(SocketError) {
+      (descriptor, self.port) = try SocketCalls.listen(host: host, port: port)
+    }
+  }
+
+  /// Serves on `listener`, which it owns from now on.
+  ///
+  /// - Throws: `SocketError` when no stop signal can be made.
+  public init(
+    listener: Listener, limits: HTTPLimits = HTTPLimits(),
+    handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
+  ) throws(SocketError) {
+    do {
+      self.stop = try StopSignal()
+    } catch {
+      Glibc.close(listener.descriptor)
+      throw error
+    }
+    self.listener = listener.descriptor
+    self.port = listener.port
+    self.limits = limits
+    self.handler = handler
+  }
+
+  /// Listens on `host` (an IPv4 address) at `port` and serves there.
   ///
   /// - Throws: `SocketError` when the address is not one, or is taken.
-  public init(
+  public convenience init(
     host: String, port: UInt16, limits: HTTPLimits = HTTPLimits(),
     handler: @escaping @Sendable (HTTPRequest) -> HTTPResponse
   ) throws(SocketError) {
-    let stop = try StopSignal()
-    do {
-      (listener, self.port) = try SocketCalls.listen(host: host, port: port)
-    } catch {
-      stop.close()
-      throw error
-    }
-    self.stop = stop
-    self.limits = limits
-    self.handler = handler
+    try self.init(listener: Listener(host: host, port: port), limits: limits, handler: handler)
   }
 
   /// Starts accepting on a thread of its own.

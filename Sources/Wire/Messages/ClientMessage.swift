@@ -69,6 +69,22 @@ public enum ClientMessage: Equatable, Sendable {
     }
   }
 
+  /// The same request under the id `id` (a `hello` has none and is
+  /// returned as it is): for a client that forwards requests it did not
+  /// number, such as the web client's.
+  public func withID(_ id: Int) -> ClientMessage {
+    switch self {
+    case .hello: self
+    case .send(_, let action, let wait): .send(id: id, action: action, wait: wait)
+    case .get(_, let path, let at): .get(id: id, path: path, at: at)
+    case .subscribe(_, let path, let since, let epoch): .subscribe(id: id, path: path, since: since, epoch: epoch)
+    case .actions(_, let all): .actions(id: id, all: all)
+    case .status: .status(id: id)
+    case .log(_, let since, let last, let follow): .log(id: id, since: since, last: last, follow: follow)
+    case .whatIf(_, let at, let edit): .whatIf(id: id, at: at, edit: edit)
+    }
+  }
+
   /// The message as JSON.
   public var json: JSONValue {
     switch self {

@@ -54,16 +54,17 @@ struct Invocation {
     var invocation = try parser.parse()
     if invocation.app.isEmpty {
       let fromEnvironment = environment["TCA_APP"] ?? ""
-      guard fromEnvironment.isEmpty || isDaemonName(fromEnvironment) else {
+      guard fromEnvironment.isEmpty || DaemonAddress.isDaemonName(fromEnvironment) else {
         throw UsageError(
           "TCA_APP needs \(Option.app.valueDescription!); got '\(fromEnvironment)'", command: invocation.command)
       }
-      invocation.app = fromEnvironment.isEmpty ? defaultApp : fromEnvironment
+      invocation.app = fromEnvironment.isEmpty ? DaemonAddress.defaultApp : fromEnvironment
     }
     if invocation.socketPath.isEmpty {
       let fromEnvironment = environment["TCA_SOCKET"] ?? ""
       invocation.socketPath =
-        fromEnvironment.isEmpty ? defaultSocketPath(app: invocation.app, environment: environment) : fromEnvironment
+        fromEnvironment.isEmpty
+        ? DaemonAddress.defaultSocketPath(app: invocation.app, environment: environment) : fromEnvironment
     }
     // Only a line that will connect needs it: help and version work anyway.
     let connects = !invocation.help && invocation.command.map(Command.daemonCommands.contains) == true
@@ -76,41 +77,6 @@ struct Invocation {
       invocation.daemonUser = daemonUser
     }
     return invocation
-  }
-
-  /// The daemon's name when neither `--app` nor `$TCA_APP` gives one: the
-  /// seed apps' daemon.
-  static let defaultApp = "storedaemon"
-
-  /// Whether `name` can be a daemon's name: what its units, user and
-  /// directories are named after (lower-case letters, digits and `-`,
-  /// starting with a letter; docs/HOSTING.md).
-  static func isDaemonName(_ name: String) -> Bool {
-    guard let first = name.unicodeScalars.first, ("a"..."z").contains(first), name.count <= 64 else { return false }
-    return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
-  }
-
-  /// The system service's socket for the daemon called `app`
-  /// (docs/OPERATIONS.md).
-  static func systemSocketPath(app: String = defaultApp) -> String { "/run/\(app)/\(app).sock" }
-
-  /// The daemon's default socket, as the daemon called `app` chooses it for
-  /// this user; when no socket is there but the system service's is, that
-  /// one, so that `tcactl` finds a daemon run by systemd without `--socket`.
-  static func defaultSocketPath(
-    app: String = defaultApp, environment: [String: String], exists: (String) -> Bool = { access($0, F_OK) == 0 }
-  ) -> String {
-    if let runtime = environment["RUNTIME_DIRECTORY"], !runtime.isEmpty {
-      return "\(runtime.split(separator: ":").first.map(String.init) ?? runtime)/\(app).sock"
-    }
-    let own: String
-    if let xdg = environment["XDG_RUNTIME_DIR"], !xdg.isEmpty {
-      own = "\(xdg)/\(app)/\(app).sock"
-    } else {
-      own = "/tmp/\(app)-\(getuid())/\(app).sock"
-    }
-    let system = systemSocketPath(app: app)
-    return !exists(own) && exists(system) ? system : own
   }
 
   /// A state path as a JSON Pointer: `cart.items.0` → `/cart/items/0`; a path

@@ -112,7 +112,7 @@ struct InvocationParser {
       return !value.isEmpty
     case .app:
       invocation.app = value
-      return Invocation.isDaemonName(value)
+      return DaemonAddress.isDaemonName(value)
     case .daemonUser:
       invocation.daemonUser = DaemonUser(user: value)
       return invocation.daemonUser != nil

@@ -1,44 +1,46 @@
 import Platform
 import Testing
+import Wire
 
 @testable import tcactl
 
-/// Where `tcactl` looks for the daemon when told nothing: the daemon's own
+/// Where a client (`tcactl`, the web client) looks for the daemon when told nothing: the daemon's own
 /// default for this user, or the system service's socket when only it exists.
-@Suite struct TcactlSocketPathTests {
+@Suite struct DaemonSocketPathTests {
   @Test func theUsersOwnSocketComesFirst() {
     let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
     #expect(
-      Invocation.defaultSocketPath(environment: environment, exists: { _ in true })
+      DaemonAddress.defaultSocketPath(environment: environment, exists: { _ in true })
         == "/run/user/1000/storedaemon/storedaemon.sock")
     #expect(
-      Invocation.defaultSocketPath(environment: environment, exists: { _ in false })
+      DaemonAddress.defaultSocketPath(environment: environment, exists: { _ in false })
         == "/run/user/1000/storedaemon/storedaemon.sock")
   }
 
   @Test func theSystemServicesSocketWhenTheUserRunsNone() {
     let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
     #expect(
-      Invocation.defaultSocketPath(environment: environment, exists: { $0 == "/run/storedaemon/storedaemon.sock" })
+      DaemonAddress.defaultSocketPath(environment: environment, exists: { $0 == "/run/storedaemon/storedaemon.sock" })
         == "/run/storedaemon/storedaemon.sock")
   }
 
   @Test func underSystemdTheServicesRuntimeDirectory() {
     #expect(
-      Invocation.defaultSocketPath(environment: ["RUNTIME_DIRECTORY": "/run/storedaemon"], exists: { _ in false })
+      DaemonAddress.defaultSocketPath(environment: ["RUNTIME_DIRECTORY": "/run/storedaemon"], exists: { _ in false })
         == "/run/storedaemon/storedaemon.sock")
   }
 
   @Test func anotherDaemonsNameNamesItsSockets() {
     let environment = ["XDG_RUNTIME_DIR": "/run/user/1000"]
     #expect(
-      Invocation.defaultSocketPath(app: "todosd", environment: environment, exists: { _ in false })
+      DaemonAddress.defaultSocketPath(app: "todosd", environment: environment, exists: { _ in false })
         == "/run/user/1000/todosd/todosd.sock")
     #expect(
-      Invocation.defaultSocketPath(app: "todosd", environment: environment, exists: { $0 == "/run/todosd/todosd.sock" })
+      DaemonAddress.defaultSocketPath(
+        app: "todosd", environment: environment, exists: { $0 == "/run/todosd/todosd.sock" })
         == "/run/todosd/todosd.sock")
     #expect(
-      Invocation.defaultSocketPath(
+      DaemonAddress.defaultSocketPath(
         app: "todosd", environment: ["RUNTIME_DIRECTORY": "/run/todosd"], exists: { _ in false })
         == "/run/todosd/todosd.sock")
   }

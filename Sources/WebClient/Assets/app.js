@@ -1,0 +1,239 @@
+// The web client's page: the state as a tree kept up to date from the
+// daemon's diffs, a form for every action the daemon lists, and the log of
+// changes. Served by tcaweb (docs/WEB.md); no libraries, no build step.
+"use strict";
+
+/** Sends a client message (docs/PROTOCOL.md) through tcaweb; resolves with
+ * the daemon's answer, rejects with its error message. */
+async function request(message) {
+  const response = await fetch("/api/request", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(message),
+  });
+  const answer = await response.json();
+  if (answer.type === "error") throw new Error(`${answer.code}: ${answer.message}`);
+  return answer;
+}
+
+// JSON Pointer and JSON Patch (RFC 6901, RFC 6902), for the diffs.
+function pointerTokens(pointer) {
+  if (pointer === "") return [];
+  return pointer.slice(1).split("/").map((t) => t.replaceAll("~1", "/").replaceAll("~0", "~"));
+}
+
+function applyPatch(document, patch) {
+  let root = document;
+  for (const operation of patch) {
+    const tokens = pointerTokens(operation.path);
+    if (tokens.length === 0) {
+      if (operation.op === "remove") root = null;
+      else root = structuredClone(operation.value);
+      continue;
+    }
+    let parent = root;
+    for (const token of tokens.slice(0, -1)) parent = parent[Array.isArray(parent) ? Number(token) : token];
+    const last = tokens[tokens.length - 1];
+    if (Array.isArray(parent)) {
+      const index = last === "-" ? parent.length : Number(last);
+      if (operation.op === "add") parent.splice(index, 0, structuredClone(operation.value));
+      else if (operation.op === "remove") parent.splice(index, 1);
+      else if (operation.op === "replace") parent[index] = structuredClone(operation.value);
+    } else {
+      if (operation.op === "remove") delete parent[last];
+      else parent[last] = structuredClone(operation.value);
+    }
+  }
+  return root;
+}
+
+// The state tree.
+function renderTree(value, changedPaths, path = "") {
+  if (value !== null && typeof value === "object") {
+    const node = document.createElement("details");
+    node.open = path.split("/").length < 3;
+    node.dataset.path = path;
+    if ([...changedPaths].some((p) => p === path || p.startsWith(path + "/"))) node.classList.add("changed");
+    const summary = document.createElement("summary");
+    const entries = Array.isArray(value) ? value.map((v, i) => [String(i), v]) : Object.entries(value);
+    summary.textContent = `${path.split("/").pop() || "state"} ${Array.isArray(value) ? `[${entries.length}]` : "{…}"}`;
+    node.append(summary);
+    for (const [key, child] of entries) {
+      const childPath = `${path}/${key.replaceAll("~", "~0").replaceAll("/", "~1")}`;
+      if (child !== null && typeof child === "object") {
+        node.append(renderTree(child, changedPaths, childPath));
+      } else {
+        const leaf = document.createElement("div");
+        leaf.className = "leaf";
+        leaf.dataset.path = childPath;
+        if (changedPaths.has(childPath)) leaf.classList.add("changed");
+        const name = document.createElement("span");
+        name.className = "key";
+        name.textContent = `${key}: `;
+        leaf.append(name, JSON.stringify(child));
+        node.append(leaf);
+      }
+    }
+    return node;
+  }
+  const leaf = document.createElement("div");
+  leaf.className = "leaf";
+  leaf.textContent = JSON.stringify(value);
+  return leaf;
+}
+
+const view = { state: null, version: null, epoch: null, changed: new Set(), stream: null, retry: 500 };
+
+function showState() {
+  const container = document.getElementById("state");
+  container.replaceChildren(renderTree(view.state, view.changed));
+  document.getElementById("version").textContent = view.version ?? "–";
+  document.body.dataset.version = view.version ?? "";
+}
+
+function setConnection(state) {
+  const label = document.getElementById("connection");
+  label.dataset.state = state;
+  label.textContent = state;
+}
+
+function addLog(diff) {
+  const log = document.getElementById("log");
+  const item = document.createElement("li");
+  item.value = diff.version;
+  item.textContent = `${diff.version}  ${diff.summary}  ${diff.patch.map((p) => `${p.op} ${p.path}`).join(", ")}`;
+  log.prepend(item);
+  while (log.children.length > 200) log.lastChild.remove();
+}
+
+/** Subscribes through tcaweb's event stream, resuming after the last version
+ * seen when it reconnects (the daemon restarted, the network dropped). */
+function connect() {
+  const query = new URLSearchParams();
+  if (view.version !== null) query.set("since", view.version);
+  if (view.epoch !== null) query.set("epoch", view.epoch);
+  const stream = new EventSource(`/events?${query}`);
+  view.stream = stream;
+  stream.addEventListener("welcome", (event) => {
+    const welcome = JSON.parse(event.data);
+    document.getElementById("server").textContent = welcome.server;
+    view.epoch = welcome.epoch;
+    view.retry = 500;
+    setConnection("live");
+  });
+  stream.addEventListener("snapshot", (event) => {
+    const snapshot = JSON.parse(event.data);
+    view.state = snapshot.state;
+    view.version = snapshot.version;
+    view.changed = new Set();
+    showState();
+  });
+  stream.addEventListener("diff", (event) => {
+    const diff = JSON.parse(event.data);
+    view.state = applyPatch(view.state, diff.patch);
+    view.version = diff.version;
+    view.changed = new Set(diff.patch.map((p) => p.path));
+    showState();
+    addLog(diff);
+  });
+  stream.addEventListener("heartbeat", (event) => {
+    view.version = Math.max(view.version ?? 0, JSON.parse(event.data).version);
+  });
+  const reconnect = () => {
+    stream.close();
+    if (view.stream !== stream) return;
+    setConnection("reconnecting");
+    setTimeout(connect, view.retry);
+    view.retry = Math.min(view.retry * 2, 5000);
+  };
+  stream.addEventListener("goodbye", reconnect);
+  stream.addEventListener("closed", reconnect);
+  stream.addEventListener("error", reconnect);
+}
+
+// The actions, a form each.
+function actionForm(action) {
+  const container = document.createElement("div");
+  container.className = "action";
+  const form = document.createElement("form");
+  form.dataset.path = action.path;
+  const name = document.createElement("code");
+  name.textContent = action.path;
+  form.append(name);
+  const inputs = (action.arguments ?? []).map((argument) => {
+    const input = document.createElement("input");
+    input.name = argument.name;
+    input.placeholder = `${argument.name} (${argument.type})`;
+    input.title = `${argument.name}: ${argument.type}, e.g. ${argument.example}`;
+    form.append(input);
+    return input;
+  });
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.textContent = "send";
+  form.append(button);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    await send(action.path, inputs.map((input) => input.value));
+  });
+  container.append(form);
+  if (action.summary) {
+    const summary = document.createElement("p");
+    summary.className = "summary";
+    summary.textContent = action.summary;
+    container.append(summary);
+  }
+  return container;
+}
+
+async function send(path, args) {
+  const result = document.getElementById("result");
+  try {
+    const ack = await request({ type: "send", path, arguments: args });
+    result.className = "result";
+    result.textContent = `${path}: version ${ack.version}`;
+  } catch (error) {
+    result.className = "result error";
+    result.textContent = error.message;
+  }
+}
+
+async function showActions() {
+  const { actions } = await request({ type: "actions" });
+  const container = document.getElementById("actions");
+  container.replaceChildren(...actions.map(actionForm));
+  document.getElementById("action-filter").addEventListener("input", (event) => {
+    const filter = event.target.value.toLowerCase();
+    for (const child of container.children) {
+      child.hidden = !child.querySelector("form").dataset.path.toLowerCase().includes(filter);
+    }
+  });
+}
+
+async function login(event) {
+  event.preventDefault();
+  const result = document.getElementById("result");
+  const response = await fetch("/login", {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify(document.getElementById("token").value),
+  });
+  if (response.ok) {
+    location.href = "/";
+  } else {
+    result.className = "result error";
+    result.textContent = await response.text();
+  }
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const loginForm = document.getElementById("login");
+  if (loginForm) {
+    loginForm.addEventListener("submit", login);
+    return;
+  }
+  connect();
+  showActions().catch((error) => {
+    document.getElementById("result").textContent = error.message;
+  });
+});
