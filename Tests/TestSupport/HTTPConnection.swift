@@ -88,17 +88,9 @@ struct HTTPConnection {
   private mutating func readHead() throws(HTTPRequestError) -> Int? {
     var resumeAt = 0
     while true {
-      let emptyLines = HTTPRequestParser.leadingEmptyLines(in: buffer)
-      if emptyLines > 0 {
-        buffer.removeFirst(emptyLines)
-        resumeAt = 0
+      if let end = try HTTPRequestParser.takeHeadEnd(in: &buffer, resumeAt: &resumeAt, limits: Self.limits) {
+        return end
       }
-      let end = buffer.isEmpty ? nil : HTTPRequestParser.headEnd(in: buffer, resumeAt: resumeAt)
-      if let end, end <= Self.limits.maximumHeadBytes { return end }
-      guard end == nil, buffer.count <= Self.limits.maximumHeadBytes else {
-        throw HTTPRequestError(431, "the request head is over \(Self.limits.maximumHeadBytes) bytes")
-      }
-      resumeAt = HTTPRequestParser.resumePoint(afterScanning: buffer.count)
       guard read() else { return nil }
     }
   }

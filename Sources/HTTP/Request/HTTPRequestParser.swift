@@ -35,6 +35,29 @@ public enum HTTPRequestParser {
     return count
   }
 
+  /// Where the head at the start of `buffer` ends, once it has all
+  /// arrived: drops the empty lines a client may send before a request,
+  /// then looks from `resumeAt`, which it moves on for the next look when
+  /// the head is not all there yet (nil).
+  ///
+  /// - Throws: 431 once the head is past `limits`, whole or not.
+  public static func takeHeadEnd(
+    in buffer: inout [UInt8], resumeAt: inout Int, limits: HTTPLimits
+  ) throws(HTTPRequestError) -> Int? {
+    let emptyLines = leadingEmptyLines(in: buffer)
+    if emptyLines > 0 {
+      buffer.removeFirst(emptyLines)
+      resumeAt = 0
+    }
+    let end = buffer.isEmpty ? nil : headEnd(in: buffer, resumeAt: resumeAt)
+    if let end, end <= limits.maximumHeadBytes { return end }
+    guard end == nil, buffer.count <= limits.maximumHeadBytes else {
+      throw HTTPRequestError(431, "the request head is over \(limits.maximumHeadBytes) bytes")
+    }
+    resumeAt = resumePoint(afterScanning: buffer.count)
+    return nil
+  }
+
   /// Parses a complete head (request line, fields, the empty line).
   ///
   /// - Throws: 400 for a malformed request line or field, 431 for more

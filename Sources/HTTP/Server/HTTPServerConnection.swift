@@ -99,17 +99,9 @@ struct HTTPServerConnection {
   private mutating func readHead(until deadline: ContinuousClock.Instant) throws(HTTPRequestError) -> Int? {
     var resumeAt = 0
     while true {
-      let emptyLines = HTTPRequestParser.leadingEmptyLines(in: buffer)
-      if emptyLines > 0 {
-        buffer.removeFirst(emptyLines)
-        resumeAt = 0
+      if let end = try HTTPRequestParser.takeHeadEnd(in: &buffer, resumeAt: &resumeAt, limits: limits) {
+        return end
       }
-      let end = buffer.isEmpty ? nil : HTTPRequestParser.headEnd(in: buffer, resumeAt: resumeAt)
-      if let end, end <= limits.maximumHeadBytes { return end }
-      guard end == nil, buffer.count <= limits.maximumHeadBytes else {
-        throw HTTPRequestError(431, "the request head is over \(limits.maximumHeadBytes) bytes")
-      }
-      resumeAt = HTTPRequestParser.resumePoint(afterScanning: buffer.count)
       switch read(until: deadline) {
       case .read: continue
       case .timedOut:
