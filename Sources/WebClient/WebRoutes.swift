@@ -11,6 +11,7 @@ struct WebRoutes: Sendable {
   static let assets: [String: (bytes: [UInt8], type: String)] = [
     "/": (PackageResources.index_html, "text/html; charset=utf-8"),
     "/app.js": (PackageResources.app_js, "text/javascript; charset=utf-8"),
+    "/screens.js": (PackageResources.screens_js, "text/javascript; charset=utf-8"),
     "/style.css": (PackageResources.style_css, "text/css; charset=utf-8"),
     "/login": (PackageResources.login_html, "text/html; charset=utf-8"),
   ]
@@ -26,7 +27,7 @@ struct WebRoutes: Sendable {
       .adding("Referrer-Policy", "no-referrer")
       .adding(
         "Content-Security-Policy",
-        "default-src 'self'; img-src 'self' https: data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
+        "default-src 'self'; img-src * data:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'")
   }
 
   private func route(_ request: HTTPRequest) -> HTTPResponse {

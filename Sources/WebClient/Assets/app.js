@@ -1,6 +1,7 @@
-// The web client's page: the state as a tree kept up to date from the
-// daemon's diffs, a form for every action the daemon lists, and the log of
-// changes. Served by tcaweb (docs/WEB.md); no libraries, no build step.
+// The web client's page: the apps' screens (screens.js) and the state as a
+// tree, kept up to date from the daemon's diffs, a form for every action
+// the daemon lists, and the log of changes. Served by tcaweb (docs/WEB.md);
+// no libraries, no build step.
 "use strict";
 
 /** Sends a client message (docs/PROTOCOL.md) through tcaweb; resolves with
@@ -82,13 +83,92 @@ function renderTree(value, changedPaths, path = "") {
   return leaf;
 }
 
-const view = { state: null, version: null, epoch: null, changed: new Set(), stream: null, retry: 500 };
+const view = { state: null, version: null, epoch: null, changed: new Set(), stream: null, retry: 500, screen: "counter" };
 
+/** Makes the element `from` look like `to`, in place: the elements that
+ * stay keep their identity, so a click under way still lands, and a field
+ * being typed in keeps what it holds and its cursor (the state catches up
+ * with the keystrokes it was sent). */
+function morph(from, to) {
+  if (from.nodeType !== to.nodeType || from.nodeName !== to.nodeName) {
+    from.replaceWith(to);
+    return;
+  }
+  if (from.nodeType !== Node.ELEMENT_NODE) {
+    if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
+    return;
+  }
+  for (const { name } of [...from.attributes]) if (!to.hasAttribute(name)) from.removeAttribute(name);
+  for (const { name, value } of [...to.attributes]) if (from.getAttribute(name) !== value) from.setAttribute(name, value);
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(from.nodeName) && from !== document.activeElement) {
+    if (from.value !== to.value) from.value = to.value;
+    if (from.checked !== to.checked) from.checked = to.checked;
+  }
+  const current = [...from.childNodes];
+  const wanted = [...to.childNodes];
+  wanted.forEach((child, index) => {
+    if (index < current.length) morph(current[index], child);
+    else from.append(child);
+  });
+  for (const extra of current.slice(wanted.length)) extra.remove();
+}
+
+/** Redraws what is shown: the active screen, or the state tree. */
 function showState() {
-  const container = document.getElementById("state");
-  container.replaceChildren(renderTree(view.state, view.changed));
   document.getElementById("version").textContent = view.version ?? "–";
   document.body.dataset.version = view.version ?? "";
+  if (view.state === null) return;
+  const screen = screens[view.screen];
+  if (!screen) {
+    document.getElementById("state").replaceChildren(renderTree(view.state, view.changed));
+    return;
+  }
+  const container = document.getElementById("screen");
+  const next = h("div", { class: "screen", "data-screen": view.screen }, h("h2", {}, screen.title), screen.render(view.state));
+  if (container.firstElementChild) morph(container.firstElementChild, next);
+  else container.replaceChildren(next);
+}
+
+/** The first screen the state has, or the tree. */
+function defaultScreen() {
+  return Object.keys(screens).find((name) => screens[name].part in view.state) ?? "state";
+}
+
+/** Shows the screen `name` (or the state tree, "state"), and tells the app,
+ * which fetches what a tab shows. */
+function selectScreen(name) {
+  view.screen = name;
+  location.hash = name;
+  for (const tab of document.querySelectorAll("#tabs button")) {
+    tab.setAttribute("aria-selected", tab.dataset.screen === name);
+  }
+  document.getElementById("screen").hidden = !screens[name];
+  document.getElementById("generic").hidden = !!screens[name];
+  document.getElementById("screen").replaceChildren();
+  if (screens[name]) send("tabSelected", [screens[name].tab], { quiet: true });
+  showState();
+}
+
+/** The tabs: a screen for each seed app the state holds, and the tree. */
+function showTabs() {
+  const names = [...Object.keys(screens).filter((name) => view.state && screens[name].part in view.state), "state"];
+  document.getElementById("tabs").replaceChildren(
+    ...names.map((name) =>
+      h(
+        "button",
+        { type: "button", "data-screen": name, "aria-selected": name === view.screen },
+        screens[name]?.title ?? "State",
+      ),
+    ),
+  );
+}
+
+/** The tabs' clicks. */
+function listenToTabs() {
+  document.getElementById("tabs").addEventListener("click", (event) => {
+    const tab = event.target.closest("button[data-screen]");
+    if (tab) selectScreen(tab.dataset.screen);
+  });
 }
 
 function setConnection(state) {
@@ -101,7 +181,10 @@ function addLog(diff) {
   const log = document.getElementById("log");
   const item = document.createElement("li");
   item.value = diff.version;
-  item.textContent = `${diff.version}  ${diff.summary}  ${diff.patch.map((p) => `${p.op} ${p.path}`).join(", ")}`;
+  const summary = diff.summary.length > 80 ? `${diff.summary.slice(0, 79)}…` : diff.summary;
+  const changes = diff.patch.map((p) => `${p.op} ${p.path}`).join(", ");
+  item.append(h("code", {}, summary), h("span", { class: "changes" }, changes));
+  item.title = diff.summary;
   log.prepend(item);
   while (log.children.length > 200) log.lastChild.remove();
 }
@@ -123,10 +206,13 @@ function connect() {
   });
   stream.addEventListener("snapshot", (event) => {
     const snapshot = JSON.parse(event.data);
+    const first = view.state === null;
     view.state = snapshot.state;
     view.version = snapshot.version;
     view.changed = new Set();
-    showState();
+    showTabs();
+    if (first) selectScreen(screens[view.screen]?.part in view.state || view.screen === "state" ? view.screen : defaultScreen());
+    else showState();
   });
   stream.addEventListener("diff", (event) => {
     const diff = JSON.parse(event.data);
@@ -186,10 +272,23 @@ function actionForm(action) {
   return container;
 }
 
-async function send(path, args) {
+/** The page's sends, one after another: each request is a connection of
+ * its own, so two in flight at once could reach the daemon in either order,
+ * and keystrokes must arrive as typed. */
+let sending = Promise.resolve();
+
+/** Sends the action `path` with `args`, as `tcactl send` does, after the
+ * page's earlier sends, and says what came of it (unless `quiet`). */
+function send(path, args = [], options = {}) {
+  sending = sending.then(() => sendNow(path, args, options));
+  return sending;
+}
+
+async function sendNow(path, args, { quiet = false }) {
   const result = document.getElementById("result");
   try {
     const ack = await request({ type: "send", path, arguments: args });
+    if (quiet) return;
     result.className = "result";
     result.textContent = `${path}: version ${ack.version}`;
   } catch (error) {
@@ -226,12 +325,36 @@ async function login(event) {
   }
 }
 
+/** What a screen's buttons and fields send (screens.js): a button its
+ * `data-action` with its `data-args`, a field bound to a `data-bind` path
+ * its value at every keystroke, a checkbox `true` or `false`. */
+function listenToScreens() {
+  const screen = document.getElementById("screen");
+  screen.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-action]");
+    if (button && !button.disabled) send(button.dataset.action, JSON.parse(button.dataset.args || "[]"));
+  });
+  screen.addEventListener("input", (event) => {
+    const field = event.target.closest("[data-bind]");
+    if (field && field.type !== "checkbox" && field.nodeName !== "SELECT") send(field.dataset.bind, [field.value]);
+  });
+  screen.addEventListener("change", (event) => {
+    const field = event.target.closest("[data-bind]");
+    if (field?.type === "checkbox") send(field.dataset.bind, [String(field.checked)]);
+    else if (field?.nodeName === "SELECT") send(field.dataset.bind, [field.value]);
+  });
+  screen.addEventListener("submit", (event) => event.preventDefault());
+}
+
 document.addEventListener("DOMContentLoaded", () => {
   const loginForm = document.getElementById("login");
   if (loginForm) {
     loginForm.addEventListener("submit", login);
     return;
   }
+  listenToTabs();
+  listenToScreens();
+  view.screen = location.hash.slice(1) || "counter";
   connect();
   showActions().catch((error) => {
     document.getElementById("result").textContent = error.message;

@@ -23,19 +23,20 @@ final class DaemonProcess {
     URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
   }
 
-  /// A new daemon with `arguments`; `environment` is added to the test's
+  /// A new daemon (`executable`, among the built products) with
+  /// `arguments`; `environment` is added to the test's
   /// own, and `journalStream` sets `JOURNAL_STREAM` to its standard error
   /// file, as systemd does when standard error is the journal. With `user`,
   /// the daemon runs as that uid (and gid), given its directory, by
   /// `setpriv`: the test must run as root. With `processLimit`, it starts
   /// with that `RLIMIT_NPROC` (set by `prlimit`).
   convenience init(
-    arguments: [String] = [], environment: [String: String] = [:], journalStream: Bool = false, user: uid_t? = nil,
-    processLimit: Int? = nil
+    executable: String = "storedaemon", arguments: [String] = [], environment: [String: String] = [:],
+    journalStream: Bool = false, user: uid_t? = nil, processLimit: Int? = nil
   ) throws {
     try self.init(
-      directory: Self.temporaryDirectory(), arguments: arguments, ownsDirectory: true, environment: environment,
-      journalStream: journalStream, user: user, processLimit: processLimit)
+      directory: Self.temporaryDirectory(), executable: executable, arguments: arguments, ownsDirectory: true,
+      environment: environment, journalStream: journalStream, user: user, processLimit: processLimit)
   }
 
   /// A new daemon on the socket and state directory of `previous`, which must

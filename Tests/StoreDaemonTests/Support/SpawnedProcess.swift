@@ -11,11 +11,12 @@ final class SpawnedProcess: Sendable {
 
   /// Starts `arguments[0]` with `environment` (the test's own when nil),
   /// standard input from /dev/null, standard output and error appended to
-  /// `output`, and `descriptor3`, if given, as file descriptor 3; with
+  /// `output`, and `descriptor3` and `descriptor4`, if given, as file
+  /// descriptors 3 and 4 (neither may itself be 3 or 4); with
   /// `blockedSignals` blocked, as a parent may leave them.
   init(
     _ arguments: [String], environment: [String: String]? = nil, output: String, descriptor3: Int32? = nil,
-    blockedSignals: [Int32] = []
+    descriptor4: Int32? = nil, blockedSignals: [Int32] = []
   ) throws {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -29,6 +30,7 @@ final class SpawnedProcess: Sendable {
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     if let descriptor3 { posix_spawn_file_actions_adddup2(&actions, descriptor3, 3) }
+    if let descriptor4 { posix_spawn_file_actions_adddup2(&actions, descriptor4, 4) }
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)

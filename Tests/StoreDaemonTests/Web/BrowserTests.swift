@@ -1,0 +1,307 @@
+import Foundation
+import Glibc
+import JSON
+import TestSupport
+import Testing
+import Wire
+
+/// The apps' pages in a real browser (Debian's `chromium`, headless, driven
+/// through the DevTools protocol): a person's clicks and keystrokes, and
+/// what the page then shows, checked against the daemon's state as
+/// `tcactl get` reads it.
+@Suite(.serialized, .enabled(if: Browser.isInstalled, "needs Debian's chromium (.ci/run installs it)"))
+struct BrowserTests {
+  /// A daemon with every feature pointed at `api`, `tcaweb` for it, and a
+  /// browser.
+  struct Setup {
+    let api: FakeSeedAPI
+    let daemon: DaemonProcess
+    let web: WebClientProcess
+    let browser: Browser
+
+    init(arguments: [String] = []) throws {
+      api = try FakeSeedAPI()
+      daemon = try DaemonProcess(arguments: api.daemonArguments + ["--fsync", "never"] + arguments)
+      web = try WebClientProcess(socket: daemon.socketPath)
+      browser = try Browser(directory: daemon.directory)
+    }
+
+    /// The page of `screen`, once its state has arrived.
+    func open(_ screen: String) throws -> BrowserPage {
+      let page = try browser.open("http://127.0.0.1:\(web.port)/#\(screen)")
+      try page.waitUntil("document.body.dataset.version !== '' && document.querySelector('#screen h2')")
+      return page
+    }
+
+    /// What `tcactl get PATH --json` prints, parsed.
+    func get(_ path: String) throws -> JSONValue {
+      let run = try tcactl(["get", path, "--json"], socket: daemon.socketPath)
+      return try JSONParser.parse(Array(run.output.utf8))
+    }
+  }
+
+  @Test func theCounterCountsWhatIsClicked() throws {
+    let setup = try Setup()
+    let page = try setup.open("counter")
+    #expect(try page.text("#screen .count") == "0")
+    for expected in 1...3 {
+      try page.click("#screen button[aria-label=increment]")
+      try page.waitUntil("document.querySelector('#screen .count').textContent === '\(expected)'")
+    }
+    try page.click("#screen button[aria-label=decrement]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '2'")
+    #expect(try setup.get("counter.count") == .int(2))
+  }
+
+  @Test func aRollLandsAndCanBeUndone() throws {
+    let setup = try Setup(arguments: ["--dice-roll", "0"])
+    let page = try setup.open("dice")
+    try page.click("#roll")
+    try page.waitUntil("document.querySelector('#roll-count').textContent === '1'")
+    let shown = try page.text(".die")
+    #expect(["1", "2", "3", "4", "5", "6"].contains(shown))
+    #expect(try setup.get("dice.currentRoll") == .int(Int(shown)!))
+    #expect(try page.text("#last-rolls") == shown)
+    try page.click("#undo")
+    try page.waitUntil("document.querySelector('#roll-count').textContent === '0'")
+    #expect(try setup.get("dice.rollHistory") == .array([]))
+  }
+
+  /// Add to the cart from a product's row, pay through the alert the state
+  /// describes, and see the order's outcome.
+  @Test func addToCartAndPayThroughTheAlert() throws {
+    let setup = try Setup()
+    let page = try setup.open("store")
+    try page.waitUntil("document.querySelector('.row[data-product=\"1\"]')")
+    try page.click(".row[data-product=\"1\"] .plus")
+    try page.click(".row[data-product=\"1\"] .plus")
+    try page.waitUntil("document.querySelector('.row[data-product=\"1\"] .quantity').textContent === '2'")
+    let total = try page.text("#total")
+    guard case .string(let expectedTotal) = try setup.get("cart.totalPriceText") else {
+      Issue.record("no total in the state")
+      return
+    }
+    #expect(total == expectedTotal)
+    try page.click("#pay")
+    try page.waitUntil("document.querySelector('.alert')")
+    #expect(try page.text("#alert-title") == "Confirm your purchase")
+    #expect(try page.text(".alert-message").contains(expectedTotal))
+    let pay = try page.evaluate("[...document.querySelectorAll('.alert button')].map(b => b.textContent)")
+    #expect(pay == .array([.string("Pay \(expectedTotal)"), .string("Cancel")]))
+    try page.click(".alert button[data-action=\"cart.alert.presented.confirmPurchase\"]")
+    try page.waitUntil("document.querySelector('#order-status').textContent.startsWith('Order')")
+    #expect(try page.text("#order-status").hasSuffix("placed."))
+    try page.waitUntil("document.querySelector('#alert-title')?.textContent === 'Thank you!'")
+    #expect(try page.text(".alert-message").hasPrefix("Your order"))
+    try page.click(".alert button")
+    try page.waitUntil("document.querySelector('.alert') === null")
+    #expect(try setup.get("cart.alert") == .null)
+    try setup.api.waitForRequests(to: .carts, count: 1)
+  }
+
+  /// A typo in the height shows the app's message under the field; fixing
+  /// it shows the result and lets the measurement be saved.
+  @Test func aBMITypoShowsItsMessage() throws {
+    let setup = try Setup()
+    let page = try setup.open("bmi")
+    try page.type("17x", into: "#height")
+    try page.waitUntil("document.querySelector('#height-error').textContent !== 'Enter your height in cm.'")
+    guard case .string(let message) = try setup.get("bmi.input.heightError") else {
+      Issue.record("no height error in the state")
+      return
+    }
+    #expect(try page.text("#height-error") == message)
+    #expect(message.contains("must be a number"))
+    #expect(try page.evaluate("document.querySelector('#save').disabled") == .bool(true))
+    try page.type("180", into: "#height")
+    try page.type("75", into: "#weight")
+    try page.waitUntil("document.querySelector('#bmi-result').textContent !== ''")
+    #expect(try page.text("#bmi-result") == "BMI 23.1: Normal")
+    #expect(try page.evaluate("document.querySelector('#height').value") == .string("180"))
+    try page.click("#save")
+    try page.waitUntil("document.querySelector('.alert')")
+    #expect(try page.text("#alert-title") == "BMI Saved!")
+    try page.click(".alert button")
+    try page.waitUntil(
+      "document.querySelector('.alert') === null && document.querySelectorAll('#bmi-history li').length === 1")
+    guard case .array(let records) = try setup.get("bmi.history.records"),
+      case .object(let record)? = records.first, case .string(let date)? = record["date"]
+    else {
+      Issue.record("no record in the history")
+      return
+    }
+    #expect(try page.text("#bmi-history li").hasPrefix("\(date.prefix(10)): 180 cm, 75 kg → 23.1 (Normal)"))
+  }
+
+  /// Typed a key at a time, the search is made once the typing pauses, and
+  /// its results land on the page.
+  @Test func aSearchLandsOnceAfterTheDebounce() throws {
+    let setup = try Setup(arguments: ["--search-debounce", "0.3"])
+    let page = try setup.open("search")
+    try page.click("#search-text")
+    for character in "cats" {
+      try page.type(character: character)
+    }
+    try page.waitUntil("document.querySelectorAll('#gifs li').length > 0")
+    try waitUntilNoEffectsInFlight(setup.daemon.client())
+    let searches = setup.api.requests(to: .gifSearch)
+    #expect(searches.count == 1, "\(searches)")
+    #expect(searches.first?.query("q") == "cats")
+    guard case .array(let results) = try setup.get("search.results") else {
+      Issue.record("no results in the state")
+      return
+    }
+    #expect(try page.evaluate("document.querySelectorAll('#gifs li').length") == .int(results.count))
+  }
+
+  /// The daemon killed and started again: the page says it is reconnecting,
+  /// resumes from its last version, and what was sent meanwhile shows.
+  @Test func thePageResumesAfterTheDaemonRestarts() throws {
+    let api = try FakeSeedAPI()
+    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--fsync", "always"])
+    let web = try WebClientProcess(socket: daemon.socketPath)
+    let browser = try Browser(directory: daemon.directory)
+    let page = try browser.open("http://127.0.0.1:\(web.port)/#counter")
+    try page.waitUntil("document.querySelector('#screen .count')")
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '1'")
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    try page.waitUntil("document.querySelector('#connection').dataset.state === 'reconnecting'")
+    let restarted = try DaemonProcess(reusing: daemon, arguments: api.daemonArguments + ["--fsync", "always"])
+    _ = try restarted.client().send(path: "counter.incrementButtonTapped")
+    try page.waitUntil("document.querySelector('#connection').dataset.state === 'live'")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '2'")
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '3'")
+    #expect(try restarted.client().get(path: "/counter/count").value == .int(3))
+    // Every version since the page's snapshot reached its log, once, in
+    // order, up to the daemon's.
+    guard case .array(let logged) = try page.evaluate("[...document.querySelectorAll('#log li')].map(li => li.value)"),
+      case .int(let newest)? = logged.first
+    else {
+      Issue.record("nothing in the page's log")
+      return
+    }
+    #expect(UInt64(newest) == (try restarted.client().get().version))
+    let consecutive: [JSONValue] = (newest - logged.count + 1...newest).reversed().map { JSONValue.int($0) }
+    #expect(Array(logged) == consecutive)
+    #expect(logged.count >= 3)
+  }
+
+  /// Seed 003: the settings presented over the counter, edited and saved;
+  /// an inventory item added through its form and opened on the stack.
+  @Test func settingsAreEditedAndSavedAndAnItemIsAddedAndOpened() throws {
+    let setup = try Setup()
+    let page = try setup.open("settings")
+    #expect(try page.text("#greeting") == "Hello, Friend!")
+    try page.click("#open-settings")
+    try page.type("Ada", into: "#display-name")
+    try page.waitUntil("document.querySelector('#display-name').value === 'Ada'")
+    try waitUntil("the draft holds the name typed") {
+      try setup.get("parent.settings.draft.displayName") == .string("Ada")
+    }
+    try page.click("#save-settings")
+    try page.waitUntil("document.querySelector('#greeting').textContent === 'Hello, Ada!'")
+    #expect(try page.evaluate("document.querySelector('#settings') === null") == .bool(true))
+    #expect(try setup.get("parent.preferences.displayName") == .string("Ada"))
+
+    try page.click("#tabs button[data-screen=inventory]")
+    try page.click("#add-item")
+    try page.type("Hammer", into: ".item-form .item-name")
+    try waitUntil("the form holds the name typed") {
+      try setup.get("inventory.destination.addItem.item.name") == .string("Hammer")
+    }
+    try page.click(".item-form .save-item")
+    try page.waitUntil("document.querySelector('#items li .name')?.textContent === 'Hammer'")
+    try page.click("#items li button[data-action=\"inventory.detailButtonTapped\"]")
+    try page.waitUntil("document.querySelector('.sheet h3')?.textContent === 'Hammer'")
+    #expect(
+      try setup.get("inventory.items")
+        == .array([
+          .object(["id": .int(1), "name": .string("Hammer"), "notes": .string(""), "quantity": .int(1)])
+        ]))
+  }
+
+  /// Any hosted app: the state as a tree and a form for every action its
+  /// daemon lists; what a send changed is highlighted.
+  @Test func aHostedAppGetsTheStateTreeAndItsActionsForms() throws {
+    let daemon = try DaemonProcess(executable: "shelf-v1", arguments: ["--fsync", "never"])
+    let web = try WebClientProcess(socket: daemon.socketPath, arguments: ["--app", "shelfd"])
+    let browser = try Browser(directory: daemon.directory)
+    let page = try browser.open("http://127.0.0.1:\(web.port)/")
+    try page.waitUntil("document.querySelector('#state details')")
+    #expect(
+      try page.evaluate("[...document.querySelectorAll('#tabs button')].map(b => b.textContent)")
+        == .array([.string("State")]))
+    try page.waitUntil("document.querySelector('#actions form[data-path=\"rename\"]')")
+    try page.type("Attic", into: "#actions form[data-path=\"rename\"] input")
+    try page.click("#actions form[data-path=\"rename\"] button")
+    try page.waitUntil("document.querySelector('.leaf.changed[data-path=\"/title\"]')")
+    #expect(try page.text(".leaf[data-path=\"/title\"]") == "title: \"Attic\"")
+    #expect(try daemon.client().get(path: "/title").value == .string("Attic"))
+  }
+
+  /// A screenshot of every screen, each after a few actions, as PNG files:
+  /// into `$TCAWEB_SCREENSHOTS` when set (docs/WEB.md, "Screenshots"),
+  /// else into the test's directory, where they are only checked.
+  @Test func screenshotsOfEveryScreen() throws {
+    let setup = try Setup(arguments: ["--dice-roll", "0", "--search-debounce", "0.2"])
+    let directory = ProcessInfo.processInfo.environment["TCAWEB_SCREENSHOTS"] ?? setup.daemon.directory
+    try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+    let page = try setup.open("counter")
+    var written: [String] = []
+    func shoot(_ name: String) throws {
+      let path = "\(directory)/\(name).png"
+      try page.screenshot(to: path)
+      written.append(path)
+    }
+    func show(_ screen: String) throws {
+      try page.click("#tabs button[data-screen=\(screen)]")
+      try page.waitUntil("document.querySelector('#screen [data-screen=\(screen)]') || '\(screen)' === 'state'")
+    }
+    for _ in 0..<3 { try page.click("#screen button[aria-label=increment]") }
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '3'")
+    try shoot("counter")
+    try show("dice")
+    for rolls in 1...3 {
+      try page.click("#roll")
+      try page.waitUntil("document.querySelector('#roll-count').textContent === '\(rolls)'")
+    }
+    try shoot("dice")
+    try show("store")
+    try page.click(".row[data-product=\"1\"] .plus")
+    try page.click(".row[data-product=\"3\"] .plus")
+    try page.waitUntil("document.querySelectorAll('.cart li').length === 2")
+    try page.click("#pay")
+    try page.waitUntil("document.querySelector('.alert')")
+    try shoot("store")
+    try show("bmi")
+    try page.type("17x", into: "#height")
+    try page.type("70", into: "#weight")
+    try page.waitUntil("document.querySelector('#height-error').textContent.includes('number')")
+    try shoot("bmi")
+    try show("search")
+    try page.click("#search-text")
+    for character in "cats" { try page.type(character: character) }
+    try page.waitUntil("document.querySelectorAll('#gifs li').length > 0")
+    try shoot("search")
+    try show("settings")
+    try page.click("#open-settings")
+    try page.waitUntil("document.querySelector('#settings')")
+    try shoot("settings")
+    try show("inventory")
+    try page.click("#add-item")
+    try page.type("Hammer", into: ".item-form .item-name")
+    try page.waitUntil("document.querySelector('.item-form .item-name').value === 'Hammer'")
+    try shoot("inventory")
+    try show("state")
+    try page.waitUntil("document.querySelector('#state details')")
+    try shoot("state")
+    for path in written {
+      let bytes = try #require(FileManager.default.contents(atPath: path))
+      #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(path) is not a PNG")
+      #expect(bytes.count > 10_000, "\(path) is \(bytes.count) bytes: an empty page?")
+    }
+  }
+}
