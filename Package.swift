@@ -88,7 +88,7 @@ let package = Package(
       name: "WebClient", dependencies: ["HTTP", "Wire", "JSON", "Platform"],
       resources: [
         .embedInCode("Assets/index.html"), .embedInCode("Assets/login.html"), .embedInCode("Assets/app.js"),
-        .embedInCode("Assets/screens.js"),
+        .embedInCode("Assets/screens.js"), .embedInCode("Assets/inspector.js"),
         .embedInCode("Assets/style.css"),
       ],
       swiftSettings: settings),

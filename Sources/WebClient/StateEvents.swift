@@ -50,7 +50,7 @@ struct StateEvents: Sendable {
         client = try WireClient(path: socketPath, clientName: "tcaweb events", daemon: app, daemonUser: daemonUser)
         try client.subscribe(path: path, since: resumeAfter, epoch: epoch)
       } catch {
-        _ = writer.write(ServerSentEvent(event: "closed", data: Self.text(.string("\(error)"))))
+        _ = writer.write(Self.closed("\(error)"))
         return
       }
       defer { client.close() }
@@ -64,7 +64,7 @@ struct StateEvents: Sendable {
         do {
           message = try client.nextMessage(until: .now + Self.keepAliveInterval)
         } catch {
-          _ = writer.write(ServerSentEvent(event: "closed", data: Self.text(.string("\(error)"))))
+          _ = writer.write(Self.closed("\(error)"))
           return
         }
         guard let message else {
@@ -93,6 +93,11 @@ struct StateEvents: Sendable {
       id = nil
     }
     return ServerSentEvent(id: id, event: type, data: text(json))
+  }
+
+  /// The event that says why a stream ends: `reason`, as a JSON string.
+  static func closed(_ reason: String) -> ServerSentEvent {
+    ServerSentEvent(event: "closed", data: text(.string(reason)))
   }
 
   private static func text(_ json: JSONValue) -> String {

@@ -6,12 +6,14 @@ struct WebRoutes: Sendable {
   let access: WebAccess
   let requests: DaemonRequests
   let events: StateEvents
+  let log: LogEvents
 
   /// The pages and their scripts and styles, built into the program.
   static let assets: [String: (bytes: [UInt8], type: String)] = [
     "/": (PackageResources.index_html, "text/html; charset=utf-8"),
     "/app.js": (PackageResources.app_js, "text/javascript; charset=utf-8"),
     "/screens.js": (PackageResources.screens_js, "text/javascript; charset=utf-8"),
+    "/inspector.js": (PackageResources.inspector_js, "text/javascript; charset=utf-8"),
     "/style.css": (PackageResources.style_css, "text/css; charset=utf-8"),
     "/login": (PackageResources.login_html, "text/html; charset=utf-8"),
   ]
@@ -40,12 +42,15 @@ struct WebRoutes: Sendable {
     case ("GET", "/events"):
       if let refusal = access.refusal(of: request, changesSomething: false) { return refusal }
       return events.answer(request)
+    case ("GET", "/events/log"):
+      if let refusal = access.refusal(of: request, changesSomething: false) { return refusal }
+      return log.answer(request)
     case ("POST", "/api/request"):
       if let refusal = access.refusal(of: request, changesSomething: true) { return refusal }
       return requests.answer(request.body)
     case (_, "/api/request"), (_, "/login"):
       return .status(405, "\(request.method.prefix(20)) is not served here; use POST").adding("Allow", "POST")
-    case (_, "/events"):
+    case (_, "/events"), (_, "/events/log"):
       return .status(405, "\(request.method.prefix(20)) is not served here; use GET").adding("Allow", "GET")
     case ("GET", let path), ("HEAD", let path):
       guard Self.assets[path] != nil else {

@@ -51,7 +51,8 @@ do {
   let routes = WebRoutes(
     access: WebAccess(host: options.host, port: listener.port, token: token),
     requests: DaemonRequests(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser),
-    events: StateEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser))
+    events: StateEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser),
+    log: LogEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser))
   server = try HTTPServer(listener: listener) { routes.answer($0) }
   try server.start()
 } catch {

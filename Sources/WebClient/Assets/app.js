@@ -137,27 +137,33 @@ function defaultScreen() {
 /** Shows the screen `name` (or the state tree, "state"), and tells the app,
  * which fetches what a tab shows. */
 function selectScreen(name) {
-  view.screen = name;
-  location.hash = name;
+  const [screenName, version] = name.split("/");
+  view.screen = screenName;
+  if (location.hash.slice(1) !== name) location.hash = name;
   for (const tab of document.querySelectorAll("#tabs button")) {
-    tab.setAttribute("aria-selected", tab.dataset.screen === name);
+    tab.setAttribute("aria-selected", tab.dataset.screen === screenName);
   }
-  document.getElementById("screen").hidden = !screens[name];
-  document.getElementById("generic").hidden = !!screens[name];
+  document.getElementById("screen").hidden = !screens[screenName];
+  document.getElementById("generic").hidden = screenName !== "state";
+  document.getElementById("inspector").hidden = screenName !== "inspector";
   document.getElementById("screen").replaceChildren();
-  if (screens[name]) send("tabSelected", [screens[name].tab], { quiet: true });
+  if (screenName === "inspector") {
+    startInspector(version === undefined ? undefined : Number(version));
+    return;
+  }
+  if (screens[screenName]) send("tabSelected", [screens[screenName].tab], { quiet: true });
   showState();
 }
 
 /** The tabs: a screen for each seed app the state holds, and the tree. */
 function showTabs() {
-  const names = [...Object.keys(screens).filter((name) => view.state && screens[name].part in view.state), "state"];
+  const names = [...Object.keys(screens).filter((name) => view.state && screens[name].part in view.state), "state", "inspector"];
   document.getElementById("tabs").replaceChildren(
     ...names.map((name) =>
       h(
         "button",
         { type: "button", "data-screen": name, "aria-selected": name === view.screen },
-        screens[name]?.title ?? "State",
+        screens[name]?.title ?? (name === "state" ? "State" : "Inspector"),
       ),
     ),
   );
@@ -211,7 +217,11 @@ function connect() {
     view.version = snapshot.version;
     view.changed = new Set();
     showTabs();
-    if (first) selectScreen(screens[view.screen]?.part in view.state || view.screen === "state" ? view.screen : defaultScreen());
+    if (first) {
+      const wanted = location.hash.slice(1);
+      const known = screens[view.screen]?.part in view.state || ["state", "inspector"].includes(view.screen);
+      selectScreen(known ? wanted || view.screen : defaultScreen());
+    }
     else showState();
   });
   stream.addEventListener("diff", (event) => {
@@ -354,7 +364,7 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   listenToTabs();
   listenToScreens();
-  view.screen = location.hash.slice(1) || "counter";
+  view.screen = location.hash.slice(1).split("/")[0] || "counter";
   connect();
   showActions().catch((error) => {
     document.getElementById("result").textContent = error.message;

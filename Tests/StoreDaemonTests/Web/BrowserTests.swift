@@ -233,7 +233,7 @@ struct BrowserTests {
     try page.waitUntil("document.querySelector('#state details')")
     #expect(
       try page.evaluate("[...document.querySelectorAll('#tabs button')].map(b => b.textContent)")
-        == .array([.string("State")]))
+        == .array([.string("State"), .string("Inspector")]))
     try page.waitUntil("document.querySelector('#actions form[data-path=\"rename\"]')")
     try page.type("Attic", into: "#actions form[data-path=\"rename\"] input")
     try page.click("#actions form[data-path=\"rename\"] button")
@@ -298,10 +298,55 @@ struct BrowserTests {
     try show("state")
     try page.waitUntil("document.querySelector('#state details')")
     try shoot("state")
+    try page.click("#tabs button[data-screen=inspector]")
+    try page.waitUntil("document.querySelectorAll('#records li').length > 20")
+    try page.click("#records li[data-version=\"3\"]")
+    try page.click("#state-at")
+    try page.waitUntil("document.querySelector('#result-title') && document.querySelector('#workers-table')")
+    try shoot("inspector")
     for path in written {
       let bytes = try #require(FileManager.default.contents(atPath: path))
       #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(path) is not a PNG")
       #expect(bytes.count > 10_000, "\(path) is \(bytes.count) bytes: an empty page?")
     }
+  }
+
+  /// The inspector opened at a past version: its action and change, who
+  /// sent it, the state then, the difference from another version, what
+  /// the state would be without it, the log filtered by a state path, and
+  /// the workers.
+  @Test func theInspectorOpensAtAPastVersion() throws {
+    let setup = try Setup(arguments: ["--dice-roll", "0"])
+    for _ in 0..<3 { _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: setup.daemon.socketPath) }
+    let roll = try tcactl(["send", "dice.view.rollButtonTapped", "--wait"], socket: setup.daemon.socketPath)
+    #expect(roll.status == 0, "\(roll.error)")
+    let page = try setup.browser.open("http://127.0.0.1:\(setup.web.port)/#inspector/2")
+    try page.waitUntil("document.querySelector('#selected-summary')")
+    #expect(try page.text("#selected-version") == "2")
+    #expect(try page.text("#selected-summary") == "counter.incrementButtonTapped")
+    #expect(try page.text("#selected-patch").contains("replace /counter/count 2"))
+    #expect(try page.text("#record-detail").contains("sent by tcactl send"))
+
+    try page.click("#state-at")
+    try page.waitUntil("document.querySelector('#result-title')?.textContent === 'The state at version 2'")
+    #expect(try page.text("#inspector-result .leaf[data-path=\"/counter/count\"]") == "count: 2")
+
+    try page.type("0", into: "#compare-with")
+    try page.click("#compare")
+    try page.waitUntil("document.querySelector('#result-title')?.textContent === 'From version 0 to version 2'")
+    #expect(try page.text("#differences") == "/counter/count 0 → 2")
+
+    try page.click("#what-if")
+    try page.waitUntil(
+      "document.querySelector('#result-title')?.textContent.includes('without the action of version 2')")
+    #expect(try page.text("#what-if-patch").contains("replace /counter/count 2"))
+
+    // The roll's answer is an action of the timer's effect, named as such.
+    try page.type("dice", into: "#log-filter")
+    try page.waitUntil("[...document.querySelectorAll('#records code')].every(c => c.textContent.startsWith('dice'))")
+    let senders = try page.evaluate("[...document.querySelectorAll('#records .sender')].map(s => s.textContent)")
+    #expect(senders.description.contains("an effect of version 4"), "\(senders)")
+    try page.waitUntil("document.querySelectorAll('#workers-table tr[data-kind]').length === 3")
+    #expect(try page.text("#effects-in-flight") == "0")
   }
 }

@@ -168,4 +168,25 @@ import Wire
     #expect(bad.status == 64)
     #expect(bad.error.contains("--listen takes HOST:PORT"))
   }
+
+  /// The log as events: the last records, then each new one, resumed after
+  /// the last version seen.
+  @Test func theLogStreamsRecordsAndResumes() throws {
+    let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
+    let web = try WebClientProcess(socket: daemon.socketPath)
+    for _ in 0..<3 { _ = try web.post(#"{"type":"send","path":"counter.incrementButtonTapped"}"#) }
+    let stream = try web.events("/events/log?last=2")
+    let old = try Self.read(stream) { $0.count == 2 }
+    #expect(old.map(\.id) == ["2", "3"])
+    #expect(old.allSatisfy { $0.name == "record" })
+    #expect(old.first?.json?[path: "origin", "client"] == .string("tcaweb"))
+    _ = try web.post(#"{"type":"send","path":"counter.decrementButtonTapped"}"#)
+    let live = try Self.read(stream) { $0.count == 3 }
+    #expect(live.last?.id == "4")
+    #expect(live.last?.json?[path: "summary"] == .string("counter.decrementButtonTapped"))
+    stream.close()
+    let resumed = try web.events("/events/log", headers: ["Last-Event-ID": "3"])
+    #expect(try Self.read(resumed) { $0.count == 1 }.map(\.id) == ["4"])
+    #expect(try web.request("GET", "/events/log?last=0").status == 400)
+  }
 }
