@@ -33,6 +33,9 @@ function startInspector(version) {
   });
   document.getElementById("state-at").addEventListener("click", () => showStateAt(inspector.selected));
   document.getElementById("what-if").addEventListener("click", () => showWhatIf(inspector.selected));
+  document.getElementById("what-if-replaced").addEventListener("click", () =>
+    showWhatIf(inspector.selected, document.getElementById("replace-with").value.trim()),
+  );
   document.getElementById("compare").addEventListener("click", () =>
     compareVersions(Number(document.getElementById("compare-with").value), inspector.selected),
   );
@@ -133,7 +136,9 @@ function selectVersion(version) {
 function renderSelected() {
   const record = inspector.records.find((candidate) => candidate.version === inspector.selected);
   document.getElementById("selected-version").textContent = inspector.selected ?? "–";
-  for (const id of ["state-at", "what-if", "compare"]) document.getElementById(id).disabled = inspector.selected === null;
+  for (const id of ["state-at", "what-if", "compare", "what-if-replaced"]) {
+    document.getElementById(id).disabled = inspector.selected === null;
+  }
   const detail = document.getElementById("record-detail");
   if (!record) {
     detail.replaceChildren(inspector.selected === null ? "Pick a version in the log." : "");
@@ -164,6 +169,11 @@ function short(value) {
   return text.length > 120 ? `${text.slice(0, 119)}…` : text;
 }
 
+/** An error message, as screens show them. */
+function messageText(text) {
+  return message(text);
+}
+
 function showResult(...children) {
   document.getElementById("inspector-result").replaceChildren(...children);
 }
@@ -177,16 +187,27 @@ async function showStateAt(version) {
   }
 }
 
-async function showWhatIf(version) {
+/** What the state would be now without the action of `version`, or with
+ * `replacement` (an action as a command line: a path and its arguments,
+ * split at spaces) in its place. */
+async function showWhatIf(version, replacement) {
+  const message = { type: "whatIf" };
+  if (replacement) {
+    const [path, ...args] = replacement.split(/\s+/);
+    Object.assign(message, { replace: version, path, arguments: args });
+  } else {
+    message.without = version;
+  }
   try {
-    const answer = await request({ type: "whatIf", without: version });
+    const answer = await request(message);
+    const edit = replacement ? `with ${replacement} as version ${answer.edited}` : `without the action of version ${answer.edited}`;
     showResult(
-      h("h3", { id: "result-title" }, `Version ${answer.version} without the action of version ${answer.edited}`),
+      h("h3", { id: "result-title" }, `Version ${answer.version} ${edit}`),
       patchList(answer.patch, "what-if-patch"),
       ...answer.notes.map((note) => h("p", { class: "hint" }, note)),
     );
   } catch (error) {
-    showResult(message(error.message));
+    showResult(messageText(error.message));
   }
 }
 

@@ -340,6 +340,11 @@ struct BrowserTests {
     try page.waitUntil(
       "document.querySelector('#result-title')?.textContent.includes('without the action of version 2')")
     #expect(try page.text("#what-if-patch").contains("replace /counter/count 2"))
+    try page.type("counter.decrementButtonTapped", into: "#replace-with")
+    try page.click("#what-if-replaced")
+    try page.waitUntil(
+      "document.querySelector('#result-title')?.textContent.includes('with counter.decrementButtonTapped')")
+    #expect(try page.text("#what-if-patch").contains("replace /counter/count 1"))
 
     // The roll's answer is an action of the timer's effect, named as such.
     try page.type("dice", into: "#log-filter")
