@@ -18,15 +18,4 @@ public struct HTTPStreamWriter: Sendable {
 
   /// Writes `event`, as ``write(_:)`` does.
   public func write(_ event: ServerSentEvent) -> Bool { write(event.bytes) }
-
-  /// Whether the client has closed its end or the server is stopping,
-  /// without waiting.
-  public var isFinished: Bool {
-    if stop.isFired { return true }
-    guard
-      case .ready(let events) = SocketCalls.wait(
-        for: SocketCalls.pollPeerClosed, on: descriptor, orStop: stop.readFD, timeout: .zero)
-    else { return false }
-    return events != 0
-  }
 }
