@@ -124,17 +124,23 @@ import Wire
     let temporary = try TemporaryDirectory()
     let state = temporary.appending("state")
     let worker = try SpawnedWorker(.storage, arguments: ["--state-dir", state], in: temporary)
-    // Large puts keep the work thread busy while the cancel arrives behind them.
-    let large = Data(repeating: 1, count: 8 << 20)
-    var commands: [WorkerCommand] = (1...3).map {
-      .start(id: EffectID($0), request: .storage(.put(namespace: "n", key: "large\($0)", value: large)))
+    // Puts ahead of it keep the work thread busy (each one synced, twice)
+    // while the cancel arrives right behind it. They are small, so that all
+    // the commands go in one write that the socket takes at once, and the
+    // worker reads the start and its cancel together: the cancel never
+    // waits for the test to be scheduled again.
+    let busy = 40
+    var commands: [WorkerCommand] = (1...busy).map {
+      .start(
+        id: EffectID($0),
+        request: .storage(.put(namespace: "n", key: "busy\($0)", value: Data(repeating: 1, count: 512))))
     }
-    commands.append(.start(id: 10, request: .storage(.put(namespace: "n", key: "cancelled", value: Data("x".utf8)))))
-    commands.append(.cancel(id: 10))
+    commands.append(.start(id: 100, request: .storage(.put(namespace: "n", key: "cancelled", value: Data("x".utf8)))))
+    commands.append(.cancel(id: 100))
     try worker.send(commands + [.ping(id: 1)])
     var answered: [EffectID] = []
     var ponged = false
-    while answered.count < 3 || !ponged {
+    while answered.count < busy || !ponged {
       switch try worker.next(timeout: .seconds(30)) {
       case .reply(let id, let reply):
         #expect(reply == .storage(.stored))
@@ -143,9 +149,9 @@ import Wire
       case let other: Issue.record("unexpected \(other)")
       }
     }
-    #expect(answered == [1, 2, 3])
-    // Nothing for request 10, before or after.
+    #expect(answered == (1...busy).map { EffectID($0) })
+    // Nothing for request 100, before or after.
     #expect(try worker.eventsBeforePong(2).isEmpty)
-    #expect(try worker.perform(.storage(.get(namespace: "n", key: "cancelled")), id: 11) == .storage(.document(nil)))
+    #expect(try worker.perform(.storage(.get(namespace: "n", key: "cancelled")), id: 101) == .storage(.document(nil)))
   }
 }
