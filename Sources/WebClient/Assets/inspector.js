@@ -145,11 +145,13 @@ function renderSelected() {
     return;
   }
   detail.replaceChildren(
-    h("p", {}, h("code", { id: "selected-summary" }, record.summary)),
+    ...[
+      h("p", {}, h("code", { id: "selected-summary" }, record.summary)),
     h("p", {}, `sent by ${sender(record)} at ${new Date(record.time).toISOString()}`),
     h("h3", {}, "Change"),
     patchList(record.patch, "selected-patch"),
-    record.inputs ? h("p", { class: "hint" }, `drew ${JSON.stringify(record.inputs)}`) : null,
+      record.inputs ? h("p", { class: "hint" }, `drew ${JSON.stringify(record.inputs)}`) : null,
+    ].filter((child) => child !== null),
   );
 }
 
@@ -175,7 +177,7 @@ function messageText(text) {
 }
 
 function showResult(...children) {
-  document.getElementById("inspector-result").replaceChildren(...children);
+  document.getElementById("inspector-result").replaceChildren(...children.filter((child) => child !== null));
 }
 
 async function showStateAt(version) {

@@ -11,6 +11,10 @@
 function h(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
   for (const [name, value] of Object.entries(attributes)) {
+    if (name.startsWith("aria-") && typeof value === "boolean") {
+      element.setAttribute(name, String(value));
+      continue;
+    }
     if (value === undefined || value === null || value === false) continue;
     if (name === "value") element.value = value;
     else if (name === "checked") element.checked = value;
@@ -128,8 +132,9 @@ const screens = {
         { class: "store" },
         h(
           "section",
-          { class: "products" },
+          { class: "products", "data-status": caseName(state.products.status) },
           h("h3", {}, "Products"),
+          caseName(state.products.status) === "failed" ? message(caseValue(state.products.status)) : null,
           rows.length === 0 ? actionButton("Load the catalog", "products.fetchProducts") : null,
           h(
             "ul",

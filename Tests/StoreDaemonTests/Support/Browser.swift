@@ -158,14 +158,24 @@ final class BrowserPage {
   }
 
   /// Clicks the middle of the first element `selector` finds, as a mouse
-  /// would, once it is there and enabled.
+  /// would, once it is there, enabled, and on top at that point (not
+  /// covered, nor moved by a redraw since it was measured).
   func click(_ selector: String) throws {
     let element = "document.querySelector(\(Self.quoted(selector)))"
     try waitUntil("\(element) && !\(element).disabled")
-    let center = try evaluate(
-      "(() => { const e = \(element); e.scrollIntoView({block: 'center'}); const r = e.getBoundingClientRect();"
-        + " return [r.x + r.width / 2, r.y + r.height / 2]; })()")
-    guard case .array(let point) = center, point.count == 2 else { throw DaemonTestError("no box for \(selector)") }
+    let measure =
+      "(() => { const e = \(element); if (!e || e.disabled) return null; e.scrollIntoView({block: 'center'});"
+      + " const r = e.getBoundingClientRect(); const x = r.x + r.width / 2, y = r.y + r.height / 2;"
+      + " const top = document.elementFromPoint(x, y); return top && e.contains(top) ? [x, y] : null; })()"
+    var center = try evaluate(measure)
+    let deadline = ContinuousClock.now + eventTimeout
+    while center == .null && ContinuousClock.now < deadline {
+      usleep(20_000)
+      center = try evaluate(measure)
+    }
+    guard case .array(let point) = center, point.count == 2 else {
+      throw DaemonTestError("\(selector) was not on top where it is drawn within \(eventTimeout)")
+    }
     for type in ["mousePressed", "mouseReleased"] {
       _ = try command(
         "Input.dispatchMouseEvent",

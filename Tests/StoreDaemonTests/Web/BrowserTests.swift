@@ -72,7 +72,8 @@ struct BrowserTests {
   @Test func addToCartAndPayThroughTheAlert() throws {
     let setup = try Setup()
     let page = try setup.open("store")
-    try page.waitUntil("document.querySelector('.row[data-product=\"1\"]')")
+    // The tab fetches the live catalog, which replaces the bundled rows.
+    try page.waitUntil("document.querySelector('.products[data-status=loaded] .row[data-product=\"1\"]')")
     try page.click(".row[data-product=\"1\"] .plus")
     try page.click(".row[data-product=\"1\"] .plus")
     try page.waitUntil("document.querySelector('.row[data-product=\"1\"] .quantity').textContent === '2'")
@@ -270,6 +271,7 @@ struct BrowserTests {
     }
     try shoot("dice")
     try show("store")
+    try page.waitUntil("document.querySelector('.products[data-status=loaded]')")
     try page.click(".row[data-product=\"1\"] .plus")
     try page.click(".row[data-product=\"3\"] .plus")
     try page.waitUntil("document.querySelectorAll('.cart li').length === 2")
