@@ -18,6 +18,7 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
 ///     HTTP               HTTP/1.1 requests, answers, event streams, a server    ← Platform
+///     Replication        etcd v3 through its JSON gateway                       ← HTTP, JSON, Platform
 ///     Replay             recorded history through this build's reducers         ← ComposableCore, Journal, JSON
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
@@ -35,6 +36,7 @@ let package = Package(
     .library(name: "Wire", targets: ["Wire"]),
     .library(name: "Journal", targets: ["Journal"]),
     .library(name: "HTTP", targets: ["HTTP"]),
+    .library(name: "Replication", targets: ["Replication"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "StoreDaemon", targets: ["StoreDaemon"]),
     .executable(name: "storedaemon", targets: ["SeedApps"]),
@@ -57,6 +59,7 @@ let package = Package(
     .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .target(name: "HTTP", dependencies: ["Platform"], swiftSettings: settings),
+    .target(name: "Replication", dependencies: ["HTTP", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Replay", dependencies: ["ComposableCore", "Journal", "JSON", "Platform"], swiftSettings: settings),
     .target(
       name: "StoreDaemon",
@@ -106,6 +109,9 @@ let package = Package(
       name: "TestSupport", dependencies: ["HTTP", "Platform"], path: "Tests/TestSupport", swiftSettings: settings),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"], swiftSettings: settings),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Platform", "TestSupport"], swiftSettings: settings),
+    .testTarget(
+      name: "ReplicationTests", dependencies: ["Replication", "HTTP", "JSON", "Platform", "TestSupport"],
+      swiftSettings: settings),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "ComposableCore", "TestSupport"], swiftSettings: settings),
     .testTarget(
       name: "TestSupportTests",

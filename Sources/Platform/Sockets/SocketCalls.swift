@@ -69,6 +69,50 @@ public enum SocketCalls {
     return (fd, UInt16(bigEndian: actual.sin_port))
   }
 
+  /// A TCP connection to the IPv4 address `host` at `port`, close-on-exec,
+  /// with Nagle's algorithm off; the connect waits at most `timeout`.
+  ///
+  /// - Throws: `SocketError` naming the address: not an IPv4 address,
+  ///   refused, unreachable, or not answered in time (`ETIMEDOUT`).
+  public static func connect(host: String, port: UInt16, timeout: Duration) throws(SocketError) -> Int32 {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
+      throw SocketError("connect", errno: 0, detail: "'\(host.prefix(60))' is not an IPv4 address such as 127.0.0.1")
+    }
+    let fd = socket(
+      AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+    guard fd >= 0 else { throw SocketError("socket") }
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    if connected != 0 {
+      guard errno == EINPROGRESS else {
+        let error = SocketError("connect", path: "\(host):\(port)")
+        close(fd)
+        throw error
+      }
+      var poller = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+      let ready = poll(&poller, 1, Readiness.milliseconds(until: .now + timeout))
+      var code: Int32 = 0
+      var length = socklen_t(MemoryLayout<Int32>.size)
+      getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+      guard ready > 0, code == 0 else {
+        let error = SocketError("connect", path: "\(host):\(port)", errno: ready > 0 ? code : ETIMEDOUT)
+        close(fd)
+        throw error
+      }
+    }
+    // Blocking again: the callers wait in poll with their own deadlines.
+    _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+    var on: Int32 = 1
+    _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
+    return fd
+  }
+
   /// Accepts one connection, marked close-on-exec, with Nagle's algorithm off
   /// so small answers are not held back; `nil` when accepting failed.
   public static func accept(from listener: Int32) -> Int32? {
