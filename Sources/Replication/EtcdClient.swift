@@ -141,6 +141,15 @@ public final class EtcdClient {
     _ = try call("/v3/lease/revoke", .object(["ID": .string(String(lease))]))
   }
 
+  /// Watches the keys from `key` up to `rangeEnd` after `revision`, at the
+  /// members in turn (see ``EtcdWatch``).
+  public func watch(_ key: [UInt8], end rangeEnd: [UInt8]? = nil, after revision: Int64) throws(EtcdError)
+    -> EtcdWatch
+  {
+    let order = endpoints[preferred...] + endpoints[..<preferred]
+    return try EtcdWatch(endpoints: Array(order), key: key, end: rangeEnd, from: revision + 1, timeout: timeout)
+  }
+
   /// The end of the range of every key starting with `prefix`.
   public static func prefixEnd(of prefix: [UInt8]) -> [UInt8] {
     var end = prefix

@@ -102,4 +102,43 @@ struct EtcdClientTests {
         "127.0.0.1:2379", "10.0.0.2:12379",
       ])
   }
+
+  /// A watch from a revision gets every change after it, in order, puts
+  /// and deletes; watching again from the last seen misses nothing; a
+  /// compacted revision says so.
+  @Test func aWatchGetsEveryChangeAfterItsRevision() throws {
+    let cluster = try EtcdCluster()
+    let client = try client(cluster)
+    let prefix = bytes("store/log/")
+    let end = EtcdClient.prefixEnd(of: prefix)
+    let start = try client.put(bytes("store/log/1"), bytes("a"))
+    try client.put(bytes("store/log/2"), bytes("b"))
+    let watch = try client.watch(prefix, end: end, after: start - 1)
+    try client.delete(bytes("store/log/1"))
+    var seen: [EtcdWatchEvent] = []
+    let deadline = ContinuousClock.now + .seconds(60)
+    while seen.count < 3 && ContinuousClock.now < deadline {
+      seen += try watch.next(until: deadline) ?? []
+    }
+    watch.close()
+    guard seen.count == 3, case .put(let first) = seen[0], case .put(let second) = seen[1],
+      case .delete(let deleted) = seen[2]
+    else {
+      Issue.record("expected put, put, delete; got \(seen)")
+      return
+    }
+    #expect(first.value == bytes("a") && second.value == bytes("b"))
+    #expect(deleted.key == bytes("store/log/1"))
+    #expect([first.modRevision, second.modRevision, deleted.modRevision] == [start, start + 1, start + 2])
+
+    // Again from the second: only what came after it.
+    let again = try client.watch(prefix, end: end, after: second.modRevision)
+    let resumed = try again.next(until: .now + .seconds(60))
+    #expect(resumed?.count == 1)
+    again.close()
+
+    try client.compact(to: deleted.modRevision)
+    let compacted = try client.watch(prefix, end: end, after: start - 1)
+    #expect(try compacted.next(until: .now + .seconds(60)) == [.compacted(revision: deleted.modRevision)])
+  }
 }
