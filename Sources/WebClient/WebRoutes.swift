@@ -48,15 +48,21 @@ struct WebRoutes: Sendable {
     case ("POST", "/api/request"):
       if let refusal = access.refusal(of: request, changesSomething: true) { return refusal }
       return requests.answer(request.body)
-    case (_, "/api/request"), (_, "/login"):
+    case (_, "/api/request"):
       return .status(405, "\(request.method.prefix(20)) is not served here; use POST").adding("Allow", "POST")
+    case (_, "/login"):
+      return .status(405, "\(request.method.prefix(20)) is not served here; use GET or POST").adding(
+        "Allow", "GET, HEAD, POST")
     case (_, "/events"), (_, "/events/log"):
       return .status(405, "\(request.method.prefix(20)) is not served here; use GET").adding("Allow", "GET")
     case ("GET", let path), ("HEAD", let path):
       guard Self.assets[path] != nil else {
         return .status(404, "there is no page \(path.prefix(200)); the apps are at /")
       }
-      if let refusal = access.refusal(of: request, changesSomething: false) {
+      // The scripts and styles hold nothing of the state, and the sign-in
+      // page needs them before it has the token; the page itself sends a
+      // person without one to sign in.
+      if let refusal = access.refusal(of: request, changesSomething: false), refusal.status != 401 || path == "/" {
         return refusal.status == 401 ? Self.redirect(to: "/login") : refusal
       }
       return asset(path)

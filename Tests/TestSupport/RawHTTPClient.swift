@@ -4,7 +4,8 @@ import Platform
 
 /// A client on a bare TCP socket, for what URLSession cannot do on purpose:
 /// keep-alive on one known connection, pipelining, malformed requests,
-/// disconnecting halfway. Reads time out after 10 s so a test never hangs.
+/// disconnecting halfway. Reads time out after 60 s, long enough for a busy
+/// machine, so that a test never hangs.
 public final class RawHTTPClient {
   /// One answer as read off the wire.
   public struct Response: Equatable {
@@ -29,7 +30,7 @@ public final class RawHTTPClient {
   public init(port: UInt16) throws {
     fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
     guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
-    var timeout = timeval(tv_sec: 10, tv_usec: 0)
+    var timeout = timeval(tv_sec: 60, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -119,7 +120,7 @@ public final class RawHTTPClient {
   private func fill() throws -> Bool {
     let count = SocketCalls.receive(from: fd, appendingTo: &buffer)
     if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-      throw Failure(description: "no answer within 10 s")
+      throw Failure(description: "no answer within 60 s")
     }
     return count > 0
   }

@@ -61,11 +61,9 @@ public final class HTTPClientConnection {
       response.body = Array(raw[..<length])
       raw.removeFirst(length)
     } else if response.isChunked {
-      chunkLeft = nil
-      streamEnded = false
-      self.body = []
+      startBody(chunked: true)
       while try readChunked(until: deadline) {
-        guard body.count <= Self.maximumBody else {
+        guard self.body.count <= Self.maximumBody else {
           throw .malformed("a chunked answer past \(Self.maximumBody) bytes")
         }
       }
@@ -90,11 +88,16 @@ public final class HTTPClientConnection {
   ) throws(HTTPClientError) -> HTTPClientResponse {
     try send(method, path, body: body, contentType: contentType, until: deadline)
     let head = try readHead(until: deadline)
+    startBody(chunked: head.isChunked)
+    return head
+  }
+
+  /// Readies the decoding of an answer's body, after its head.
+  private func startBody(chunked: Bool) {
     chunkLeft = nil
     streamEnded = false
-    streamIsChunked = head.isChunked
-    self.body = []
-    return head
+    streamIsChunked = chunked
+    body = []
   }
 
   /// The next line of a streamed answer's body, without its end; nil when

@@ -356,4 +356,25 @@ struct BrowserTests {
     try page.waitUntil("document.querySelectorAll('#workers-table tr[data-kind]').length === 3")
     #expect(try page.text("#effects-in-flight") == "0")
   }
+
+  /// Served with a token: the page sends a person to sign in, and once the
+  /// token is typed, shows the apps.
+  @Test func withATokenAPersonSignsInFirst() throws {
+    let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
+    let token = "a-token-of-enough-length"
+    try "\(token)\n".write(toFile: daemon.directory + "/token", atomically: true, encoding: .utf8)
+    let web = try WebClientProcess(socket: daemon.socketPath, arguments: ["--token-file", daemon.directory + "/token"])
+    let browser = try Browser(directory: daemon.directory)
+    let page = try browser.open("http://127.0.0.1:\(web.port)/#counter")
+    try page.waitUntil("location.pathname === '/login' && document.querySelector('#login')")
+    try page.type("wrong-token-of-some-length", into: "#token")
+    try page.click("#login button")
+    try page.waitUntil("document.querySelector('#result').textContent.includes('not the token')")
+    try page.type(token, into: "#token")
+    try page.click("#login button")
+    try page.waitUntil("location.pathname === '/' && document.querySelector('#screen .count')")
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '1'")
+    #expect(try daemon.client().get(path: "/counter/count").value == .int(1))
+  }
 }

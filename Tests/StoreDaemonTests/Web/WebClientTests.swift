@@ -148,6 +148,10 @@ import Wire
     #expect(page.status == 303)
     #expect(page.header("Location") == "/login")
     #expect(try web.request("GET", "/login").status == 200)
+    // The sign-in page's script and style hold no state; the streams do.
+    #expect(try web.request("GET", "/app.js").status == 200)
+    #expect(try web.request("GET", "/events").status == 401)
+    #expect(try web.request("GET", "/events/log").status == 401)
     let json = ["Content-Type": "application/json"]
     #expect(try web.request("POST", "/login", headers: json, body: #""wrong""#).status == 401)
     let login = try web.request("POST", "/login", headers: json, body: "\"\(token)\"")
