@@ -301,7 +301,11 @@ struct BrowserTests {
     try page.waitUntil("document.querySelector('#state details')")
     try shoot("state")
     try page.click("#tabs button[data-screen=inspector]")
-    try page.waitUntil("document.querySelectorAll('#records li').length > 20")
+    // The log redraws as records arrive: wait until it has caught up with
+    // the last version, so that the click lands on a row that stays.
+    try page.waitUntil(
+      "document.body.dataset.version !== '' && document.querySelector('#records li')?.dataset.version === document.body.dataset.version"
+    )
     try page.click("#records li[data-version=\"3\"]")
     try page.click("#state-at")
     try page.waitUntil("document.querySelector('#result-title') && document.querySelector('#workers-table')")
