@@ -18,11 +18,12 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
 ///     HTTP               HTTP/1.1 requests, answers, event streams, a server    ← Platform
-///     Replication        etcd v3 through its JSON gateway                       ← HTTP, JSON, Platform
+///     Replication        etcd v3 through its JSON gateway; the replicated log   ← HTTP, JSON, Journal, Platform
 ///     Replay             recorded history through this build's reducers         ← ComposableCore, Journal, JSON
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
-///                                                                                 Wire, Journal, Replay, JSON, Platform
+///                                                                                 Wire, Journal, Replay, Replication,
+///                                                                                 JSON, Platform
 ///     SeedApps (storedaemon), tcactl, tcaweb (WebClient), the benchmarks      ← what they use of the above
 let package = Package(
   name: "storedaemon",
@@ -59,11 +60,13 @@ let package = Package(
     .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .target(name: "HTTP", dependencies: ["Platform"], swiftSettings: settings),
-    .target(name: "Replication", dependencies: ["HTTP", "JSON", "Platform"], swiftSettings: settings),
+    .target(name: "Replication", dependencies: ["HTTP", "JSON", "Journal", "Platform"], swiftSettings: settings),
     .target(name: "Replay", dependencies: ["ComposableCore", "Journal", "JSON", "Platform"], swiftSettings: settings),
     .target(
       name: "StoreDaemon",
-      dependencies: ["ComposableCore", "ActionLanguage", "Wire", "Journal", "Replay", "JSON", "Platform"],
+      dependencies: [
+        "ComposableCore", "ActionLanguage", "Wire", "Journal", "Replay", "Replication", "JSON", "Platform",
+      ],
       swiftSettings: settings),
     /// `storedaemon`: the daemon hosting the seed apps.
     .executableTarget(
@@ -110,7 +113,8 @@ let package = Package(
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"], swiftSettings: settings),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Platform", "TestSupport"], swiftSettings: settings),
     .testTarget(
-      name: "ReplicationTests", dependencies: ["Replication", "HTTP", "JSON", "Platform", "TestSupport"],
+      name: "ReplicationTests",
+      dependencies: ["Replication", "HTTP", "JSON", "Journal", "Platform", "TestSupport"],
       swiftSettings: settings),
     .testTarget(name: "JSONTests", dependencies: ["JSON", "ComposableCore", "TestSupport"], swiftSettings: settings),
     .testTarget(
@@ -164,7 +168,7 @@ let package = Package(
       name: "StoreDaemonTests",
       dependencies: [
         "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "SeedApps", "tcactl",
-        "WebClient", "TestSupport", "Journal", "Replay", "shelf-v1", "shelf-v2",
+        "WebClient", "TestSupport", "Journal", "Replay", "Replication", "shelf-v1", "shelf-v2",
       ],
       swiftSettings: settings),
   ]

@@ -90,7 +90,8 @@ public final class EtcdClient {
   /// A write a transaction makes.
   public enum Operation: Sendable {
     case put([UInt8], [UInt8], lease: Int64?)
-    case delete([UInt8])
+    /// Deletes the keys from the first up to the second (just the first when nil).
+    case delete([UInt8], end: [UInt8]?)
   }
 
   /// Writes `success` if every comparison holds, else `failure`, atomically;
@@ -291,7 +292,11 @@ public final class EtcdClient {
   static func json(of operation: Operation) -> JSONValue {
     switch operation {
     case .put(let key, let value, let lease): .object(["request_put": put(key, value, lease: lease)])
-    case .delete(let key): .object(["request_delete_range": .object(["key": base64(key)])])
+    case .delete(let key, let rangeEnd):
+      .object([
+        "request_delete_range": .object(
+          rangeEnd.map { ["key": base64(key), "range_end": base64($0)] } ?? ["key": base64(key)])
+      ])
     }
   }
 }

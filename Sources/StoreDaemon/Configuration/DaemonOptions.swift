@@ -3,6 +3,7 @@ import FoundationEssentials
 import Glibc
 import Journal
 import Platform
+import Replication
 
 /// What the daemon was asked to do, from its command line and environment:
 /// its own options, and the hosted app's settings as they resolved.
@@ -61,6 +62,9 @@ struct DaemonOptions: Sendable {
   /// The hosted app's settings (``HostedApp/settings``), read from the
   /// settings file, the environment and the flags.
   var settings = ResolvedSettings()
+  /// The etcd cluster the journal is replicated through, if any
+  /// (docs/OPERATIONS.md, "A store across machines").
+  var replication: ReplicationOptions?
 
   /// `text` padded with spaces to `width` columns, for the usage's tables.
   static func column(_ text: String, width: Int) -> String {
@@ -127,6 +131,15 @@ struct DaemonOptions: Sendable {
                                let clients send the actions that only effects and \(name)
                                send (responses, timers landing, recoveries), for debugging
 
+      across machines (docs/OPERATIONS.md, "A store across machines"):
+        --replicate URL        replicate the journal through etcd, etcd://HOST:PORT[,HOST:PORT…]:
+                               the daemon holding the store's leader lease serves sends, the others
+                               follow the log as hot standbys and take over when it stops
+        --store-id NAME        the store's name in etcd, shared by its daemons (needed with --replicate)
+        --node-name NAME       this daemon's name in the leader key (default: the host name)
+        --lease-ttl S          whole seconds the leader's lease lasts unrenewed, 2 to 3600 (default 10):
+                               how long a standby waits before it takes over
+
       feature settings (flag, or \(AppSetting.environmentPrefix(appName: name))<NAME> in the environment, or
       'name = value' in the settings file; flags win over the environment, which
       wins over the file):
@@ -137,7 +150,9 @@ struct DaemonOptions: Sendable {
       exit status: 0 after a clean stop, 64 for a usage or settings error, 65 when
       the state on disk cannot be recovered (damaged journal, a snapshot of another
       State shape; the files are left untouched), 70 when the socket, the state
-      directory or the workers cannot be set up (the message says why).
+      directory or the workers cannot be set up (the message says why), 75 when a
+      replicated daemon stops leading or following (deposed, or behind the log's
+      snapshot): started again, it follows the log.
       """
   }
 
@@ -148,7 +163,7 @@ struct DaemonOptions: Sendable {
     [
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
       "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
-      "--config", "--log-level", "--worker",
+      "--config", "--log-level", "--worker", "--replicate", "--store-id", "--node-name", "--lease-ttl",
     ].map { ArgumentParser.Option($0, value: "a value") }
       + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
       + settings.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
@@ -163,6 +178,10 @@ struct DaemonOptions: Sendable {
     var stateDirectory: String?
     var options = DaemonOptions(socketPath: "", stateDirectory: "")
     var featureFlags: [(name: String, value: String)] = []
+    var replicate: [EtcdEndpoint]?
+    var storeID: String?
+    var nodeName: String?
+    var leaseTTL: Int?
     func seconds(_ text: String, for flag: String) throws(UsageError) -> Duration {
       guard let seconds = Double(text), seconds >= 0.001, seconds < 86_400 else {
         throw .invalidValue(text, for: flag, expected: "a number of seconds between 0.001 and 86400")
@@ -210,6 +229,27 @@ struct DaemonOptions: Sendable {
         }
         options.spin = .microseconds(microseconds)
       case .option("--config", let text?): options.configurationFile = text
+      case .option("--replicate", let text?):
+        do {
+          replicate = try EtcdEndpoint.parse(url: text)
+        } catch {
+          throw .invalidValue(text, for: "--replicate", expected: "etcd://HOST:PORT[,HOST:PORT…] (\(error))")
+        }
+      case .option("--store-id", let text?):
+        guard ReplicationOptions.isValidStoreID(text) else {
+          throw .invalidValue(text, for: "--store-id", expected: "a name of letters, digits, '.', '_' and '-'")
+        }
+        storeID = text
+      case .option("--node-name", let text?):
+        guard !text.isEmpty, text.utf8.count <= 256 else {
+          throw .invalidValue(text, for: "--node-name", expected: "a name of 1 to 256 bytes")
+        }
+        nodeName = text
+      case .option("--lease-ttl", let text?):
+        guard let seconds = Int(text), seconds >= 2, seconds <= 3600 else {
+          throw .invalidValue(text, for: "--lease-ttl", expected: "a whole number of seconds between 2 and 3600")
+        }
+        leaseTTL = seconds
       case .option("--log-level", let text?):
         guard let level = LogLevel(name: text) else {
           throw .invalidValue(text, for: "--log-level", expected: "error, warning, info or debug")
@@ -220,6 +260,14 @@ struct DaemonOptions: Sendable {
       case .option(let word, _), .unknownOption(let word), .positional(let word):
         throw UsageError("unknown option '\(word)'")
       }
+    }
+    if let replicate {
+      guard let storeID else { throw UsageError("--replicate needs --store-id NAME: the store's name in etcd") }
+      options.replication = ReplicationOptions(
+        endpoints: replicate, storeID: storeID, nodeName: nodeName ?? ReplicationOptions.hostName(),
+        leaseTTL: leaseTTL ?? 10)
+    } else if storeID != nil || nodeName != nil || leaseTTL != nil {
+      throw UsageError("--store-id, --node-name and --lease-ttl go with --replicate etcd://HOST:PORT")
     }
     options.socketPath = socketPath ?? RuntimePaths.defaultSocket(name: App.name, environment: environment)
     options.stateDirectory =

@@ -49,18 +49,26 @@ final class JournalCommitter: EffectExecutor {
   private var nextNumber: UInt64 = 1
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
+  /// The replicated log's link, when the journal is replicated.
+  let replica: Replica?
+  /// Whether batches are appended to the replicated log: once this daemon
+  /// leads its store (a standby's batches come from the log).
+  var replicates = false
 
   init(
     journal: JournalDirectory, writer: JournalWriter, epoch: String, schema: Int, syncPolicy: SyncPolicy,
-    supervisor: WorkerSupervisor
+    supervisor: WorkerSupervisor, replica: Replica?
   ) throws {
+    self.replica = replica
     self.schema = schema
     self.journal = journal
     self.writer = writer
     self.epoch = epoch
     self.syncPolicy = syncPolicy
     self.supervisor = supervisor
-    syncThread = syncPolicy == .always ? try JournalSyncThread(writer: writer) : nil
+    syncThread =
+      syncPolicy == .always || replica != nil
+      ? try JournalSyncThread(writer: writer, syncsLocally: syncPolicy == .always, replica: replica) : nil
   }
 
   var isOpen: Bool { batch != nil }
@@ -112,7 +120,8 @@ final class JournalCommitter: EffectExecutor {
 
   // MARK: Commit
 
-  /// Whether batches are synced beside the loop (`--fsync always`).
+  /// Whether batches are synced beside the loop (`--fsync always`, or a
+  /// replicated journal).
   var syncsBeside: Bool { syncThread != nil }
 
   /// Closes the open batch, which ended at `version` with `document`, and
@@ -133,6 +142,11 @@ final class JournalCommitter: EffectExecutor {
       return .refused([batch], error)
     }
     guard let syncThread else { return .durable(batch) }
+    if replicates {
+      syncing = batch
+      syncThread.requestSync(replicating: batch.records)
+      return .syncing
+    }
     if syncHere {
       do throws(JournalWriteError) {
         try writer.syncWritten()
@@ -205,6 +219,8 @@ final class JournalCommitter: EffectExecutor {
     do {
       let result = try journal.writeSnapshot(version: version, state: document, epoch: epoch, schema: schema)
       Log.info("wrote a snapshot at version \(version) (\(result.bytes) bytes); older journal segments were dropped")
+      // The log in etcd starts after it from now on, and stays bounded.
+      if replicates, let replica { replica.compact(version: version, state: CanonicalJSON.encode(document)) }
     } catch {
       Log.warning(
         "could not write a snapshot at version \(version): \(error); the journal keeps growing until one succeeds")

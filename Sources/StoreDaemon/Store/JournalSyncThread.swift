@@ -5,10 +5,13 @@ import Platform
 import Synchronization
 
 /// The thread beside the store loop that makes written batches durable
-/// under `--fsync always`: the loop writes a batch's records, asks for a
-/// sync (``requestSync()``) and goes on reducing the next batch; the thread
-/// runs `fdatasync` and signals ``done``, a descriptor in the loop's event
-/// poll, with what came of it. One sync is asked for at a time.
+/// under `--fsync always`, or when the journal is replicated: the loop
+/// writes a batch's records, asks for a sync (``requestSync(replicating:)``)
+/// and goes on reducing the next batch; the thread runs `fdatasync` (under
+/// `--fsync always`), appends the records to the replicated log as the
+/// leader (``Replica/append(_:)``, which stops the daemon if it cannot),
+/// and signals ``done``, a descriptor in the loop's event poll, with what
+/// came of it. One sync is asked for at a time.
 final class JournalSyncThread: Sendable {
   /// The event poll's token for ``done``.
   static let token: UInt64 = 2
@@ -16,14 +19,22 @@ final class JournalSyncThread: Sendable {
   /// Readable once a sync has finished, until ``takeOutcome()``.
   let done: WakeSignal
   private let writer: JournalWriter
+  /// Whether the thread syncs the journal (`--fsync always`).
+  private let syncsLocally: Bool
+  /// The replicated log's link, which a leader's batches are appended through.
+  private let replica: Replica?
+  /// The records of the batch to append, as the leader.
+  private let replicating = Mutex<[JournalRecord]>([])
   private let requests = DispatchSemaphore(value: 0)
   private let stopped = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
   /// What the last sync came to, until the loop takes it.
   private let outcome = Mutex<Result<UInt64, JournalWriteError>?>(nil)
 
-  init(writer: JournalWriter) throws {
+  init(writer: JournalWriter, syncsLocally: Bool, replica: Replica?) throws {
     self.writer = writer
+    self.syncsLocally = syncsLocally
+    self.replica = replica
     done = try WakeSignal()
     try DetachedThread.start(name: "journal-sync") { [self] in
       while true {
@@ -32,7 +43,13 @@ final class JournalSyncThread: Sendable {
         #if DEBUG
           DebugSyncGate.waitIfAsked(writer: writer)
         #endif
-        let result = Result { () throws(JournalWriteError) in try writer.syncWritten() }
+        let result =
+          syncsLocally ? Result { () throws(JournalWriteError) in try writer.syncWritten() } : .success(0)
+        let records = replicating.withLock { records in
+          defer { records = [] }
+          return records
+        }
+        if case .success = result, let replica, !records.isEmpty { replica.append(records) }
         outcome.withLock { $0 = result }
         done.signal()
       }
@@ -40,8 +57,10 @@ final class JournalSyncThread: Sendable {
     }
   }
 
-  /// Asks for what is written to be synced.
-  func requestSync() {
+  /// Asks for what is written to be synced, and `records` (a leader's
+  /// batch) to be appended to the replicated log.
+  func requestSync(replicating records: [JournalRecord] = []) {
+    replicating.withLock { $0 = records }
     requests.signal()
   }
 

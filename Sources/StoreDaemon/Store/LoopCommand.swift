@@ -1,4 +1,5 @@
 import ComposableCore
+import Journal
 import Wire
 
 /// What the other threads ask of the store loop (``StoreLoop/post(_:)``),
@@ -14,12 +15,20 @@ enum LoopCommand: Sendable {
   /// could not be read.
   case reconfigure(DependencyValues?, done: @Sendable () -> Void)
   case shutdown(done: @Sendable () -> Void)
+  /// Records of the replicated log this standby has not applied yet, in
+  /// order, from its replica thread.
+  case replicated([JournalRecord])
+  /// This standby now leads its store: the log is applied to its end.
+  case takeOver
+  /// The replica thread starts a new store's log: the loop's version and
+  /// state (canonical JSON), for the log's base.
+  case replicaBase(@Sendable (UInt64, [UInt8]) -> Void)
 
   /// Whether handling the command may reduce actions (and so joins the
   /// open batch); any other command first commits it.
   var reduces: Bool {
     switch self {
-    case .worker: true
+    case .worker, .replicated: true
     default: false
     }
   }

@@ -3,6 +3,7 @@ import ComposableCore
 import JSON
 import Journal
 import Platform
+import Replication
 import Wire
 
 /// The state the daemon starts from: the journal's newest snapshot plus the
@@ -75,7 +76,12 @@ struct StateRecovery<State: Codable> {
     let writer: JournalWriter
     do {
       writer = try journal.openWriter(
-        after: recovered, epoch: epoch, configuration: JournalWriter.Configuration(sync: options.syncPolicy))
+        after: recovered, epoch: epoch,
+        configuration: JournalWriter.Configuration(
+          sync: options.syncPolicy,
+          // A record the replicated log cannot carry is refused here, as
+          // too large, before any client hears of it.
+          maximumRecordBytes: options.replication == nil ? 64 << 20 : ReplicatedLog.maximumRecordBytes))
     } catch {
       throw RecoveryFailure(description: "cannot open the journal for writing: \(error)")
     }

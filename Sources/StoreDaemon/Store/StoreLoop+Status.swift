@@ -9,7 +9,7 @@ import Wire
 extension StoreLoop {
   var statusReport: JSONValue {
     let uptime = ContinuousClock.now - startedAt
-    return .object([
+    var report: JSONObject = [
       "server": .string("\(App.name) \(App.version)"),
       "protocol": .int(ProtocolVersion.current),
       "pid": .int(Int(getpid())),
@@ -23,7 +23,9 @@ extension StoreLoop {
       "effectsInFlight": .int(store.inFlight.count),
       "journal": committer.status,
       "workers": supervisor.status,
-    ])
+    ]
+    if let replica = committer.replica { report["replication"] = replica.status }
+    return .object(report)
   }
 
   /// What must reach systemd's status at once: the degraded workers, and
@@ -41,6 +43,9 @@ extension StoreLoop {
       "\(clients.count) client\(clients.count == 1 ? "" : "s"), \(subscribers) subscriber\(subscribers == 1 ? "" : "s")",
       "workers: " + supervisor.phases.map { "\($0.kind.rawValue) \($0.phase)" }.joined(separator: ", "),
     ]
+    if let replica = committer.replica {
+      parts.insert("\(replica.role.rawValue) the store \(replica.options.storeID)", at: 0)
+    }
     let degraded = supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
     if !degraded.isEmpty { parts.append("DEGRADED: " + degraded.joined(separator: ", ")) }
     if committer.writesRefused != nil { parts.append("WRITES REFUSED after a journal failure (see the log)") }

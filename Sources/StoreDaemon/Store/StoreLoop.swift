@@ -7,6 +7,7 @@ import JSON
 import Journal
 import Platform
 import Replay
+import Replication
 import Synchronization
 import Wire
 
@@ -55,10 +56,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private let stateEncoder = StateDocumentEncoder<App.Root.State>()
   let committer: JournalCommitter
   /// The state before the open batch, to go back to if it is refused.
-  private var stateBeforeBatch: App.Root.State
+  var stateBeforeBatch: App.Root.State
   /// The state before the batch being synced, to go back to if its sync is
   /// refused (the open batch is undone with it).
-  private var stateBeforeSyncing: App.Root.State
+  var stateBeforeSyncing: App.Root.State
   let supervisor: WorkerSupervisor
   let history: HistoryRequests
   let service: ServiceReporter
@@ -80,6 +81,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     poll = try EventPoll()
     try poll.add(inbox.wake.descriptor, token: LoopWaiter.wakeToken, interest: .readable)
     server = ConnectionServer(poll: poll, options: options)
+    if let replication = options.replication {
+      try notifier.extendingStartTimeout(status: "checking the journal against the replicated log") {
+        try ReplicaSetup.prepare(journalPath: options.stateDirectory + "/journal", options: replication)
+      }
+    }
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
       try StateRecovery.run(
         options: options, retained: options.retainedDiffs, initialState: App.initialState,
@@ -94,9 +100,15 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
     }
+    let inbox = inbox
+    let replica = options.replication.map { replication in
+      Replica(
+        options: replication, me: LeaderInfo(node: replication.nodeName, socket: options.socketPath),
+        epoch: recovery.epoch, schema: App.schemaVersion, post: { command in inbox.post(command) })
+    }
     committer = try JournalCommitter(
       journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
-      syncPolicy: options.syncPolicy, supervisor: supervisor)
+      syncPolicy: options.syncPolicy, supervisor: supervisor, replica: replica)
     if let syncDone = committer.syncDone {
       try poll.add(syncDone, token: JournalSyncThread.token, interest: .readable)
     }
@@ -139,8 +151,18 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// The effect workers are started first, from this thread.
   func run() {
     MemoryRelease.configure()
-    supervisor.startAll()
-    reduceRecoveryActionsIfNeeded()
+    if let replica = committer.replica {
+      // A standby until the replica thread wins the leadership
+      // (``takeOver()``): the workers start then.
+      do {
+        try replica.start(after: store.version)
+      } catch {
+        replica.stepDown("cannot start the replica thread: \(error)")
+      }
+    } else {
+      supervisor.startAll()
+      reduceRecoveryActionsIfNeeded()
+    }
     while isRunning {
       watchWorkerSockets()
       var deadline = min(.now + tick, supervisor.nextWakeup, service.nextWakeup)
@@ -280,7 +302,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   /// Starts a batch unless one is open: remembers what to go back to, and
   /// holds every client's outbox and every new effect.
-  private func openBatchIfNeeded() {
+  func openBatchIfNeeded() {
     guard !committer.isOpen else { return }
     stateBeforeBatch = store.state
     let before = Batch.Before(
@@ -359,7 +381,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   /// Returns once everything reduced is durable (or undone): before a
   /// request that reads the state, and before commands that do not reduce.
-  private func makeDurable() {
+  func makeDurable() {
     if let outcome = committer.waitForSync() { settleSync(outcome) }
     commitBatch()
     if let outcome = committer.waitForSync() { settleSync(outcome) }
@@ -381,6 +403,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// before the first) and telling their senders.
   private func undo(_ batches: [Batch], to state: App.Root.State, because reason: String) {
     let before = batches[0].before
+    if let replica = committer.replica, !committer.replicates || committer.writesRefused != nil {
+      // A standby's journal must hold the log, and a leader that can write
+      // nothing more must let a standby lead.
+      replica.stepDown("the journal refused versions from \(before.version + 1) on: \(reason)")
+    }
     store.restore(state: state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
     publisher.undoBatch(document: before.document, version: before.version)
     history.forgetRecords(after: before.version)
@@ -405,7 +432,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// (``Reducer/recoveryActions(for:)``) is reduced, recorded as sent by the
   /// recovery, all under one origin. After a clean stop nothing waits
   /// (stopping failed every effect in flight), and nothing is reduced.
-  private func reduceRecoveryActionsIfNeeded() {
+  func reduceRecoveryActionsIfNeeded() {
     let waiting = root.recoveryActions(for: store.state)
     guard !waiting.isEmpty else { return }
     openBatchIfNeeded()
@@ -482,6 +509,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       done()
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
+    case .replicated(let records):
+      applyReplicated(records)
+    case .takeOver:
+      takeOver()
+    case .replicaBase(let reply):
+      reply(publisher.version, CanonicalJSON.encode(publisher.document))
     case .shutdown(let done):
       // No new connections. Pending effects fail (their features hear why),
       // and the workers are told to stop by the end of file on their
@@ -507,6 +540,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       } catch {
         Log.error("closing the journal: \(error)")
       }
+      committer.replica?.stop()
       let deadline = DispatchTime.now() + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
       // The waits the failures settled are answered before goodbye.
@@ -635,6 +669,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       if let reason = committer.writesRefused {
         send(.error(id: id, code: .journal, message: "the action was not applied: \(reason)"), to: connection)
+        return
+      }
+      if let replica = committer.replica, !committer.replicates {
+        send(.error(id: id, code: .notLeader, message: Self.notLeaderMessage(replica)), to: connection)
         return
       }
       let origin = nextOrigin

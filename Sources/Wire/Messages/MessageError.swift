@@ -46,6 +46,9 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
   case versionUnavailable = "version_unavailable"
   /// The connection already has a subscription.
   case alreadySubscribed = "already_subscribed"
+  /// The daemon is a standby of a replicated store: it answers reads, and
+  /// the message names the leader, which takes sends.
+  case notLeader = "not_leader"
   /// Something failed inside the daemon; the message says what.
   case `internal` = "internal"
 }

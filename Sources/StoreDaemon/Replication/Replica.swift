@@ -1,0 +1,299 @@
+import Dispatch
+import Glibc
+import JSON
+import Journal
+import Platform
+import Replication
+import Synchronization
+
+/// A replicated daemon's part in its store's log in etcd
+/// (docs/OPERATIONS.md, "A store across machines").
+///
+/// Every daemon starts as a standby: its thread follows the log from the
+/// version its journal ends at, handing each batch of records to the store
+/// loop (``LoopCommand/replicated(_:)``), which applies their patches,
+/// publishes them and writes them to its own journal. When no daemon holds
+/// the leader key, the thread campaigns for it; the winner finishes the log,
+/// tells the loop to take over (``LoopCommand/takeOver``) and from then on
+/// renews the lease and compacts the log after snapshots. The journal's
+/// sync thread appends each batch through ``append(_:)`` before it counts
+/// as durable.
+///
+/// A daemon that can no longer lead or follow (deposed, its lease expired,
+/// etcd out of reach for the lease's time, the log compacted past it) stops
+/// at once with status 75, the way a crash would: nothing not yet committed
+/// is acknowledged, and started again it follows the log.
+final class Replica: Sendable {
+  /// The exit status of a daemon that stopped leading or following.
+  static let exitStatus: Int32 = 75
+
+  enum Role: String, Sendable {
+    case following, leading
+  }
+
+  private struct Shared {
+    var role = Role.following
+    /// The leader as last seen, for the error a standby gives a sender.
+    var leader: LeaderInfo?
+    var leadership: ReplicatedLog.Leadership?
+    /// The log's head as this daemon knows it.
+    var head: UInt64 = 0
+    /// A snapshot to make the log's base, from the loop.
+    var compaction: (version: UInt64, state: [UInt8])?
+    var isStopping = false
+  }
+
+  let options: ReplicationOptions
+  /// This daemon as its leader key would name it.
+  let me: LeaderInfo
+  /// The epoch of this daemon's journal, which the store's must be.
+  let epoch: String
+  /// The app's schema version, written with the log's base.
+  let schema: Int
+  private let shared = Mutex(Shared())
+  /// The sync thread's connection to etcd, apart from the replica thread's.
+  private let appender: Mutex<ReplicatedLog>
+  /// Wakes the leader's thread for a compaction or a stop.
+  private let wake = DispatchSemaphore(value: 0)
+  private let post: @Sendable (LoopCommand) -> Void
+
+  init(
+    options: ReplicationOptions, me: LeaderInfo, epoch: String, schema: Int,
+    post: @escaping @Sendable (LoopCommand) -> Void
+  ) {
+    self.options = options
+    self.me = me
+    self.epoch = epoch
+    self.schema = schema
+    self.post = post
+    appender = Mutex(options.makeLog())
+  }
+
+  var role: Role { shared.withLock { $0.role } }
+
+  /// Who leads, as far as this daemon knows.
+  var leader: LeaderInfo? { shared.withLock { $0.leader } }
+
+  /// The replication as `tcactl status` shows it.
+  var status: JSONValue {
+    shared.withLock { shared in
+      var object: JSONObject = [
+        "store": .string(options.storeID), "node": .string(me.node), "role": .string(shared.role.rawValue),
+        "head": .int(Int(clamping: shared.head)),
+        "etcd": .array(JSONArray(options.endpoints.map { .string($0.description) })),
+      ]
+      if let leader = shared.leader {
+        object["leader"] = .object(["node": .string(leader.node), "socket": .string(leader.socket)])
+      }
+      return .object(object)
+    }
+  }
+
+  /// Starts following the log after `version`, on a thread of its own.
+  func start(after version: UInt64) throws {
+    shared.withLock { $0.head = version }
+    try DetachedThread.start(name: "replica") { [self] in
+      follow(after: version)
+    }
+  }
+
+  // MARK: Leading
+
+  /// Appends a durable batch's records to the log, as the leader; returns
+  /// once etcd has committed them. Called by the journal's sync thread, one
+  /// batch at a time. A daemon that cannot append stops (``stepDown(_:)``).
+  func append(_ records: [JournalRecord]) {
+    guard let first = records.first, let last = records.last else { return }
+    let (leadership, head) = shared.withLock { ($0.leadership, $0.head) }
+    guard let leadership else { stepDown("versions \(first.version)…\(last.version) were reduced by a standby") }
+    do throws(ReplicationError) {
+      let committed = try appender.withLock { log throws(ReplicationError) in
+        try log.append(records, after: head, as: leadership)
+      }
+      shared.withLock { $0.head = committed }
+    } catch {
+      stepDown("cannot append versions \(first.version)…\(last.version) to the log: \(error)")
+    }
+  }
+
+  /// Asks the leader's thread to make the snapshot at `version` the log's
+  /// base (after the loop wrote it to its own journal).
+  func compact(version: UInt64, state: [UInt8]) {
+    shared.withLock { $0.compaction = (version, state) }
+    wake.signal()
+  }
+
+  /// A clean stop: a leader gives the lease up, so a standby takes over
+  /// without waiting for it to expire.
+  func stop() {
+    shared.withLock { $0.isStopping = true }
+    wake.signal()
+    guard let leadership = shared.withLock({ $0.leadership }) else { return }
+    options.makeLog().resign(leadership)
+    Log.info("replication: gave up the leadership of the store '\(options.storeID)'")
+  }
+
+  /// Stops the process at once, as a crash would, so that nothing is
+  /// acknowledged that the log does not hold.
+  func stepDown(_ reason: String) -> Never {
+    Log.error(
+      "replication: \(reason); stopping (status \(Self.exitStatus)) so that nothing uncommitted is acknowledged; "
+        + "started again, \(DaemonName.current) follows the log of the store '\(options.storeID)'")
+    _exit(Self.exitStatus)
+  }
+
+  // MARK: The thread
+
+  /// Follows the log, campaigning whenever there is no leader; returns
+  /// never (leading ends in ``stepDown(_:)`` or a stop).
+  private func follow(after version: UInt64) {
+    let log = options.makeLog()
+    var applied = version
+    var watch: EtcdWatch?
+    var lastProblem = ""
+    while !shared.withLock({ $0.isStopping }) {
+      do throws(ReplicationError) {
+        guard let head = try log.head() else {
+          // A store not yet in etcd: its first leader starts its log.
+          if try campaign(log, applied: &applied) { return }
+          usleep(200_000)
+          continue
+        }
+        guard head.epoch == epoch else {
+          stepDown(
+            "the store's epoch in etcd is \(head.epoch), and this daemon's journal's is \(epoch): its journal is "
+              + "another lineage of versions, which it sets aside at its next start")
+        }
+        let (records, revision) = try log.records(after: applied)
+        if let last = records.last {
+          post(.replicated(records))
+          applied = last.version
+          shared.withLock { $0.head = applied }
+        }
+        if let current = try log.leader() {
+          shared.withLock { $0.leader = current.info }
+        } else if try campaign(log, applied: &applied) {
+          return
+        }
+        if watch == nil { watch = try log.watch(after: revision) }
+        // Any change to the store's keys (a batch, the leader going) or a
+        // second gone: look again.
+        do {
+          _ = try watch?.next(until: .now + .seconds(1))
+        } catch {
+          watch?.close()
+          watch = nil
+        }
+        lastProblem = ""
+      } catch {
+        if case .compacted = error {
+          stepDown("the log was compacted past version \(applied), where this daemon is (\(error))")
+        }
+        if case .damaged = error { stepDown("\(error)") }
+        watch?.close()
+        watch = nil
+        let problem = "\(error)"
+        if problem != lastProblem { Log.warning("replication: following the log: \(problem); trying again") }
+        lastProblem = problem
+        usleep(200_000)
+      }
+    }
+  }
+
+  /// Campaigns for the leader key; true once this daemon leads (and the
+  /// thread has run the leadership to its end).
+  private func campaign(_ log: ReplicatedLog, applied: inout UInt64) throws(ReplicationError) -> Bool {
+    guard let leadership = try log.campaign(as: me, ttl: options.leaseTTL) else { return false }
+    do throws(ReplicationError) {
+      try takeOver(log, leadership, applied: &applied)
+    } catch {
+      log.resign(leadership)
+      throw error
+    }
+    lead(log, leadership)
+    return true
+  }
+
+  /// Finishes the log (or starts it, for a new store) and hands the store
+  /// loop the leadership.
+  private func takeOver(
+    _ log: ReplicatedLog, _ leadership: ReplicatedLog.Leadership, applied: inout UInt64
+  ) throws(ReplicationError) {
+    if try log.head() == nil {
+      let base = askLoopForBase()
+      guard try log.initialize(epoch: epoch, version: base.version, schema: schema, state: base.state, as: leadership)
+      else {
+        throw .deposed("another daemon started the store's log meanwhile")
+      }
+      Log.info(
+        "replication: started the log of the store '\(options.storeID)' in etcd after version \(base.version) "
+          + "(epoch \(epoch))")
+      applied = base.version
+    }
+    guard let head = try log.head(), head.epoch == epoch else {
+      throw .damaged("the store's epoch changed while this daemon took over")
+    }
+    let (records, _) = try log.records(after: applied)
+    if let last = records.last {
+      post(.replicated(records))
+      applied = last.version
+    }
+    guard applied == head.version else {
+      throw .damaged("the log ends at version \(applied), and its head says \(head.version)")
+    }
+    shared.withLock {
+      $0.role = .leading
+      $0.leadership = leadership
+      $0.head = applied
+      $0.leader = me
+    }
+    post(.takeOver)
+    Log.info("replication: leading the store '\(options.storeID)' from version \(applied) as \(me.node)")
+  }
+
+  /// The leader's thread: renews the lease a third of its time apart and
+  /// compacts the log when asked, until the daemon stops.
+  private func lead(_ log: ReplicatedLog, _ leadership: ReplicatedLog.Leadership) {
+    let period = Duration.milliseconds(leadership.ttl * 1000 / 3)
+    var renewed = ContinuousClock.now
+    while true {
+      _ = wake.wait(timeout: .now() + .milliseconds(Int(period.wholeMilliseconds)))
+      let (stopping, compaction) = shared.withLock { shared in
+        defer { shared.compaction = nil }
+        return (shared.isStopping, shared.compaction)
+      }
+      if stopping { return }
+      if let compaction {
+        do throws(ReplicationError) {
+          try log.compact(version: compaction.version, schema: schema, state: compaction.state, as: leadership)
+          Log.info("replication: the log now starts after the snapshot at version \(compaction.version)")
+        } catch {
+          if case .deposed = error { stepDown("\(error)") }
+          Log.warning("replication: could not compact the log to version \(compaction.version): \(error)")
+        }
+      }
+      guard ContinuousClock.now - renewed >= period else { continue }
+      do throws(ReplicationError) {
+        guard try log.keepAlive(leadership) else { stepDown("the leader's lease expired") }
+        renewed = .now
+      } catch {
+        if ContinuousClock.now - renewed >= .seconds(leadership.ttl) {
+          stepDown("the leader's lease could not be renewed for its \(leadership.ttl) s: \(error)")
+        }
+      }
+    }
+  }
+
+  /// The state and version the loop has, to start a new store's log with.
+  private func askLoopForBase() -> (version: UInt64, state: [UInt8]) {
+    let answer = Mutex<(UInt64, [UInt8])?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    post(
+      .replicaBase { version, state in
+        answer.withLock { $0 = (version, state) }
+        done.signal()
+      })
+    done.wait()
+    return answer.withLock { $0! }
+  }
+}

@@ -1,0 +1,108 @@
+import FoundationEssentials
+import Glibc
+import JSON
+import Journal
+import Platform
+import Replication
+
+/// Makes a replicated daemon's journal a prefix of its store's log before
+/// recovery reads it (docs/OPERATIONS.md, "A store across machines"). The
+/// log in etcd is the truth; the local journal is this daemon's copy:
+///
+/// - records after the log's base that the log does not hold, or holds
+///   otherwise (written by a leader deposed before they committed), are set
+///   aside, with the ones after them;
+/// - a journal of another epoch, or one that cannot be checked against the
+///   log (its snapshot is older than the log's base, or newer than its
+///   head), is moved aside whole, to `journal.replaced-<time>`, and the
+///   log's snapshot starts a new one.
+///
+/// Nothing is deleted. A store not yet in etcd leaves the journal as it is:
+/// its first leader starts the log from it.
+enum ReplicaSetup {
+  static func prepare(journalPath: String, options: ReplicationOptions) throws {
+    let log = options.makeLog()
+    let head: ReplicatedLog.Head
+    do {
+      guard let read = try log.head() else { return }
+      head = read
+    } catch {
+      throw SetupError("cannot read the store '\(options.storeID)' from etcd: \(error)")
+    }
+    if access(journalPath, F_OK) == 0 {
+      let journal = try JournalDirectory(path: journalPath)
+      let recovered = try journal.recover()
+      let snapshot = recovered.snapshot?.version ?? 0
+      let isEmpty = recovered.snapshot == nil && recovered.records.isEmpty
+      if isEmpty {
+        // Nothing to keep: the log's snapshot starts it below.
+      } else if recovered.epoch != head.epoch || snapshot < head.base.version || snapshot > head.version {
+        let reason =
+          recovered.epoch != head.epoch
+          ? "it is of epoch \(recovered.epoch ?? "none"), the store's is \(head.epoch)"
+          : "its snapshot at version \(snapshot) is outside the log's versions \(head.base.version)…\(head.version)"
+        let aside = journalPath + ".replaced-\(WallClock.milliseconds())"
+        guard rename(journalPath, aside) == 0 else {
+          throw SetupError("cannot move the journal \(journalPath) aside: \(String(cString: strerror(errno)))")
+        }
+        Log.warning("replication: moved the journal aside to \(aside) (\(reason)); starting from the log's snapshot")
+      } else {
+        try setAsideWhatTheLogLacks(recovered, journal: journal, log: log, head: head, options: options)
+        return
+      }
+    }
+    try install(log: log, journalPath: journalPath, options: options)
+  }
+
+  /// Sets aside the local records from the first the log does not hold as
+  /// they are.
+  private static func setAsideWhatTheLogLacks(
+    _ recovered: RecoveredJournal, journal: JournalDirectory, log: ReplicatedLog, head: ReplicatedLog.Head,
+    options: ReplicationOptions
+  ) throws {
+    guard let first = recovered.records.first else { return }
+    let logged: [JournalRecord]
+    do {
+      logged = try log.records(after: first.version - 1).records
+    } catch {
+      throw SetupError("cannot read the log of the store '\(options.storeID)' from etcd: \(error)")
+    }
+    for (index, entry) in recovered.records.enumerated() {
+      let local = try entry.decoded()
+      if index < logged.count && logged[index] == local { continue }
+      let why =
+        index < logged.count
+        ? "the store's log holds another record of version \(entry.version)"
+        : "the store's log ends at version \(head.version)"
+      for event in try journal.setAside(
+        from: entry, problem: "\(why): written by a leader deposed before it was committed")
+      {
+        Log.warning("replication: \(event)")
+      }
+      return
+    }
+  }
+
+  /// Starts a journal from the log's snapshot.
+  private static func install(log: ReplicatedLog, journalPath: String, options: ReplicationOptions) throws {
+    let base: ReplicatedLog.Base
+    let state: JSONValue
+    let epoch: String
+    do {
+      guard let head = try log.head(), let snapshot = try log.snapshot() else {
+        throw SetupError("the store '\(options.storeID)' went from etcd while this daemon started")
+      }
+      base = snapshot.base
+      epoch = head.epoch
+      state = try JSONParser.parse(snapshot.state)
+    } catch let error as SetupError {
+      throw error
+    } catch {
+      throw SetupError("cannot read the snapshot of the store '\(options.storeID)' from etcd: \(error)")
+    }
+    let journal = try JournalDirectory(path: journalPath)
+    try journal.writeSnapshot(version: base.version, state: state, epoch: epoch, schema: base.schema)
+    Log.info(
+      "replication: started the journal from the log's snapshot at version \(base.version) (epoch \(epoch))")
+  }
+}

@@ -1,0 +1,40 @@
+import Glibc
+import Replication
+
+/// `--replicate` and the options beside it: the etcd cluster holding the
+/// store's log, which store, and this daemon's name in it.
+struct ReplicationOptions: Sendable {
+  /// The etcd members, as `--replicate etcd://HOST:PORT,…` names them.
+  var endpoints: [EtcdEndpoint]
+  /// The store's name in etcd (`--store-id`): daemons of one store share it.
+  var storeID: String
+  /// This daemon's name in the leader key (`--node-name`; the host name).
+  var nodeName: String
+  /// Seconds the leader's lease lasts unrenewed (`--lease-ttl`): how long a
+  /// standby waits after the leader stops before it takes over.
+  var leaseTTL: Int = 10
+
+  /// A client for one thread: each request tried at each member in turn,
+  /// for at most the lease's time in all (past it, the leadership that a
+  /// write needs may be gone anyway).
+  func makeLog() -> ReplicatedLog {
+    let timeout = Duration.seconds(max(1, leaseTTL / 3))
+    return ReplicatedLog(
+      storeID: storeID, client: EtcdClient(endpoints: endpoints, timeout: timeout, patience: .seconds(leaseTTL)))
+  }
+
+  /// Whether `name` may name a store: letters, digits, `.`, `_` and `-`.
+  static func isValidStoreID(_ name: String) -> Bool {
+    !name.isEmpty && name.utf8.count <= 128 && name != "." && name != ".."
+      && name.unicodeScalars.allSatisfy {
+        $0.isASCII && ($0.properties.isAlphabetic || "0123456789._-".unicodeScalars.contains($0))
+      }
+  }
+
+  /// The host's name, for `--node-name`'s default.
+  static func hostName() -> String {
+    var buffer = [CChar](repeating: 0, count: 256)
+    guard gethostname(&buffer, buffer.count - 1) == 0 else { return "localhost" }
+    return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+}
