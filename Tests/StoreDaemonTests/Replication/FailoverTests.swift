@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+import Glibc
+import JSON
+import Synchronization
+import TestSupport
+import Testing
+import Wire
+
+/// A store replicated through a real three-member etcd cluster, with two
+/// real daemons: the standby mirrors the leader, takes over when it dies,
+/// and nothing acknowledged is lost (docs/OPERATIONS.md, "A store across
+/// machines").
+@Suite(.serialized, .enabled(if: EtcdCluster.isInstalled, "etcd is installed by .ci/run (etcd-server)"))
+struct FailoverTests {
+  @Test func theStandbyHoldsTheLeadersVersionsAndRefusesSendsNamingTheLeader() throws {
+    let store = try ReplicatedStore(storeID: "mirror")
+    let leader = try store.daemons[0].client()
+    let watcher = try store.daemons[1].client("watcher")
+    try watcher.subscribe(path: "/counter")
+    guard case .snapshot(let start, _, _, _) = try watcher.nextMessage() else {
+      Issue.record("the standby's subscription did not start with a snapshot")
+      return
+    }
+    var versions: [UInt64] = []
+    for _ in 0..<5 { versions.append(try leader.send(path: "counter.incrementButtonTapped")) }
+    // The standby publishes every version, as the leader did.
+    for version in versions where version > start {
+      let message = try nextMessage(from: watcher) { if case .diff = $0 { true } else { false } }
+      guard case .diff(let seen, _, let summary, _) = message else { continue }
+      #expect(seen == version)
+      #expect(summary == "counter.incrementButtonTapped")
+    }
+    try store.waitForVersion(versions.last!, at: 1)
+    let standby = try store.daemons[1].client()
+    #expect(try standby.get(path: "/counter/count").value == .int(5))
+    #expect(standby.epoch == leader.epoch)
+    // The same log, record for record.
+    let leaderLog = try leader.log(since: 0, last: nil).records
+    let standbyLog = try standby.log(since: 0, last: nil).records
+    #expect(leaderLog.map(\.version) == standbyLog.map(\.version))
+    #expect(leaderLog.map(\.action) == standbyLog.map(\.action))
+    #expect(leaderLog.map(\.origin) == standbyLog.map(\.origin))
+    // A send to the standby is refused, naming the leader's socket.
+    let refusal = Result { () throws(ClientError) in try standby.send(path: "counter.incrementButtonTapped") }
+    guard case .failure(.rejected(let code, let message)) = refusal else {
+      Issue.record("the standby did not refuse the send: \(refusal)")
+      return
+    }
+    #expect(code == .notLeader)
+    #expect(message.contains(store.daemons[0].socketPath))
+    #expect(store.replication(1)?[path: "role"] == .string("following"))
+    #expect(try standby.get(path: "/counter/count").value == .int(5))
+  }
+
+  @Test func killingTheLeaderAgainAndAgainLosesNothingAcknowledged() throws {
+    let store = try ReplicatedStore(storeID: "chaos")
+    let sockets = store.sockets
+    let shared = ChaosRecord()
+    let group = DispatchGroup()
+    // Three clients send, each a value of its own every time, to whichever
+    // daemon leads: a standby's `not_leader` sends them to the other.
+    for sender in 0..<3 {
+      DispatchQueue.global().async(group: group) {
+        var target = sender % sockets.count
+        var client: WireClient?
+        var count = 0
+        while !shared.stopping.load(ordering: .relaxed) {
+          if client == nil {
+            client = try? WireClient(path: sockets[target], clientName: "sender\(sender)")
+            if client == nil {
+              target = (target + 1) % sockets.count
+              usleep(20_000)
+              continue
+            }
+          }
+          let value = "s\(sender)-\(count)"
+          count += 1
+          do {
+            let version = try client!.send(path: "bmi.input.binding.height", arguments: [value])
+            shared.acknowledged.withLock { $0[version] = value }
+          } catch ClientError.rejected(.notLeader, _) {
+            client = nil
+            target = (target + 1) % sockets.count
+            usleep(20_000)
+          } catch {
+            // No answer: it may or may not have been applied, and is not
+            // counted either way.
+            client = nil
+          }
+        }
+      }
+    }
+    // A watcher on the leader, resuming on the new one after each failover.
+    DispatchQueue.global().async(group: group) {
+      var last: UInt64?
+      var epoch: String?
+      while !shared.stopping.load(ordering: .relaxed) {
+        guard let node = leadingNode(sockets), let client = try? WireClient(path: sockets[node], clientName: "watcher")
+        else {
+          usleep(20_000)
+          continue
+        }
+        do {
+          try client.subscribe(path: "", since: last, epoch: epoch)
+          epoch = client.epoch
+          while !shared.stopping.load(ordering: .relaxed) {
+            guard let message = try client.nextMessage(until: .now + .milliseconds(200)) else { continue }
+            switch message {
+            case .snapshot(let version, _, _, _):
+              shared.watched.withLock { $0.snapshots += 1 }
+              last = version
+            case .ack:
+              shared.watched.withLock { $0.resumptions += 1 }
+            case .diff(let version, _, _, _):
+              shared.watched.withLock { $0.versions.append(version) }
+              last = version
+            default:
+              break
+            }
+          }
+        } catch {
+          continue
+        }
+      }
+    }
+    var killed = 0
+    var previous = 0
+    for round in 0..<4 {
+      // A random number of acknowledged sends into the round, then SIGKILL.
+      let target = previous + Int.random(in: 5...40)
+      try waitUntil("\(target) sends are acknowledged (round \(round))") {
+        shared.acknowledged.withLock { $0.count } >= target
+      }
+      previous = shared.acknowledged.withLock { $0.count }
+      let leader = try store.waitForLeader()
+      store.kill(leader)
+      killed += 1
+      _ = try store.waitForLeader(excluding: leader)
+      try store.restart(leader)
+    }
+    let final = previous + 20
+    try waitUntil("\(final) sends are acknowledged after the last failover") {
+      shared.acknowledged.withLock { $0.count } >= final
+    }
+    shared.stopping.store(true, ordering: .relaxed)
+    group.wait()
+
+    let leader = try store.waitForLeader()
+    let client = try store.daemons[leader].client()
+    var records: [LogEntry] = []
+    var since: UInt64 = 0
+    while true {
+      let page = try client.log(since: since, last: nil)
+      records += page.records
+      guard page.more, let last = page.records.last else { break }
+      since = last.version
+    }
+    // Versions from 1, with no gap and none twice, across every failover.
+    #expect(records.map(\.version) == Array(1...UInt64(records.count)))
+    // Every acknowledged send is in the log at its version, with its value.
+    let acked = shared.acknowledged.withLock { $0 }
+    var lost: [String] = []
+    for (version, value) in acked.sorted(by: { $0.key < $1.key }) {
+      let index = Int(version) - 1
+      let action = index < records.count ? String(decoding: CanonicalJSON.encode(records[index].action), as: UTF8.self) : ""
+      guard action.contains("\"\(value)\"") else {
+        lost.append("v\(version) \(value)")
+        continue
+      }
+    }
+    #expect(lost.isEmpty, "acknowledged but not in the log: \(lost.prefix(10))")
+    #expect(killed == 4)
+    // The watcher saw each version once, in order, resuming every time.
+    let seen = shared.watched.withLock { $0 }
+    #expect(seen.versions == Array(seen.versions.sorted()))
+    #expect(Set(seen.versions).count == seen.versions.count)
+    #expect(seen.snapshots == 1, "the watcher resumed by version after each failover, not by a new snapshot")
+    #expect(seen.resumptions >= 4)
+    if let first = seen.versions.first, let last = seen.versions.last {
+      #expect(seen.versions == Array(first...last), "the watcher missed versions")
+    }
+  }
+}
+
+/// What the chaos test's clients saw, shared with their threads.
+private final class ChaosRecord: Sendable {
+  /// Each acknowledged send's version and value.
+  let acknowledged = Mutex<[UInt64: String]>([:])
+  let stopping = Atomic<Bool>(false)
+  /// The versions the watcher saw in diffs, how often it resumed (an `ack`
+  /// to its subscription) and how many snapshots it got.
+  let watched = Mutex<(versions: [UInt64], resumptions: Int, snapshots: Int)>(([], 0, 0))
+}
+
+/// The index of the socket whose daemon says it leads.
+private func leadingNode(_ sockets: [String]) -> Int? {
+  sockets.indices.first { index in
+    guard let client = try? WireClient(path: sockets[index], clientName: "probe"), let report = try? client.status()
+    else { return false }
+    return report[path: "replication", "role"] == .string("leading")
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Glibc
+import JSON
+import TestSupport
+import Wire
+
+/// One store's daemons for a test, replicated through a real etcd cluster
+/// on 127.0.0.1: each daemon a real `storedaemon --replicate` with its own
+/// socket and state directory, the first started (and leading) before the
+/// others.
+final class ReplicatedStore {
+  let cluster: EtcdCluster
+  let storeID: String
+  let leaseTTL: Int
+  /// The daemons, by node: node `i` is named `node<i>`. A killed one stays
+  /// until ``restart(_:)`` replaces it.
+  private(set) var daemons: [DaemonProcess] = []
+
+  init(daemons count: Int = 2, storeID: String, leaseTTL: Int = 2, cluster: EtcdCluster? = nil) throws {
+    self.cluster = try cluster ?? EtcdCluster()
+    self.storeID = storeID
+    self.leaseTTL = leaseTTL
+    for node in 0..<count {
+      daemons.append(try DaemonProcess(arguments: arguments(node)))
+      if node == 0 { _ = try waitForLeader() }
+    }
+  }
+
+  /// The daemon's arguments beside its socket and state directory.
+  func arguments(_ node: Int) -> [String] {
+    ["--replicate", cluster.url, "--store-id", storeID, "--node-name", "node\(node)", "--lease-ttl", "\(leaseTTL)"]
+  }
+
+  var sockets: [String] { daemons.map(\.socketPath) }
+
+  /// The daemon's replication status (`role`, `leader`, `head`…), nil when
+  /// it does not answer.
+  func replication(_ node: Int) -> JSONValue? {
+    guard daemons[node].process.isRunning, let client = try? daemons[node].client("probe"),
+      let report = try? client.status()
+    else { return nil }
+    return report[path: "replication"]
+  }
+
+  /// The node that leads, once one does (and says so).
+  func waitForLeader(excluding excluded: Int? = nil) throws -> Int {
+    var leader: Int?
+    try waitUntil("a daemon of the store \(storeID) leads") {
+      leader = daemons.indices.first { node in
+        node != excluded && replication(node)?[path: "role"] == .string("leading")
+      }
+      return leader != nil
+    }
+    return leader!
+  }
+
+  /// Kills the node's daemon with SIGKILL.
+  func kill(_ node: Int) {
+    Glibc.kill(daemons[node].pid, SIGKILL)
+    daemons[node].process.waitUntilExit()
+  }
+
+  /// Starts the node's daemon again on its state, once it has stopped.
+  func restart(_ node: Int) throws {
+    daemons[node] = try DaemonProcess(reusing: daemons[node], arguments: arguments(node))
+  }
+
+  /// Waits until the node's daemon holds version `version`.
+  func waitForVersion(_ version: UInt64, at node: Int) throws {
+    try waitUntil("node\(node) reaches version \(version)") {
+      guard let client = try? daemons[node].client("probe"), let state = try? client.get(path: "/counter") else {
+        return false
+      }
+      return state.version >= version
+    }
+  }
+}
