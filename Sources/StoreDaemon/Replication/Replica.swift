@@ -277,8 +277,8 @@ final class Replica: Sendable {
         guard try log.keepAlive(leadership) else { stepDown("the leader's lease expired") }
         renewed = .now
       } catch {
-        if ContinuousClock.now - renewed >= .seconds(leadership.ttl) {
-          stepDown("the leader's lease could not be renewed for its \(leadership.ttl) s: \(error)")
+        if ContinuousClock.now - renewed >= options.patience {
+          stepDown("the leader's lease could not be renewed for \(options.patience): \(error)")
         }
       }
     }

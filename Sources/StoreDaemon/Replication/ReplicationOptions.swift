@@ -14,13 +14,17 @@ struct ReplicationOptions: Sendable {
   /// standby waits after the leader stops before it takes over.
   var leaseTTL: Int = 10
 
+  /// How long etcd may be out of reach before a leader gives up an
+  /// append or its lease, and steps down: the lease's time, and at least
+  /// the 10 s an etcd election can take on a busy machine (the fencing,
+  /// not this limit, keeps a deposed leader from appending).
+  var patience: Duration { .seconds(max(leaseTTL, 10)) }
+
   /// A client for one thread: each request tried at each member in turn,
-  /// for at most the lease's time in all (past it, the leadership that a
-  /// write needs may be gone anyway).
+  /// a third of the lease's time each, for ``patience`` in all.
   func makeLog() -> ReplicatedLog {
     let timeout = Duration.seconds(max(1, leaseTTL / 3))
-    return ReplicatedLog(
-      storeID: storeID, client: EtcdClient(endpoints: endpoints, timeout: timeout, patience: .seconds(leaseTTL)))
+    return ReplicatedLog(storeID: storeID, client: EtcdClient(endpoints: endpoints, timeout: timeout, patience: patience))
   }
 
   /// Whether `name` may name a store: letters, digits, `.`, `_` and `-`.
