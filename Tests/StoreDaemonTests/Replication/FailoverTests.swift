@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Glibc
 import JSON
+import Replication
 import Synchronization
 import TestSupport
 import Testing
@@ -247,6 +248,62 @@ struct FailoverTests {
     #expect(version >= 3)
     let log = try client.log(since: 0, last: nil).records
     #expect(log.map(\.version) == Array(1...version))
+  }
+
+  @Test func aRollInFlightOnTheDeadLeaderLandsOnTheNewOne() throws {
+    // The old leader's roll would take an hour; the new one's lands at once.
+    let store = try ReplicatedStore(
+      storeID: "recovery", extraArguments: [0: ["--dice-roll", "3600"], 1: ["--dice-roll", "0"]])
+    let leader = try store.daemons[0].client()
+    let rolled = try leader.send(path: "dice.view.rollButtonTapped")
+    #expect(try leader.get(path: "/dice/isRolling").value == .bool(true))
+    try store.waitForVersion(rolled, at: 1)
+    store.kill(0)
+    #expect(try store.waitForLeader() == 1)
+    let client = try store.daemons[1].client()
+    try waitUntil("the roll lands on the new leader") {
+      try client.get(path: "/dice/isRolling").value == .bool(false)
+    }
+    guard case .array(let history) = try client.get(path: "/dice/rollHistory").value else {
+      Issue.record("no roll history")
+      return
+    }
+    #expect(history.count == 1)
+    let log = try client.log(since: rolled, last: nil).records
+    let recovery = log.first { $0.summary == "dice.internal.recovered" }
+    #expect(recovery?.origin[path: "recovery"] == .bool(true), "the new leader's recovery restarted the roll")
+  }
+
+  @Test func theLogIsCompactedAfterSnapshotsAndAStandbyBehindItStartsFromTheSnapshot() throws {
+    let store = try ReplicatedStore(
+      storeID: "compaction", environment: ["STOREDAEMON_DEBUG_SNAPSHOT_RECORDS": "5"])
+    store.kill(1)
+    let leader = try store.daemons[0].client()
+    var version: UInt64 = 0
+    for _ in 0..<12 { version = try leader.send(path: "counter.incrementButtonTapped") }
+    // The leader's snapshots at 5 and 10 became the log's base in turn, and
+    // the records up to the base left etcd.
+    let etcd = EtcdClient(endpoints: try EtcdEndpoint.parse(url: store.cluster.url))
+    let prefix = Array("/storedaemon/compaction/".utf8)
+    try waitUntil("the log's base is the snapshot at version 10") {
+      let base = try etcd.range(prefix + Array("base".utf8)).values.first?.value ?? []
+      return String(decoding: base, as: UTF8.self).contains("\"version\":10")
+    }
+    let logKeys = try etcd.range(prefix + Array("log/".utf8), end: EtcdClient.prefixEnd(of: prefix + Array("log/".utf8)))
+      .values.map { UInt64(String(decoding: $0.key.suffix(20), as: UTF8.self)) ?? 0 }
+    #expect(!logKeys.isEmpty && logKeys.allSatisfy { $0 > 10 })
+    // The standby's journal ends at 0, behind the base: it is set aside,
+    // and the standby starts from the log's snapshot and follows.
+    try store.restart(1)
+    try store.waitForVersion(version, at: 1)
+    let standby = try store.daemons[1].client()
+    #expect(try standby.get(path: "/counter/count").value == .int(12))
+    #expect(try standby.get().value == leader.get().value)
+    let moved = try FileManager.default.contentsOfDirectory(atPath: store.daemons[1].stateDirectory)
+    #expect(moved.contains { $0.hasPrefix("journal.replaced-") })
+    #expect(store.daemons[1].standardError.contains("moved the journal aside"))
+    #expect(try leader.send(path: "counter.incrementButtonTapped") == version + 1)
+    try store.waitForVersion(version + 1, at: 1)
   }
 }
 

@@ -12,16 +12,24 @@ final class ReplicatedStore {
   let cluster: EtcdCluster
   let storeID: String
   let leaseTTL: Int
+  /// Arguments and environment of each node's daemon beyond the replication's.
+  let extraArguments: [Int: [String]]
+  let environment: [String: String]
   /// The daemons, by node: node `i` is named `node<i>`. A killed one stays
   /// until ``restart(_:)`` replaces it.
   private(set) var daemons: [DaemonProcess] = []
 
-  init(daemons count: Int = 2, storeID: String, leaseTTL: Int = 2, cluster: EtcdCluster? = nil) throws {
-    self.cluster = try cluster ?? EtcdCluster()
+  init(
+    daemons count: Int = 2, storeID: String, leaseTTL: Int = 2, extraArguments: [Int: [String]] = [:],
+    environment: [String: String] = [:]
+  ) throws {
+    cluster = try EtcdCluster()
     self.storeID = storeID
     self.leaseTTL = leaseTTL
+    self.extraArguments = extraArguments
+    self.environment = environment
     for node in 0..<count {
-      daemons.append(try DaemonProcess(arguments: arguments(node)))
+      daemons.append(try DaemonProcess(arguments: arguments(node), environment: environment))
       if node == 0 { _ = try waitForLeader() }
     }
   }
@@ -29,6 +37,7 @@ final class ReplicatedStore {
   /// The daemon's arguments beside its socket and state directory.
   func arguments(_ node: Int) -> [String] {
     ["--replicate", cluster.url, "--store-id", storeID, "--node-name", "node\(node)", "--lease-ttl", "\(leaseTTL)"]
+      + (extraArguments[node] ?? [])
   }
 
   var sockets: [String] { daemons.map(\.socketPath) }
@@ -62,7 +71,7 @@ final class ReplicatedStore {
 
   /// Starts the node's daemon again on its state, once it has stopped.
   func restart(_ node: Int) throws {
-    daemons[node] = try DaemonProcess(reusing: daemons[node], arguments: arguments(node))
+    daemons[node] = try DaemonProcess(reusing: daemons[node], arguments: arguments(node), environment: environment)
   }
 
   /// Waits until the node's daemon holds version `version`.
