@@ -17,7 +17,9 @@ enum Usage {
       help COMMAND          show a command's usage and options (also `tcactl COMMAND --help`)
 
     options:
-      --socket PATH   the daemon's socket (default: $TCA_SOCKET, else the daemon's default)
+      --socket PATH   the daemon's socket (default: $TCA_SOCKET, else the daemon's default); for a
+                      replicated store, its daemons' sockets separated by commas (A,B,…): reads
+                      go to the first that answers, sends follow the leader
       --app NAME      the daemon's name, for its default socket and service user
                       (default: $TCA_APP, else storedaemon; a hosted app's daemon has its own)
       --daemon-user USER
@@ -63,6 +65,15 @@ enum Usage {
         the daemon runs with --allow-internal-actions. A word after PATH that
         starts with `-` is a value (`tcactl send search.textChanged -x`), -h
         excepted; after `--`, every word is.
+
+        With several sockets (--socket A,B,…: a replicated store's daemons), a
+        standby that refuses the action (not_leader) passes it on: to the
+        leader it names if that socket is in the list, else to the next one.
+        While the store elects a leader, send tries the list again, a little
+        later each round, for up to 30 s (--timeout S with --wait); then it
+        fails, saying what each socket said. A send whose connection ended
+        before its answer is not sent again: it may or may not have been
+        applied (exit 69).
         """
     case "get":
       return """
@@ -123,7 +134,9 @@ enum Usage {
         With --json, prints one JSON object per line: first {"state":…,"version":N}
         (or {"epoch":E,"resumedAfter":N} when resuming), then
         {"action":"…","patch":[…],"version":N} per change.
-        Stops with ^C.
+        With several sockets (--socket A,B,…: a replicated store's daemons), a
+        connection that ends is made again to the first that answers (for up to
+        30 s), resuming after the last version shown. Stops with ^C.
         """
     case "actions":
       return """
@@ -142,9 +155,10 @@ enum Usage {
         usage: tcactl status [--json]
 
         Shows the daemon's version, pid, uptime, epoch, state version, clients,
-        subscribers, effects in flight, socket and state directory, then a table of
-        its effect workers: kind, state, pid, restarts, requests in flight and
-        queued, and how its last process ended.
+        subscribers, effects in flight, socket and state directory; for a daemon of
+        a replicated store, the store, its role (leading or following) and the
+        leader; then a table of its effect workers: kind, state, pid, restarts,
+        requests in flight and queued, and how its last process ended.
         """
     default:
       return nil

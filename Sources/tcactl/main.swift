@@ -38,17 +38,18 @@ default:
 
 let client: WireClient
 do {
+  // Reads go to the first socket that answers; sends follow the leader of
+  // a replicated store across the list, for as long as --timeout.
   client = try WireClient(
-    path: invocation.socketPath, clientName: "tcactl \(command.rawValue)", daemon: invocation.app,
-    daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app))
+    paths: invocation.socketPaths, clientName: "tcactl \(command.rawValue)", daemon: invocation.app,
+    daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app), leaderTimeout: invocation.timeout)
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many
   // clients, another protocol version): the daemon answered, so 1. Anything
   // else, a daemon that accepted but never answered and a process of another
   // user listening in its place included, is 69.
-  if case .rejected = error { exit(Invocation.ExitCode.rejected.rawValue) }
-  exit(Invocation.ExitCode.unreachable.rawValue)
+  exit(error.isRefusal ? Invocation.ExitCode.rejected.rawValue : Invocation.ExitCode.unreachable.rawValue)
 }
 
 let code: Invocation.ExitCode
@@ -67,6 +68,9 @@ do {
   switch error {
   case .rejected, .timedOut: code = .rejected
   case .unreachable, .closed, .io, .protocolViolation, .impostor: code = .unreachable
+  // No socket of the list took the request: 1 if a daemon refused it, 69
+  // if none answered.
+  case .allSocketsFailed: code = error.isRefusal ? .rejected : .unreachable
   }
 }
 exit(code.rawValue)

@@ -15,6 +15,22 @@ public enum DaemonAddress {
     return name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
   }
 
+  /// The sockets a client is given as one text (`--socket`, `$TCA_SOCKET`):
+  /// a path, or several separated by commas, the daemons of one replicated
+  /// store (`/run/a/a.sock,/run/b/b.sock`), in the order to try them. Blanks
+  /// around each are dropped, and a path given twice counts once. Nil when a
+  /// path is empty (`a.sock,,b.sock`, or nothing at all): a path holding a
+  /// comma cannot be given.
+  public static func socketPaths(_ text: String) -> [String]? {
+    var paths: [String] = []
+    for part in text.split(separator: ",", omittingEmptySubsequences: false) {
+      let path = String(part.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed())
+      guard !path.isEmpty else { return nil }
+      if !paths.contains(path) { paths.append(path) }
+    }
+    return paths
+  }
+
   /// The system service's socket for the daemon called `app`
   /// (docs/OPERATIONS.md).
   public static func systemSocketPath(app: String = defaultApp) -> String { "/run/\(app)/\(app).sock" }

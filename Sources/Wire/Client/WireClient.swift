@@ -10,16 +10,26 @@ import Platform
 /// A client is used from one thread at a time; it is not `Sendable`.
 public final class WireClient {
   /// The daemon's name and version, from its welcome.
-  public let server: String
+  public private(set) var server: String
   /// The state version when the connection was made.
-  public let versionAtConnect: UInt64
+  public private(set) var versionAtConnect: UInt64
   /// The daemon's epoch: versions from another epoch cannot be resumed.
-  public let epoch: String
+  public private(set) var epoch: String
+  /// The socket the client is connected to: for a client made from
+  /// several, the one it uses now.
+  public private(set) var path: String
+  /// The sockets the client may connect to: the list it was made from, or
+  /// its one path.
+  public let paths: [String]
 
-  private let socket: UnixSocket
+  private var socket: UnixSocket
   private var decoder: FrameDecoder
   private var nextID = 1
   private var isClosed = false
+  private let dialer: Dialer
+  /// How long a send looks for the leader and ``reconnect()`` for a
+  /// daemon; nil for a client made from one path, which stays with it.
+  private let leaderTimeout: Duration?
 
   /// Connects to the daemon at `path` and completes the handshake.
   ///
@@ -31,69 +41,69 @@ public final class WireClient {
   /// - Throws: ``ClientError/impostor(daemon:path:peer:expected:)`` when another
   ///   user listens there, and the other cases for a daemon that cannot be
   ///   reached, refuses, or does not answer in time.
-  public init(
+  public convenience init(
     path: String, clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
     handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
     daemonUser: DaemonUser = .standard
   ) throws(ClientError) {
-    do {
-      socket = try UnixSocket.connect(to: path)
-    } catch {
-      throw .unreachable(daemon: daemon, path: path, error)
-    }
-    let peer: PeerCredentials
-    do {
-      peer = try socket.peerCredentials()
-    } catch {
-      socket.close()
-      throw .io(error)
-    }
-    guard daemonUser.uids.contains(peer.uid) else {
-      socket.close()
-      throw .impostor(daemon: daemon, path: path, peer: peer, expected: daemonUser)
-    }
-    var decoder = FrameDecoder(maximum: maximumFrame)
-    // A daemon that accepts but never answers (wedged, or out of descriptors)
-    // must not hang the client.
-    let deadline = ContinuousClock.now + handshakeTimeout
-    // A daemon that refuses us writes its reason and closes, possibly before
-    // our hello arrives: a failed write is reported only if nothing was said.
-    var writeError: SocketError?
-    do {
-      try socket.write(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName)))
-    } catch {
-      writeError = error
-    }
-    do {
-      switch try Self.readMessage(from: socket, decoder: &decoder, until: deadline) {
-      case .welcome(_, let server, let version, let epoch):
-        self.server = server
-        self.versionAtConnect = version
-        self.epoch = epoch
-        self.decoder = decoder
-      case .error(_, let code, let message):
-        throw ClientError.rejected(code: code, message: message)
-      case let other:
-        throw ClientError.protocolViolation("expected 'welcome', got \(other.json)")
-      }
-    } catch let error as ClientError {
-      socket.close()
-      if case .rejected = error { throw error }
-      if case .io(let readError) = error, readError.errno == EAGAIN || readError.errno == EWOULDBLOCK {
-        throw .timedOut("\(daemon) at \(path) accepted the connection but did not answer within \(handshakeTimeout)")
-      }
-      throw writeError.map(ClientError.io) ?? error
-    } catch {
-      socket.close()
-      throw .protocolViolation("\(error)")
-    }
+    let dialer = Dialer(
+      clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
+      daemonUser: daemonUser)
+    try self.init(dialer: dialer, paths: [path], connection: dialer.connect(to: path), leaderTimeout: nil)
+  }
+
+  /// Connects to the first of `paths` whose daemon answers, the daemons of
+  /// one replicated store (docs/PROTOCOL.md, "Replicated stores"): reads
+  /// go to it, and sends follow the leader (``followingTheLeader(_:)``).
+  /// A socket where nothing answers (no daemon, a connection that fails or
+  /// times out in the handshake) is passed over; a refusal or an impostor
+  /// ends the search.
+  ///
+  /// - Parameters:
+  ///   - paths: at least one socket, in the order to try them.
+  ///   - leaderTimeout: how long a send may look for the leader, through
+  ///     an election, before it gives up; also how long ``reconnect()``
+  ///     tries the list.
+  /// - Throws: as ``init(path:clientName:maximumFrame:handshakeTimeout:daemon:daemonUser:)``
+  ///   for the socket that ended the search; with several sockets and none
+  ///   answering, ``ClientError/allSocketsFailed(summary:_:)``.
+  public convenience init(
+    paths: [String], clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
+    handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
+    daemonUser: DaemonUser = .standard, leaderTimeout: Duration = .seconds(30)
+  ) throws(ClientError) {
+    precondition(!paths.isEmpty, "a client needs at least one socket")
+    let dialer = Dialer(
+      clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
+      daemonUser: daemonUser)
+    try self.init(
+      dialer: dialer, paths: paths, connection: dialer.connectToFirst(of: paths), leaderTimeout: leaderTimeout)
+  }
+
+  private init(dialer: Dialer, paths: [String], connection: Connection, leaderTimeout: Duration?) {
+    self.dialer = dialer
+    self.paths = paths
+    self.leaderTimeout = leaderTimeout
+    path = connection.path
+    socket = connection.socket
+    decoder = connection.decoder
+    server = connection.server
+    versionAtConnect = connection.version
+    epoch = connection.epoch
   }
 
   deinit { close() }
 
-  /// Sends an action named by its command-line path; returns the version it produced.
+  /// Sends an action named by its command-line path; returns the version
+  /// it produced. A client made from several sockets sends it to the
+  /// leader (``followingTheLeader(_:)``).
+  ///
+  /// - Throws: ``ClientError/unanswered(_:)``'s error when the connection
+  ///   ends before the answer: the action may or may not have been applied.
   public func send(path: String, arguments: [String] = []) throws(ClientError) -> UInt64 {
-    try expectAck(request { .send(id: $0, action: .path(path, arguments: arguments)) })
+    try followingTheLeader { () throws(ClientError) in
+      try expectAck(request(sending: true) { .send(id: $0, action: .path(path, arguments: arguments)) })
+    }
   }
 
   /// Sends an action named by its command-line path and waits until every
@@ -103,8 +113,13 @@ public final class WireClient {
   public func sendAndWait(
     path: String, arguments: [String] = [], timeout: Duration
   ) throws(ClientError) -> (version: UInt64, settledVersion: UInt64, changes: JSONValue) {
-    let id = nextID
-    let version = try expectAck(request { .send(id: $0, action: .path(path, arguments: arguments), wait: true) })
+    let (id, version) = try followingTheLeader { () throws(ClientError) in
+      let id = nextID
+      return (
+        id,
+        try expectAck(request(sending: true) { .send(id: $0, action: .path(path, arguments: arguments), wait: true) })
+      )
+    }
     let deadline = ContinuousClock.now + timeout
     while true {
       let message: ServerMessage
@@ -125,9 +140,12 @@ public final class WireClient {
     }
   }
 
-  /// Sends an action as its JSON; returns the version it produced.
+  /// Sends an action as its JSON; returns the version it produced, as
+  /// ``send(path:arguments:)`` does.
   public func send(action: JSONValue) throws(ClientError) -> UInt64 {
-    try expectAck(request { .send(id: $0, action: .json(action)) })
+    try followingTheLeader { () throws(ClientError) in
+      try expectAck(request(sending: true) { .send(id: $0, action: .json(action)) })
+    }
   }
 
   /// The state at the JSON Pointer `path` ("" for all of it) and its version;
@@ -224,14 +242,192 @@ public final class WireClient {
     socket.close()
   }
 
+  // MARK: Several sockets
+
+  /// Runs `send`, which sends one action on this connection and reads its
+  /// answer, at the leader of a replicated store. A client made from one
+  /// path just runs it. One made from several sockets runs it again when a
+  /// standby refuses it with `not_leader` (which applies nothing): on the
+  /// socket the refusal names as the leader's when it is in ``paths``,
+  /// else on the next socket of the list. While the store has no leader
+  /// (an election), or the leader named does not answer yet, it goes round
+  /// the list, pausing a little longer each round (up to a second), until
+  /// the leader timeout. Any other outcome, an error included, is `send`'s:
+  /// a connection that ends after the action was sent is never retried,
+  /// since the action may have been applied.
+  ///
+  /// After a refusal, `send` starts over on a new connection (to another
+  /// socket, or the same one again), so it sets up anything it needs there
+  /// itself (a subscription, say).
+  ///
+  /// - Throws: `send`'s error; ``ClientError/allSocketsFailed(summary:_:)``
+  ///   listing what each socket said when no daemon took the action by the
+  ///   leader timeout, or when every socket names a leader outside the list
+  ///   (with one socket, its refusal as it came).
+  public func followingTheLeader<T>(_ send: () throws(ClientError) -> T) throws(ClientError) -> T {
+    guard let leaderTimeout else { return try send() }
+    let deadline = ContinuousClock.now + leaderTimeout
+    var said: [String: ClientError] = [:]
+    var leaders: [String: LeaderHint] = [:]
+    var triedThisRound: Set<String> = []
+    var pause = Duration.milliseconds(50)
+    var target = path
+    // After a refusal `send` starts over on a new connection, even to the
+    // same socket: nothing it left on the old one (a subscription) remains.
+    var refused = false
+    while true {
+      if triedThisRound.contains(target) {
+        guard ContinuousClock.now + pause < deadline else {
+          throw .allSocketsFailed(
+            summary: "the action was not applied: no daemon of the store took it within \(leaderTimeout)",
+            failures(said))
+        }
+        sleep(for: pause)
+        pause = min(pause * 2, .seconds(1))
+        triedThisRound = []
+      }
+      triedThisRound.insert(target)
+      if refused || target != path {
+        do {
+          adopt(try dialer.connect(to: target))
+        } catch let error where error.isSilence {
+          said[target] = error
+          leaders[target] = nil
+          target = next(after: target)
+          continue
+        }
+      }
+      do {
+        return try send()
+      } catch .rejected(code: .notLeader, let message) {
+        refused = true
+        said[path] = .rejected(code: .notLeader, message: message)
+        let hint = LeaderHint(message, among: paths)
+        leaders[path] = hint
+        // Every socket names a leader that is not in the list, and none is
+        // waiting for one: going round again would not find it.
+        let hints = paths.map { leaders[$0] }
+        let elsewhere = hints.contains { if case .elsewhere? = $0 { true } else { false } }
+        let waiting = hints.contains { if case .elsewhere? = $0 { false } else { $0 != nil } }
+        if elsewhere && !waiting && paths.allSatisfy({ said[$0] != nil }) {
+          if paths.count == 1 { throw .rejected(code: .notLeader, message: message) }
+          throw .allSocketsFailed(
+            summary: "the action was not applied: the store's leader is at none of the sockets given",
+            failures(said))
+        }
+        if case .listed(let leader) = hint, leader != path { target = leader } else { target = next(after: path) }
+      }
+    }
+  }
+
+  /// Connects again, to the first socket of ``paths`` that answers: for a
+  /// client that follows a stream (a subscription, the log) after its
+  /// connection ended, which then subscribes again where it left off
+  /// (`since`, `epoch`). A client made from several sockets goes round the
+  /// list, pausing a little longer each round, until its leader timeout; one
+  /// made from one path tries it once.
+  ///
+  /// - Throws: as ``init(paths:clientName:maximumFrame:handshakeTimeout:daemon:daemonUser:leaderTimeout:)``.
+  public func reconnect() throws(ClientError) {
+    let deadline = ContinuousClock.now + (leaderTimeout ?? .zero)
+    var pause = Duration.milliseconds(50)
+    while true {
+      do {
+        adopt(try dialer.connectToFirst(of: paths))
+        return
+      } catch let error where error.isSilence && ContinuousClock.now + pause < deadline {
+        sleep(for: pause)
+        pause = min(pause * 2, .seconds(1))
+      }
+    }
+  }
+
+  /// What a standby's `not_leader` says of the leader (the daemon's
+  /// message ends `send it to the leader, NODE, at SOCKET`, or says there
+  /// is none): a socket of the list, one elsewhere, or none known.
+  enum LeaderHint: Equatable {
+    case listed(String)
+    case elsewhere(String)
+    case unknown
+
+    init(_ message: String, among paths: [String]) {
+      let marker = "send it to the leader, "
+      guard let start = message.firstRange(of: marker) else {
+        self = .unknown
+        return
+      }
+      if let path = paths.first(where: { message.hasSuffix(" at \($0)") }) {
+        self = .listed(path)
+        return
+      }
+      let named = message[start.upperBound...].split(separator: " at ", omittingEmptySubsequences: false).dropFirst()
+        .joined(separator: " at ")
+      guard !named.isEmpty else {
+        self = .unknown
+        return
+      }
+      // The same socket written another way (relative, through a link).
+      let real = Self.realPath(named)
+      if let real, let path = paths.first(where: { Self.realPath($0) == real }) {
+        self = .listed(path)
+      } else {
+        self = .elsewhere(named)
+      }
+    }
+
+    private static func realPath(_ path: String) -> String? {
+      guard let resolved = Glibc.realpath(path, nil) else { return nil }
+      defer { free(resolved) }
+      return String(cString: resolved)
+    }
+  }
+
+  /// The socket after `path` in the list, round to the first.
+  private func next(after path: String) -> String {
+    guard let index = paths.firstIndex(of: path) else { return paths[0] }
+    return paths[(index + 1) % paths.count]
+  }
+
+  /// What each socket said, in the list's order.
+  private func failures(_ said: [String: ClientError]) -> [SocketFailure] {
+    paths.compactMap { path in said[path].map { SocketFailure(path: path, error: $0) } }
+  }
+
+  /// Uses `connection` from now on, closing the one before.
+  private func adopt(_ connection: Connection) {
+    if !isClosed { socket.close() }
+    isClosed = false
+    path = connection.path
+    socket = connection.socket
+    decoder = connection.decoder
+    server = connection.server
+    versionAtConnect = connection.version
+    epoch = connection.epoch
+  }
+
+  private func sleep(for duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    var left = timespec()
+    while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
+  }
+
   // MARK: -
 
-  private func request(_ make: (Int) -> ClientMessage) throws(ClientError) -> ServerMessage {
+  /// Writes the request `make` builds and reads its answer, skipping
+  /// subscription traffic. With `sending` (an action), a connection that
+  /// ends before the answer is ``ClientError/unanswered(_:)``.
+  private func request(sending: Bool = false, _ make: (Int) -> ClientMessage) throws(ClientError) -> ServerMessage {
     let id = nextID
     nextID += 1
     try write(make(id))
     while true {
-      let message = try readMessage()
+      let message: ServerMessage
+      do {
+        message = try readMessage()
+      } catch {
+        throw sending ? .unanswered(error) : error
+      }
       switch message {
       case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
         throw .rejected(code: code, message: text)
@@ -271,7 +467,7 @@ public final class WireClient {
 
   /// The next message, waiting for it until `deadline` (nil: for ever); past
   /// it, fails with an `EAGAIN` read error.
-  private static func readMessage(
+  fileprivate static func readMessage(
     from socket: UnixSocket, decoder: inout FrameDecoder, until deadline: ContinuousClock.Instant? = nil
   ) throws(ClientError) -> ServerMessage {
     while true {
@@ -298,4 +494,92 @@ public final class WireClient {
       decoder.append(bytes)
     }
   }
+}
+
+/// How a client connects: who it is, and whom it accepts.
+private struct Dialer {
+  let clientName: String
+  let maximumFrame: UInt32
+  let handshakeTimeout: Duration
+  let daemon: String
+  let daemonUser: DaemonUser
+
+  /// Connects to the first of `paths` whose daemon answers; a refusal or
+  /// an impostor ends the search.
+  func connectToFirst(of paths: [String]) throws(ClientError) -> Connection {
+    var failures: [SocketFailure] = []
+    for path in paths {
+      do {
+        return try connect(to: path)
+      } catch let error where error.isSilence {
+        failures.append(SocketFailure(path: path, error: error))
+      }
+    }
+    if failures.count == 1 { throw failures[0].error }
+    throw .allSocketsFailed(summary: "no \(daemon) answers at any of the sockets given", failures)
+  }
+
+  /// Connects to the daemon at `path` and completes the handshake.
+  func connect(to path: String) throws(ClientError) -> Connection {
+    let socket: UnixSocket
+    do {
+      socket = try UnixSocket.connect(to: path)
+    } catch {
+      throw .unreachable(daemon: daemon, path: path, error)
+    }
+    let peer: PeerCredentials
+    do {
+      peer = try socket.peerCredentials()
+    } catch {
+      socket.close()
+      throw .io(error)
+    }
+    guard daemonUser.uids.contains(peer.uid) else {
+      socket.close()
+      throw .impostor(daemon: daemon, path: path, peer: peer, expected: daemonUser)
+    }
+    var decoder = FrameDecoder(maximum: maximumFrame)
+    // A daemon that accepts but never answers (wedged, or out of descriptors)
+    // must not hang the client.
+    let deadline = ContinuousClock.now + handshakeTimeout
+    // A daemon that refuses us writes its reason and closes, possibly before
+    // our hello arrives: a failed write is reported only if nothing was said.
+    var writeError: SocketError?
+    do {
+      try socket.write(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName)))
+    } catch {
+      writeError = error
+    }
+    do {
+      switch try WireClient.readMessage(from: socket, decoder: &decoder, until: deadline) {
+      case .welcome(_, let server, let version, let epoch):
+        return Connection(
+          path: path, socket: socket, decoder: decoder, server: server, version: version, epoch: epoch)
+      case .error(_, let code, let message):
+        throw ClientError.rejected(code: code, message: message)
+      case let other:
+        throw ClientError.protocolViolation("expected 'welcome', got \(other.json)")
+      }
+    } catch let error as ClientError {
+      socket.close()
+      if case .rejected = error { throw error }
+      if case .io(let readError) = error, readError.errno == EAGAIN || readError.errno == EWOULDBLOCK {
+        throw .timedOut("\(daemon) at \(path) accepted the connection but did not answer within \(handshakeTimeout)")
+      }
+      throw writeError.map(ClientError.io) ?? error
+    } catch {
+      socket.close()
+      throw .protocolViolation("\(error)")
+    }
+  }
+}
+
+/// A connection that has completed its handshake.
+private struct Connection {
+  let path: String
+  let socket: UnixSocket
+  let decoder: FrameDecoder
+  let server: String
+  let version: UInt64
+  let epoch: String
 }

@@ -8,7 +8,12 @@ struct Invocation {
   /// The command; `nil` when the line names none (`tcactl`, `tcactl --help`).
   var command: Command?
   var words: [String] = []
-  var socketPath = ""
+  /// `--socket`, else `$TCA_SOCKET`, else the daemon's default: a socket,
+  /// or the sockets of a replicated store's daemons, in the order to try
+  /// them (``DaemonAddress/socketPaths(_:)``).
+  var socketPaths: [String] = []
+  /// The sockets as given, separated by commas.
+  var socketPath: String { socketPaths.joined(separator: ",") }
   /// `--app`, else `$TCA_APP`, else `storedaemon`: the daemon's name, which
   /// names its default socket and its system service's user.
   var app = ""
@@ -52,6 +57,9 @@ struct Invocation {
   static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Invocation {
     var parser = InvocationParser(arguments)
     var invocation = try parser.parse()
+    // Only a line that will connect needs the socket and the daemon's user
+    // from the environment: help and version work anyway.
+    let connects = !invocation.help && invocation.command.map(Command.daemonCommands.contains) == true
     if invocation.app.isEmpty {
       let fromEnvironment = environment["TCA_APP"] ?? ""
       guard fromEnvironment.isEmpty || DaemonAddress.isDaemonName(fromEnvironment) else {
@@ -60,14 +68,17 @@ struct Invocation {
       }
       invocation.app = fromEnvironment.isEmpty ? DaemonAddress.defaultApp : fromEnvironment
     }
-    if invocation.socketPath.isEmpty {
+    if invocation.socketPaths.isEmpty {
       let fromEnvironment = environment["TCA_SOCKET"] ?? ""
-      invocation.socketPath =
-        fromEnvironment.isEmpty
-        ? DaemonAddress.defaultSocketPath(app: invocation.app, environment: environment) : fromEnvironment
+      if fromEnvironment.isEmpty {
+        invocation.socketPaths = [DaemonAddress.defaultSocketPath(app: invocation.app, environment: environment)]
+      } else if let paths = DaemonAddress.socketPaths(fromEnvironment) {
+        invocation.socketPaths = paths
+      } else if connects {
+        throw UsageError(
+          "TCA_SOCKET needs \(Option.socket.valueDescription!); got '\(fromEnvironment)'", command: invocation.command)
+      }
     }
-    // Only a line that will connect needs it: help and version work anyway.
-    let connects = !invocation.help && invocation.command.map(Command.daemonCommands.contains) == true
     if connects, invocation.daemonUser == nil, let user = environment["TCA_DAEMON_USER"], !user.isEmpty {
       guard let daemonUser = DaemonUser(user: user) else {
         throw UsageError(

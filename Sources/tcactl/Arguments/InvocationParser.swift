@@ -108,8 +108,8 @@ struct InvocationParser {
     let value = value ?? ""
     switch option {
     case .socket:
-      invocation.socketPath = value
-      return !value.isEmpty
+      guard let paths = DaemonAddress.socketPaths(value) else { return false }
+      invocation.socketPaths = paths
     case .app:
       invocation.app = value
       return DaemonAddress.isDaemonName(value)

@@ -41,7 +41,7 @@ enum Option: CaseIterable {
   /// message when the value is missing or does not fit says it.
   var valueDescription: String? {
     switch self {
-    case .socket: "a path"
+    case .socket: "a path, or the paths of a replicated store's daemons separated by commas"
     case .app: "a daemon's name, as its units and directories are named (storedaemon, or a hosted app's)"
     case .daemonUser: "a user name or uid (the user storedaemon runs as)"
     case .since, .at: "a version number (0 or more)"

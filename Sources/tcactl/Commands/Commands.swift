@@ -42,6 +42,18 @@ enum Commands {
         Terminal.line("\(key.padding(toLength: 16))\(text)")
       }
     }
+    // A daemon of a replicated store: which, what it does, and who leads.
+    if case .object(let replication)? = fields["replication"] {
+      Terminal.line("replication")
+      for key in ["store", "role"] {
+        if case .string(let value)? = replication[key] { Terminal.line("  \(key.padding(toLength: 9))\(value)") }
+      }
+      if case .object(let leader)? = replication["leader"], case .string(let node)? = leader["node"],
+        case .string(let socket)? = leader["socket"]
+      {
+        Terminal.line("  \("leader".padding(toLength: 9))\(node) (\(socket))")
+      }
+    }
     if case .array(let workers)? = fields["workers"] {
       Terminal.line("workers")
       let columns = ["kind", "state", "pid", "restarts", "inFlight", "queued", "lastExit"]

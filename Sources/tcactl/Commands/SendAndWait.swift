@@ -31,20 +31,42 @@ enum SendAndWait {
           ])))
       return .ok
     }
-    let deadline = ContinuousClock.now + invocation.timeout
-    var (state, stateVersion) = try subscribe(client, until: deadline, timeout: invocation.timeout)
+    // A standby's `not_leader` starts it over at the leader, subscription and all.
+    let (accepted, settled, seen) = try client.followingTheLeader { () throws(ClientError) in
+      try sendAndFollow(client, path: path, arguments: arguments, timeout: invocation.timeout)
+    }
+    Terminal.line("accepted: version \(accepted); settled at version \(settled.version)")
+    try show(settled.changes, seen: seen, full: invocation.full)
+    return .ok
+  }
+
+  /// Subscribes, sends the action and reads until it has settled and
+  /// every change it lists has come: the version it produced, `settled`'s
+  /// version and changes, and the changes seen, by version.
+  private static func sendAndFollow(
+    _ client: WireClient, path: String, arguments: [String], timeout: Duration
+  ) throws(ClientError) -> (UInt64, (version: UInt64, changes: JSONValue), [UInt64: [Change]]) {
+    let deadline = ContinuousClock.now + timeout
+    var (state, stateVersion) = try subscribe(client, until: deadline, timeout: timeout)
     let id = try client.post { .send(id: $0, action: .path(path, arguments: arguments), wait: true) }
     var seen: [UInt64: [Change]] = [:]
     var accepted: UInt64?
     var settled: (version: UInt64, changes: JSONValue)?
     // Done once the answer is in and every listed change that has a diff came.
     while accepted == nil || settled.map({ stateVersion < lastChanged($0.changes) }) ?? true {
-      guard let message = try client.nextMessage(until: deadline) else {
+      let next: ServerMessage?
+      do {
+        next = try client.nextMessage(until: deadline)
+      } catch {
+        // The connection ended: before the answer, the action may or may not have been applied.
+        throw accepted == nil ? .unanswered(error) : error
+      }
+      guard let message = next else {
         throw .timedOut(
           accepted.map {
-            "the action was accepted as version \($0), but its effects were still running after \(invocation.timeout)"
+            "the action was accepted as version \($0), but its effects were still running after \(timeout)"
           }
-            ?? "the daemon did not answer the send within \(invocation.timeout)")
+            ?? "the daemon did not answer the send within \(timeout)")
       }
       switch message {
       case .diff(let version, _, _, let patch):
@@ -63,10 +85,8 @@ enum SendAndWait {
       default: continue
       }
     }
-    guard let accepted, let settled else { return .ok }
-    Terminal.line("accepted: version \(accepted); settled at version \(settled.version)")
-    try show(settled.changes, seen: seen, full: invocation.full)
-    return .ok
+    guard let accepted, let settled else { throw .protocolViolation("the send ended without its answer") }
+    return (accepted, settled, seen)
   }
 
   /// Subscribes to the whole state and reads its snapshot: the copy the

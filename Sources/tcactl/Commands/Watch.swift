@@ -15,10 +15,36 @@ enum Watch {
       // values they replace show as `?`.
       state.document = try? client.get(path: path, at: since).value
     }
+    // Given several sockets (a replicated store's daemons), a subscription
+    // whose connection ends is taken up again on the first that answers,
+    // after the last version shown and in its epoch: the daemons of one
+    // store have the same versions, so it resumes with the next change.
+    let resumes = client.paths.count > 1
+    var last = invocation.since
+    var epoch = invocation.epoch
+    func resume(_ why: String) throws(ClientError) {
+      Terminal.error("\(why); watching again at the first of \(client.paths.joined(separator: ", ")) that answers")
+      try client.reconnect()
+      try client.subscribe(path: path, since: last, epoch: epoch)
+    }
     try client.subscribe(path: path, since: invocation.since, epoch: invocation.epoch)
     while true {
-      switch try client.nextMessage() {
+      let message: ServerMessage
+      do {
+        message = try client.nextMessage()
+      } catch {
+        switch error {
+        case .closed, .io:
+          guard resumes else { throw error }
+          try resume("the connection to \(client.path) ended (\(error))")
+          continue
+        default:
+          throw error
+        }
+      }
+      switch message {
       case .snapshot(let version, _, let value, let notice):
+        (last, epoch) = (version, client.epoch)
         state.document = value
         if invocation.json {
           Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "state": value])))
@@ -28,6 +54,7 @@ enum Watch {
           Terminal.line(JSONPrinter.pretty(value))
         }
       case .ack(_, let version):
+        (last, epoch) = (version, client.epoch)
         if invocation.json {
           Terminal.line(
             CanonicalJSON.text(.object(["resumedAfter": .int(Int(clamping: version)), "epoch": .string(client.epoch)])))
@@ -35,6 +62,7 @@ enum Watch {
           Terminal.line(Terminal.dim("resuming after version \(version) (epoch \(client.epoch))"))
         }
       case .diff(let version, _, let summary, let patchJSON):
+        (last, epoch) = (version, client.epoch)
         if invocation.json {
           Terminal.line(
             CanonicalJSON.text(
@@ -44,6 +72,8 @@ enum Watch {
         let changes = try apply(patchJSON, version: version, to: &state)
         Terminal.line(ChangeText.header(version: version, action: summary, full: invocation.full))
         for change in changes { Terminal.line(ChangeText.line(change, full: invocation.full)) }
+      case .goodbye(let reason) where resumes:
+        try resume("\(client.path) closed the subscription: \(reason)")
       case let other:
         if let code = streamEnd(other, stream: "the subscription") { return code }
       }
