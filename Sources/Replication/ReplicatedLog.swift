@@ -217,10 +217,14 @@ public final class ReplicatedLog {
     throws(ReplicationError) -> Int64
   {
     _ = try writeSnapshot(version: version, schema: schema, state: state, as: leadership, last: [], then: [])
-    let revision = try etcd { () throws(EtcdError) in
-      let (_, revision) = try client.range(key("base"))
+    let (_, revision) = try etcd { () throws(EtcdError) in try client.range(key("base")) }
+    do {
       try client.compact(to: revision)
-      return revision
+    } catch .rejected(_, let message) where message.contains("compacted") {
+      // Something else (another store, etcd's own auto-compaction) compacted
+      // the history at least as far already.
+    } catch {
+      throw .etcd(error)
     }
     return revision
   }
@@ -239,11 +243,14 @@ public final class ReplicatedLog {
     }
     let directory = "snapshot/" + Self.padded(version) + "/"
     for (index, chunk) in chunks.enumerated().dropLast() {
+      // Fenced by `comparisons` too: a refused start writes no piece.
       let written = try etcd { () throws(EtcdError) in
         try client.transaction(
-          comparing: [fence], success: [.put(key(directory + Self.padded(index, digits: 6)), chunk, lease: nil)]
+          comparing: [fence] + comparisons,
+          success: [.put(key(directory + Self.padded(index, digits: 6)), chunk, lease: nil)]
         ).succeeded
       }
+      if !written && !comparisons.isEmpty { return false }
       guard written else { throw .deposed("the leader key of the store '\(storeID)' is no longer this daemon's") }
     }
     let base = CanonicalJSON.encode(
@@ -258,6 +265,9 @@ public final class ReplicatedLog {
         success: operations + [
           .delete(key("log/"), end: key("log/" + Self.padded(version + 1))),
           .delete(key("snapshot/"), end: key(directory)),
+          // Pieces past this snapshot's last, left by an attempt at the same
+          // version that was cut short, would be read as part of it.
+          .delete(key(directory + Self.padded(chunks.count, digits: 6)), end: EtcdClient.prefixEnd(of: key(directory))),
           .put(lastPiece, chunks[chunks.count - 1], lease: nil), .put(key("base"), base, lease: nil),
         ]
       ).succeeded
