@@ -81,6 +81,11 @@ final class Daemon<App: HostedApp>: Sendable {
       listener.close()
       throw error
     }
+    if let (host, port) = options.tcpListen, let tokenFile = options.tokenFile {
+      let tcp = try TCPListener.open(host: host, port: port, token: try TokenFile.read(tokenFile))
+      try loop.listen(on: tcp)
+      Log.info("listening on TCP \(tcp.address) too; each client must give the token of \(tokenFile)")
+    }
   }
 
   /// Serves until SIGTERM or SIGINT, then stops cleanly and exits 0.

@@ -1,4 +1,5 @@
 import HTTP
+import Platform
 
 /// Who may use the web client, checked on every request before anything
 /// reaches the daemon (docs/WEB.md, "Security").
@@ -62,14 +63,6 @@ struct WebAccess: Sendable {
         if parts.count == 2, parts[0] == Self.cookieName { given.append(parts[1]) }
       }
     }
-    return given.contains { Self.equalInConstantTime($0, token) }
-  }
-
-  static func equalInConstantTime(_ a: String, _ b: String) -> Bool {
-    let (x, y) = (Array(a.utf8), Array(b.utf8))
-    guard x.count == y.count else { return false }
-    var difference: UInt8 = 0
-    for index in x.indices { difference |= x[index] ^ y[index] }
-    return difference == 0
+    return given.contains { TokenFile.matches($0, token) }
   }
 }

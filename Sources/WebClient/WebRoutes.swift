@@ -1,5 +1,6 @@
 import HTTP
 import JSON
+import Platform
 
 /// What the web client serves, by method and path (docs/WEB.md, "Routes").
 struct WebRoutes: Sendable {
@@ -87,7 +88,7 @@ struct WebRoutes: Sendable {
     guard case .string(let given)? = try? JSONParser.parse(request.body) else {
       return .status(400, "the body must be the token as a JSON string")
     }
-    guard WebAccess.equalInConstantTime(given, token) else {
+    guard TokenFile.matches(given, token) else {
       return .status(401, "that is not the token")
     }
     return .text("signed in\n").adding(

@@ -34,12 +34,11 @@ if options.help {
 
 var token: String?
 if let file = options.tokenFile {
-  guard let text = try? String(contentsOfFile: file, encoding: .utf8),
-    let line = text.split(whereSeparator: \.isNewline).first, line.count >= 16
-  else {
-    fail("--token-file \(file) must be readable and start with a line of at least 16 characters", code: 64)
+  do {
+    token = try TokenFile.read(file)
+  } catch {
+    fail("\(error)", code: 64)
   }
-  token = String(line)
 }
 
 let daemonUser = options.daemonUser ?? .standard(serviceUser: options.app)

@@ -17,14 +17,18 @@ enum Usage {
       help COMMAND          show a command's usage and options (also `tcactl COMMAND --help`)
 
     options:
-      --socket PATH   the daemon's socket (default: $TCA_SOCKET, else the daemon's default); for a
-                      replicated store, its daemons' sockets separated by commas (A,B,…): reads
-                      go to the first that answers, sends follow the leader
+      --socket PATH   the daemon's socket, or tcp://HOST:PORT for its TCP listener (default:
+                      $TCA_SOCKET, else the daemon's default); for a replicated store, its
+                      daemons' sockets separated by commas (A,B,…): reads go to the first
+                      that answers, sends follow the leader
       --app NAME      the daemon's name, for its default socket and service user
                       (default: $TCA_APP, else storedaemon; a hosted app's daemon has its own)
       --daemon-user USER
                       the user the daemon must run as, a name or uid (default: $TCA_DAEMON_USER,
                       else you, root or storedaemon); a socket served by anyone else is refused
+      --token-file FILE
+                      the token for a daemon's TCP listener, named tcp://HOST:PORT in --socket
+                      (default: $TCA_TOKEN_FILE)
       --json          machine-readable output
       --help, -h      help for a command, e.g. `tcactl send --help`
 

@@ -36,13 +36,24 @@ default:
   break
 }
 
+var token: String?
+if let file = invocation.tokenFile {
+  do {
+    token = try TokenFile.read(file)
+  } catch {
+    Terminal.usageError(error)
+    exit(Invocation.ExitCode.usage.rawValue)
+  }
+}
+
 let client: WireClient
 do {
   // Reads go to the first socket that answers; sends follow the leader of
   // a replicated store across the list, for as long as --timeout.
   client = try WireClient(
     paths: invocation.socketPaths, clientName: "tcactl \(command.rawValue)", daemon: invocation.app,
-    daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app), leaderTimeout: invocation.timeout)
+    daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app), leaderTimeout: invocation.timeout,
+    token: token)
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many

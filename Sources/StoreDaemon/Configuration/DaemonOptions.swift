@@ -65,6 +65,10 @@ struct DaemonOptions: Sendable {
   /// The etcd cluster the journal is replicated through, if any
   /// (docs/OPERATIONS.md, "A store across machines").
   var replication: ReplicationOptions?
+  /// `--listen-tcp`: a TCP listener for clients on other machines, whose
+  /// `hello` must give the token in `tokenFile`.
+  var tcpListen: (host: String, port: UInt16)?
+  var tokenFile: String?
 
   /// `text` padded with spaces to `width` columns, for the usage's tables.
   static func column(_ text: String, width: Int) -> String {
@@ -132,6 +136,10 @@ struct DaemonOptions: Sendable {
                                send (responses, timers landing, recoveries), for debugging
 
       across machines (docs/OPERATIONS.md, "A store across machines"):
+        --listen-tcp HOST:PORT also listen on TCP (an IPv4 address; 0.0.0.0 for every interface), for
+                               clients on other machines behind a TLS terminator such as stunnel4;
+                               each must give the token of --token-file in its hello
+        --token-file FILE      a file whose first line (16 characters or more) is that token
         --replicate URL        replicate the journal through etcd, etcd://HOST:PORT[,HOST:PORT…]:
                                the daemon holding the store's leader lease serves sends, the others
                                follow the log as hot standbys and take over when it stops
@@ -164,6 +172,7 @@ struct DaemonOptions: Sendable {
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
       "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
       "--config", "--log-level", "--worker", "--replicate", "--store-id", "--node-name", "--lease-ttl",
+      "--listen-tcp", "--token-file",
     ].map { ArgumentParser.Option($0, value: "a value") }
       + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
       + settings.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
@@ -229,6 +238,14 @@ struct DaemonOptions: Sendable {
         }
         options.spin = .microseconds(microseconds)
       case .option("--config", let text?): options.configurationFile = text
+      case .option("--listen-tcp", let text?):
+        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]),
+          !text[..<colon].isEmpty
+        else {
+          throw .invalidValue(text, for: "--listen-tcp", expected: "HOST:PORT, e.g. 127.0.0.1:7420 or 0.0.0.0:7420")
+        }
+        options.tcpListen = (String(text[..<colon]), port)
+      case .option("--token-file", let text?): options.tokenFile = text
       case .option("--replicate", let text?):
         do {
           replicate = try EtcdEndpoint.parse(url: text)
@@ -268,6 +285,13 @@ struct DaemonOptions: Sendable {
         leaseTTL: leaseTTL ?? 10)
     } else if storeID != nil || nodeName != nil || leaseTTL != nil {
       throw UsageError("--store-id, --node-name and --lease-ttl go with --replicate etcd://HOST:PORT")
+    }
+    if options.tcpListen != nil && options.tokenFile == nil {
+      throw UsageError(
+        "--listen-tcp needs --token-file FILE: a TCP peer has no user to check, so each client must give the token")
+    }
+    if options.tcpListen == nil && options.tokenFile != nil {
+      throw UsageError("--token-file goes with --listen-tcp HOST:PORT")
     }
     options.socketPath = socketPath ?? RuntimePaths.defaultSocket(name: App.name, environment: environment)
     options.stateDirectory =

@@ -24,7 +24,8 @@ struct ReplicationOptions: Sendable {
   /// a third of the lease's time each, for ``patience`` in all.
   func makeLog() -> ReplicatedLog {
     let timeout = Duration.seconds(max(1, leaseTTL / 3))
-    return ReplicatedLog(storeID: storeID, client: EtcdClient(endpoints: endpoints, timeout: timeout, patience: patience))
+    return ReplicatedLog(
+      storeID: storeID, client: EtcdClient(endpoints: endpoints, timeout: timeout, patience: patience))
   }
 
   /// Whether `name` may name a store: letters, digits, `.`, `_` and `-`.

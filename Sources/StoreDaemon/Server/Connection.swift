@@ -37,6 +37,8 @@ final class Connection {
   var isClosed = false
   /// What the socket is watched for now, to change it only when it must.
   var watching: EventPoll.Interest = []
+  /// The token its `hello` must give: a connection to the TCP listener's.
+  var requiredToken: String?
 
   init(id: Int, socket: UnixSocket, outboxLimit: Int, maximumFrame: UInt32, gate: HoldGate?) {
     self.id = id

@@ -32,6 +32,7 @@ final class ConnectionServer {
   /// The tokens the event poll reports: the listener's, and each
   /// connection's (its id from this base).
   static let listenerToken: UInt64 = 1
+  static let tcpListenerToken: UInt64 = 3
   static let connectionTokenBase: UInt64 = 1 << 40
 
   /// The most connections that may wait for their `hello` at once: half of
@@ -47,6 +48,8 @@ final class ConnectionServer {
   private let options: DaemonOptions
   /// The listening socket and who may connect, once ``listen(on:policy:)``.
   private var listener: Listener?
+  /// The TCP listener, with `--listen-tcp`.
+  private var tcp: TCPListener?
   private var policy = PeerPolicy(ownerUID: getuid(), allowedGroup: nil)
   /// The open batch's hold on the outboxes (``Outbox``).
   let gate: HoldGate
@@ -88,6 +91,13 @@ final class ConnectionServer {
     try poll.add(listener.socket.descriptor, token: Self.listenerToken, interest: .readable)
   }
 
+  /// Accepts connections from the TCP listener too, each of which must give
+  /// its token. Called once, before the loop runs.
+  func listen(on tcp: TCPListener) throws(SystemFailure) {
+    self.tcp = tcp
+    try poll.add(tcp.socket.descriptor, token: Self.tcpListenerToken, interest: .readable)
+  }
+
   /// How many connections are open.
   var count: Int { connections.count }
 
@@ -115,8 +125,8 @@ final class ConnectionServer {
 
   /// Handles what the event poll reported for the listener or a connection.
   func handle(_ event: EventPoll.Event) {
-    if event.token == Self.listenerToken {
-      acceptReady()
+    if event.token == Self.listenerToken || event.token == Self.tcpListenerToken {
+      acceptReady(overTCP: event.token == Self.tcpListenerToken)
       return
     }
     guard event.token >= Self.connectionTokenBase,
@@ -180,11 +190,19 @@ final class ConnectionServer {
   /// The first frame: `hello` with the protocol version, or the end.
   private func handshake(_ connection: Connection, _ parsed: Connection.Parsed) {
     switch parsed {
-    case .message(.hello(let version, let client)):
+    case .message(.hello(let version, let client, let token)):
       do throws(MessageError) {
         try ClientLimits.check(clientName: client)
       } catch {
         connection.closeWithError(id: nil, error.code, error.message)
+        return
+      }
+      if let required = connection.requiredToken, !TokenFile.matches(token ?? "", required) {
+        Log.warning("refused a TCP connection: its hello gave \(token == nil ? "no" : "a wrong") token")
+        connection.closeWithError(
+          id: nil, .forbidden,
+          "this TCP listener needs the token of \(DaemonName.current)'s --token-file as 'token' in 'hello'"
+            + (token == nil ? "; none was given" : "; the one given is not it"))
         return
       }
       guard version == ProtocolVersion.current else {
@@ -320,6 +338,7 @@ final class ConnectionServer {
     if let until = acceptPausedUntil, now >= until, isAccepting, let listener {
       acceptPausedUntil = nil
       try? poll.add(listener.socket.descriptor, token: Self.listenerToken, interest: .readable)
+      if let tcp { try? poll.add(tcp.socket.descriptor, token: Self.tcpListenerToken, interest: .readable) }
     }
     for connection in handshaking.values where now - connection.acceptedAt >= options.handshakeTimeout {
       handshaking[connection.id] = nil
@@ -335,12 +354,13 @@ final class ConnectionServer {
 
   // MARK: Accepting
 
-  private func acceptReady() {
+  private func acceptReady(overTCP: Bool) {
     guard let listener else { return }
     for _ in 0..<64 where isAccepting && acceptPausedUntil == nil {
       let socket: UnixSocket
       do {
-        guard let accepted = try listener.acceptReady() else { return }
+        let accepted = overTCP ? try tcp?.acceptReady() : try listener.acceptReady()
+        guard let accepted else { return }
         socket = accepted
       } catch {
         switch error.errno {
@@ -352,6 +372,7 @@ final class ConnectionServer {
           Log.warning("\(error); accepting again in 100 ms")
           acceptPausedUntil = .now + .milliseconds(100)
           poll.remove(listener.socket.descriptor)
+          if let tcp { poll.remove(tcp.socket.descriptor) }
           return
         default:
           Log.error("\(error); no longer accepting connections")
@@ -359,14 +380,19 @@ final class ConnectionServer {
           return
         }
       }
-      admit(socket)
+      admit(socket, requiredToken: overTCP ? tcp?.token : nil)
     }
   }
 
-  private func admit(_ socket: UnixSocket) {
+  /// Takes a connection in: one on the Unix socket if its peer's user is
+  /// allowed; one on the TCP listener to wait for its `hello` with
+  /// `requiredToken`.
+  private func admit(_ socket: UnixSocket, requiredToken: String?) {
     let credentials: PeerCredentials
     do {
-      credentials = try socket.peerCredentials()
+      // A TCP peer has no credentials the kernel vouches for: its token does.
+      credentials =
+        requiredToken == nil ? try socket.peerCredentials() : PeerCredentials(pid: 0, uid: getuid(), gid: getgid())
     } catch {
       Log.warning("\(error); closing the connection")
       socket.close()
@@ -403,6 +429,7 @@ final class ConnectionServer {
     nextID += 1
     let connection = Connection(
       id: id, socket: socket, outboxLimit: options.outboxLimit, maximumFrame: options.maximumFrame, gate: gate)
+    connection.requiredToken = requiredToken
     connection.outbox.onChange = { [unowned self, unowned connection] change in
       outboxChanged(connection, change)
     }
@@ -431,6 +458,10 @@ final class ConnectionServer {
   func stopAccepting() {
     guard isAccepting else { return }
     isAccepting = false
+    if let tcp {
+      poll.remove(tcp.socket.descriptor)
+      tcp.close()
+    }
     guard let listener else { return }
     poll.remove(listener.socket.descriptor)
     listener.close()

@@ -103,7 +103,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     let inbox = inbox
     let replica = options.replication.map { replication in
       Replica(
-        options: replication, me: LeaderInfo(node: replication.nodeName, socket: options.socketPath),
+        options: replication,
+        me: LeaderInfo(
+          node: replication.nodeName, socket: options.socketPath,
+          address: options.tcpListen.map { "\($0.host):\($0.port)" }),
         epoch: recovery.epoch, schema: App.schemaVersion, post: { command in inbox.post(command) })
     }
     committer = try JournalCommitter(
@@ -140,6 +143,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// once the loop runs. Called once, before ``run()``.
   func listen(on listener: Listener, policy: PeerPolicy) throws(SystemFailure) {
     try server.listen(on: listener, policy: policy)
+  }
+
+  /// Serves the clients that connect to the TCP listener and give its
+  /// token, too. Called at most once, before ``run()``.
+  func listen(on tcp: TCPListener) throws(SystemFailure) {
+    try server.listen(on: tcp)
   }
 
   /// Queues a command for the loop.

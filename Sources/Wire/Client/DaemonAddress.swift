@@ -31,6 +31,18 @@ public enum DaemonAddress {
     return paths
   }
 
+  /// The host and port of a daemon's TCP listener named `tcp://HOST:PORT`
+  /// (an IPv4 address, usually a TLS terminator's local end); nil for a
+  /// Unix socket's path.
+  public static func tcp(_ address: String) -> (host: String, port: UInt16)? {
+    guard address.hasPrefix("tcp://") else { return nil }
+    let rest = address.dropFirst("tcp://".count)
+    guard let colon = rest.lastIndex(of: ":"), !rest[..<colon].isEmpty,
+      let port = UInt16(rest[rest.index(after: colon)...])
+    else { return nil }
+    return (String(rest[..<colon]), port)
+  }
+
   /// The system service's socket for the daemon called `app`
   /// (docs/OPERATIONS.md).
   public static func systemSocketPath(app: String = defaultApp) -> String { "/run/\(app)/\(app).sock" }

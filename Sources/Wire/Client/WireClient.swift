@@ -44,11 +44,11 @@ public final class WireClient {
   public convenience init(
     path: String, clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
     handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
-    daemonUser: DaemonUser = .standard
+    daemonUser: DaemonUser = .standard, token: String? = nil
   ) throws(ClientError) {
     let dialer = Dialer(
       clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
-      daemonUser: daemonUser)
+      daemonUser: daemonUser, token: token)
     try self.init(dialer: dialer, paths: [path], connection: dialer.connect(to: path), leaderTimeout: nil)
   }
 
@@ -70,12 +70,12 @@ public final class WireClient {
   public convenience init(
     paths: [String], clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
     handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
-    daemonUser: DaemonUser = .standard, leaderTimeout: Duration = .seconds(30)
+    daemonUser: DaemonUser = .standard, leaderTimeout: Duration = .seconds(30), token: String? = nil
   ) throws(ClientError) {
     precondition(!paths.isEmpty, "a client needs at least one socket")
     let dialer = Dialer(
       clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
-      daemonUser: daemonUser)
+      daemonUser: daemonUser, token: token)
     try self.init(
       dialer: dialer, paths: paths, connection: dialer.connectToFirst(of: paths), leaderTimeout: leaderTimeout)
   }
@@ -503,6 +503,8 @@ private struct Dialer {
   let handshakeTimeout: Duration
   let daemon: String
   let daemonUser: DaemonUser
+  /// The token a daemon's TCP listener asks for (its `--token-file`).
+  let token: String?
 
   /// Connects to the first of `paths` whose daemon answers; a refusal or
   /// an impostor ends the search.
@@ -519,24 +521,34 @@ private struct Dialer {
     throw .allSocketsFailed(summary: "no \(daemon) answers at any of the sockets given", failures)
   }
 
-  /// Connects to the daemon at `path` and completes the handshake.
+  /// Connects to the daemon at `path` and completes the handshake: a Unix
+  /// socket's path, or `tcp://HOST:PORT` for a daemon's TCP listener
+  /// (``DaemonAddress/tcp(_:)``), whose `hello` carries ``token``.
   func connect(to path: String) throws(ClientError) -> Connection {
     let socket: UnixSocket
-    do {
-      socket = try UnixSocket.connect(to: path)
-    } catch {
-      throw .unreachable(daemon: daemon, path: path, error)
-    }
-    let peer: PeerCredentials
-    do {
-      peer = try socket.peerCredentials()
-    } catch {
-      socket.close()
-      throw .io(error)
-    }
-    guard daemonUser.uids.contains(peer.uid) else {
-      socket.close()
-      throw .impostor(daemon: daemon, path: path, peer: peer, expected: daemonUser)
+    if let (host, port) = DaemonAddress.tcp(path) {
+      do {
+        socket = UnixSocket(descriptor: try SocketCalls.connect(host: host, port: port, timeout: handshakeTimeout))
+      } catch {
+        throw .unreachable(daemon: daemon, path: path, error)
+      }
+    } else {
+      do {
+        socket = try UnixSocket.connect(to: path)
+      } catch {
+        throw .unreachable(daemon: daemon, path: path, error)
+      }
+      let peer: PeerCredentials
+      do {
+        peer = try socket.peerCredentials()
+      } catch {
+        socket.close()
+        throw .io(error)
+      }
+      guard daemonUser.uids.contains(peer.uid) else {
+        socket.close()
+        throw .impostor(daemon: daemon, path: path, peer: peer, expected: daemonUser)
+      }
     }
     var decoder = FrameDecoder(maximum: maximumFrame)
     // A daemon that accepts but never answers (wedged, or out of descriptors)
@@ -546,7 +558,8 @@ private struct Dialer {
     // our hello arrives: a failed write is reported only if nothing was said.
     var writeError: SocketError?
     do {
-      try socket.write(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName)))
+      try socket.write(
+        MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName, token: token)))
     } catch {
       writeError = error
     }

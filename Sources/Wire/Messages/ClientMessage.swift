@@ -4,9 +4,10 @@ import JSON
 /// A message from a client to the daemon. Every payload is a JSON object whose
 /// `type` names the message (docs/PROTOCOL.md, "Client messages").
 public enum ClientMessage: Equatable, Sendable {
-  /// The first message on every connection: the protocol version and who is
-  /// speaking (for logs and `tcactl status`).
-  case hello(protocol: Int, client: String)
+  /// The first message on every connection: the protocol version, who is
+  /// speaking (for logs and `tcactl status`), and on a daemon's TCP
+  /// listener the token from its `--token-file`.
+  case hello(protocol: Int, client: String, token: String? = nil)
   /// Sends an action, given as JSON or as a command-line path with arguments.
   /// Answered by `ack` with the version the action produced, or by `error`;
   /// with `wait`, also by `settled` once every effect that followed from the
@@ -88,8 +89,10 @@ public enum ClientMessage: Equatable, Sendable {
   /// The message as JSON.
   public var json: JSONValue {
     switch self {
-    case .hello(let version, let client):
-      return .object(["type": .string("hello"), "protocol": .int(version), "client": .string(client)])
+    case .hello(let version, let client, let token):
+      var object: JSONObject = ["type": .string("hello"), "protocol": .int(version), "client": .string(client)]
+      if let token { object["token"] = .string(token) }
+      return .object(object)
     case .send(let id, let input, let wait):
       var object: JSONObject = ["type": .string("send"), "id": .int(id)]
       input.write(to: &object)
@@ -145,7 +148,8 @@ public enum ClientMessage: Equatable, Sendable {
     switch type {
     case "hello":
       self = .hello(
-        protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "")
+        protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "",
+        token: try object.optionalString("token", in: type))
     case "send":
       let id = try object.int("id", in: type)
       let wait = try object.optionalBool("wait", in: type) ?? false

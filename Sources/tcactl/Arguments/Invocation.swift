@@ -20,6 +20,9 @@ struct Invocation {
   /// `--daemon-user`, else `$TCA_DAEMON_USER`: who the daemon must run as;
   /// nil for ``DaemonUser/standard``.
   var daemonUser: DaemonUser?
+  /// `--token-file`, else `$TCA_TOKEN_FILE`: the token a daemon's TCP
+  /// listener (`tcp://HOST:PORT` in `--socket`) asks for.
+  var tokenFile: String?
   var json = false
   /// `--full`: values whole instead of cut (``ValueText``).
   var full = false
@@ -86,6 +89,9 @@ struct Invocation {
           command: invocation.command)
       }
       invocation.daemonUser = daemonUser
+    }
+    if invocation.tokenFile == nil, let file = environment["TCA_TOKEN_FILE"], !file.isEmpty {
+      invocation.tokenFile = file
     }
     return invocation
   }

@@ -33,7 +33,7 @@ struct InvocationParser {
     }
     if invocation.command == nil && invocation.given.contains(.version) { invocation.command = .version }
     if invocation.command == nil && !unknownCommand
-      && !invocation.given.subtracting([.socket, .app, .daemonUser, .help]).isEmpty
+      && !invocation.given.subtracting([.socket, .app, .daemonUser, .tokenFile, .help]).isEmpty
     {
       let names = Command.daemonCommands.map(\.rawValue).joined(separator: ", ")
       fail("no command given; expected one of: \(names)")
@@ -116,6 +116,9 @@ struct InvocationParser {
     case .daemonUser:
       invocation.daemonUser = DaemonUser(user: value)
       return invocation.daemonUser != nil
+    case .tokenFile:
+      invocation.tokenFile = value
+      return !value.isEmpty
     case .json: invocation.json = true
     case .full: invocation.full = true
     case .follow: invocation.follow = true

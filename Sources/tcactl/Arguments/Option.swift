@@ -1,7 +1,8 @@
 /// An option of `tcactl`'s command line: how it is written, what value it
 /// takes, and which commands it applies to (``Command/options``).
 enum Option: CaseIterable {
-  case socket, app, daemonUser, json, full, since, at, last, follow, epoch, wait, all, timeout, without, replace, help,
+  case socket, app, daemonUser, tokenFile, json, full, since, at, last, follow, epoch, wait, all, timeout, without,
+    replace, help,
     version
 
   /// How the option is named in messages and help: `--at`, `-n`.
@@ -10,6 +11,7 @@ enum Option: CaseIterable {
     case .socket: "--socket"
     case .app: "--app"
     case .daemonUser: "--daemon-user"
+    case .tokenFile: "--token-file"
     case .json: "--json"
     case .full: "--full"
     case .since: "--since"
@@ -44,6 +46,7 @@ enum Option: CaseIterable {
     case .socket: "a path, or the paths of a replicated store's daemons separated by commas"
     case .app: "a daemon's name, as its units and directories are named (storedaemon, or a hosted app's)"
     case .daemonUser: "a user name or uid (the user storedaemon runs as)"
+    case .tokenFile: "a file whose first line is the token of the daemon's TCP listener"
     case .since, .at: "a version number (0 or more)"
     case .last: "a count of at least 1"
     case .epoch: "the epoch that --since belongs to (as `tcactl status` shows it)"

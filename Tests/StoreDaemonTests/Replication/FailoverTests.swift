@@ -164,7 +164,8 @@ struct FailoverTests {
     var lost: [String] = []
     for (version, value) in acked.sorted(by: { $0.key < $1.key }) {
       let index = Int(version) - 1
-      let action = index < records.count ? String(decoding: CanonicalJSON.encode(records[index].action), as: UTF8.self) : ""
+      let action =
+        index < records.count ? String(decoding: CanonicalJSON.encode(records[index].action), as: UTF8.self) : ""
       guard action.contains("\"\(value)\"") else {
         lost.append("v\(version) \(value)")
         continue
@@ -205,7 +206,9 @@ struct FailoverTests {
     // It stops rather than serve on as a leader it no longer is.
     store.daemons[0].process.waitUntilExit()
     #expect(store.daemons[0].process.terminationStatus == 75)
-    #expect(store.daemons[0].standardError.contains("no longer the leader") || store.daemons[0].standardError.contains("lease expired"))
+    #expect(
+      store.daemons[0].standardError.contains("no longer the leader")
+        || store.daemons[0].standardError.contains("lease expired"))
     // The log holds what the new leader acknowledged, and nothing of the deposed one's.
     let log = try new.log(since: 0, last: nil).records
     #expect(log.map(\.version) == Array(1...after))
@@ -289,8 +292,10 @@ struct FailoverTests {
       let base = try etcd.range(prefix + Array("base".utf8)).values.first?.value ?? []
       return String(decoding: base, as: UTF8.self).contains("\"version\":10")
     }
-    let logKeys = try etcd.range(prefix + Array("log/".utf8), end: EtcdClient.prefixEnd(of: prefix + Array("log/".utf8)))
-      .values.map { UInt64(String(decoding: $0.key.suffix(20), as: UTF8.self)) ?? 0 }
+    let logKeys = try etcd.range(
+      prefix + Array("log/".utf8), end: EtcdClient.prefixEnd(of: prefix + Array("log/".utf8))
+    )
+    .values.map { UInt64(String(decoding: $0.key.suffix(20), as: UTF8.self)) ?? 0 }
     #expect(!logKeys.isEmpty && logKeys.allSatisfy { $0 > 10 })
     // The standby's journal ends at 0, behind the base: it is set aside,
     // and the standby starts from the log's snapshot and follows.

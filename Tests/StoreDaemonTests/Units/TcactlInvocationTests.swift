@@ -14,6 +14,7 @@ import Wire
     case .socket: ["--socket", "/s"]
     case .app: ["--app", "todosd"]
     case .daemonUser: ["--daemon-user", "0"]
+    case .tokenFile: ["--token-file", "/t"]
     case .since: ["--since", "1"]
     case .at: ["--at", "1"]
     case .last: ["-n", "1"]
