@@ -9,6 +9,8 @@
 #
 # Builds in release mode, and installs Debian's redis-server if it is missing
 # (as root, or with sudo); without it, the run goes on without the reference.
+# r, the journal replicated through etcd, needs /usr/bin/etcd (Debian's
+# etcd-server, which this script does not install); without it r is skipped.
 # Other options are storedaemon-bench's (`--help`).
 set -euo pipefail
 cd "$(dirname "$0")/.."

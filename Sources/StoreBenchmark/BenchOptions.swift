@@ -12,7 +12,10 @@ struct BenchOptions {
   var binaries = URL(fileURLWithPath: PingPong.selfExecutable()).deletingLastPathComponent().path
   var directory = "/tmp"
   var redisServer: String? = RedisServer.find()
-  /// The figures to measure (`a`…`k`, `floor`); all when nil.
+  /// The etcd that r replicates the journal through (`/usr/bin/etcd`, else
+  /// the PATH's); r is skipped without one.
+  var etcd: String? = EtcdCluster.find()
+  /// The figures to measure (`a`…`k`, `r`, `floor`); all when nil.
   var only: Set<String>?
   /// Also write the table, in Markdown, to this file.
   var markdownPath: String?
@@ -36,19 +39,23 @@ struct BenchOptions {
 
   static let usage = """
     usage: storedaemon-bench [--smoke] [--seconds S] [--only a,b,…] [--markdown FILE]
-                             [--redis-server PATH | --no-redis] [--binaries DIR] [--directory DIR]
+                             [--redis-server PATH | --no-redis] [--etcd PATH | --no-etcd]
+                             [--binaries DIR] [--directory DIR]
            storedaemon-bench --fuzz [--minutes M] [--connections N] [--seed S] [--binaries DIR] [--directory DIR]
 
     Measures storedaemon beside Redis and a raw AF_UNIX ping-pong, in one run,
     and prints each figure with its reference, their ratio and its target
-    (docs/BENCHMARKS.md). Build in release mode first: scripts/bench.sh does both.
+    (docs/BENCHMARKS.md); r measures c's load again with the journal replicated
+    through etcd. Build in release mode first: scripts/bench.sh does both.
 
       --smoke              about a second per figure, small fixtures, no target judged (CI)
       --seconds S          seconds each load runs (default 3)
-      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i, j, k
+      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i, j, k, r
       --markdown FILE      also write the table to FILE
       --redis-server PATH  the redis-server to compare with (default: the one on PATH)
       --no-redis           measure without Redis: no ratios
+      --etcd PATH          the etcd r starts (default /usr/bin/etcd, else the one on PATH)
+      --no-etcd            skip r
       --binaries DIR       where storedaemon and its workers are (default: beside this program)
       --directory DIR      where the daemons' temporary directories go (default /tmp)
 
@@ -61,10 +68,11 @@ struct BenchOptions {
 
   /// The options `--help` lists.
   static let options: [ArgumentParser.Option] =
-    ["--smoke", "--fuzz", "--no-redis"].map { ArgumentParser.Option($0) } + [ArgumentParser.Option("--help", "-h")]
+    ["--smoke", "--fuzz", "--no-redis", "--no-etcd"].map { ArgumentParser.Option($0) }
+    + [ArgumentParser.Option("--help", "-h")]
     + [
-      "--seconds", "--only", "--minutes", "--connections", "--seed", "--markdown", "--redis-server", "--binaries",
-      "--directory",
+      "--seconds", "--only", "--minutes", "--connections", "--seed", "--markdown", "--redis-server", "--etcd",
+      "--binaries", "--directory",
     ]
     .map { ArgumentParser.Option($0, value: "a value") }
 
@@ -91,7 +99,7 @@ struct BenchOptions {
         seconds = parsed
       case .option("--only", let text?):
         let names = text.split(separator: ",").map(String.init)
-        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"]
+        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "r"]
         if let unknown = names.first(where: { !known.contains($0) }) {
           throw BenchError(
             .invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))
@@ -116,6 +124,8 @@ struct BenchOptions {
       case .option("--markdown", let text?): markdownPath = text
       case .option("--redis-server", let text?): redisServer = text
       case .option("--no-redis", _): redisServer = nil
+      case .option("--etcd", let text?): etcd = text
+      case .option("--no-etcd", _): etcd = nil
       case .option("--binaries", let text?): binaries = text
       case .option("--directory", let text?): directory = text
       case .option("--help", _):

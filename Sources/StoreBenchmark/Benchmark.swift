@@ -10,6 +10,9 @@ final class Benchmark {
   private var directories = 0
   /// Figures later rows are judged against, once measured.
   var pingPongP50: Double?
+  /// c's actions/s with the journal local and `--fsync always`, 1 and 50
+  /// clients: r's reference.
+  var localFsyncFigures: (one: Double, fifty: Double)?
 
   init(options: BenchOptions) throws(BenchError) {
     self.options = options

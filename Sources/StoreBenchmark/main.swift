@@ -21,9 +21,10 @@ do {
   }
   print(
     "storedaemon-bench\(options.smoke ? " (smoke: nothing judged)" : ""): \(options.seconds) s per load, "
-      + "Redis: \(options.redisServer ?? "none"), in \(benchmark.root)")
+      + "Redis: \(options.redisServer ?? "none"), etcd: \(options.etcd ?? "none"), in \(benchmark.root)")
   benchmark.measureFloor()
   benchmark.measureRequestReply()
+  benchmark.measureReplication()
   benchmark.measureFanOut()
   benchmark.measureStateSize()
   benchmark.measureEffects()

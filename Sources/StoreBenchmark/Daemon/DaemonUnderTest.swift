@@ -60,7 +60,10 @@ final class DaemonUnderTest {
   func drainWatchdogPings() -> [UInt64] { notify.drainWatchdogPings() }
 
   /// Stops the daemon (SIGTERM, as systemd does) and waits for it to exit.
+  /// Its notifications are read first, so that its `STOPPING=1` finds room
+  /// (it waits up to a second for it).
   func stop() {
+    if child.isRunning { _ = notify.drainWatchdogPings() }
     child.stop(SIGTERM)
   }
 

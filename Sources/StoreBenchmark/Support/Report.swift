@@ -10,6 +10,8 @@ enum Unit {
   /// A size, given in bytes, shown in MiB.
   case mebibytes
   case bytes
+  /// A plain number, shown with one decimal.
+  case count
 
   func format(_ value: Double) -> String {
     guard value.isFinite else { return "n/a" }
@@ -17,9 +19,11 @@ enum Unit {
     case .microseconds: return String(format: "%.1f µs", value * 1e6)
     case .milliseconds: return String(format: "%.2f ms", value * 1e3)
     case .perSecond:
-      return value >= 1e6 ? String(format: "%.2fM/s", value / 1e6) : String(format: "%.1fk/s", value / 1e3)
+      if value >= 1e6 { return String(format: "%.2fM/s", value / 1e6) }
+      return value >= 1e3 ? String(format: "%.1fk/s", value / 1e3) : String(format: "%.0f/s", value)
     case .mebibytes: return String(format: "%.1f MiB", value / 1_048_576)
     case .bytes: return "\(Int(value)) B"
+    case .count: return String(format: "%.1f", value)
     }
   }
 }
@@ -93,6 +97,11 @@ final class Report {
   /// A fact judged true or false (no watcher missed a diff, the diffs are the same size).
   func check(_ id: String, _ what: String, _ figure: String, holds: Bool, target: String) {
     add(Row(id: id, what: what, figure: figure, reference: "", ratio: "", target: target, met: holds))
+  }
+
+  /// A figure not measured, and why (what it needs is missing); not a failure.
+  func skipped(_ id: String, _ what: String, because why: String) {
+    add(Row(id: id, what: what, figure: "skipped: \(why)", reference: "", ratio: "", target: "", met: nil))
   }
 
   /// A measurement that could not be made; the run goes on and exits non-zero.
