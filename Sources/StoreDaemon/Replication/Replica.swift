@@ -50,17 +50,24 @@ final class Replica: Sendable {
   let epoch: String
   /// The app's schema version, written with the log's base.
   let schema: Int
+  /// Whether the store was in etcd when the journal was checked against
+  /// it (``ReplicaSetup``): if not, a log another daemon starts is one this
+  /// journal was never checked against.
+  private let storeWasInEtcd: Bool
   private let shared = Mutex(Shared())
   /// The sync thread's connection to etcd, apart from the replica thread's.
   private let appender: Mutex<ReplicatedLog>
   /// Wakes the leader's thread for a compaction or a stop.
   private let wake = DispatchSemaphore(value: 0)
+  /// Whether a compaction is under way.
+  private let compacting = Atomic<Bool>(false)
   private let post: @Sendable (LoopCommand) -> Void
 
   init(
-    options: ReplicationOptions, me: LeaderInfo, epoch: String, schema: Int,
+    options: ReplicationOptions, me: LeaderInfo, epoch: String, schema: Int, storeWasInEtcd: Bool,
     post: @escaping @Sendable (LoopCommand) -> Void
   ) {
+    self.storeWasInEtcd = storeWasInEtcd
     self.options = options
     self.me = me
     self.epoch = epoch
@@ -83,7 +90,9 @@ final class Replica: Sendable {
         "etcd": .array(JSONArray(options.endpoints.map { .string($0.description) })),
       ]
       if let leader = shared.leader {
-        object["leader"] = .object(["node": .string(leader.node), "socket": .string(leader.socket)])
+        var described: JSONObject = ["node": .string(leader.node), "socket": .string(leader.socket)]
+        if let address = leader.address { described["address"] = .string(address) }
+        object["leader"] = .object(described)
       }
       return .object(object)
     }
@@ -136,6 +145,12 @@ final class Replica: Sendable {
   /// Stops the process at once, as a crash would, so that nothing is
   /// acknowledged that the log does not hold.
   func stepDown(_ reason: String) -> Never {
+    if shared.withLock({ $0.isStopping }) {
+      // A clean stop gave the lease up: what fails now is that, and the
+      // loop answers its clients before the process exits.
+      Log.info("replication: stopping (\(reason))")
+      while true { pause() }
+    }
     Log.error(
       "replication: \(reason); stopping (status \(Self.exitStatus)) so that nothing uncommitted is acknowledged; "
         + "started again, \(DaemonName.current) follows the log of the store '\(options.storeID)'")
@@ -159,10 +174,20 @@ final class Replica: Sendable {
           usleep(200_000)
           continue
         }
+        guard storeWasInEtcd else {
+          stepDown(
+            "another daemon started the store's log after this one checked its journal; started again, it checks "
+              + "its journal against that log")
+        }
         guard head.epoch == epoch else {
           stepDown(
             "the store's epoch in etcd is \(head.epoch), and this daemon's journal's is \(epoch): its journal is "
               + "another lineage of versions, which it sets aside at its next start")
+        }
+        guard applied <= head.version else {
+          stepDown(
+            "this daemon's journal goes to version \(applied), past the log's head \(head.version); started again, "
+              + "it sets aside what the log does not hold")
         }
         let (records, revision) = try log.records(after: applied)
         if let last = records.last {
@@ -179,7 +204,12 @@ final class Replica: Sendable {
         // Any change to the store's keys (a batch, the leader going) or a
         // second gone: look again.
         do {
-          _ = try watch?.next(until: .now + .seconds(1))
+          let events = try watch?.next(until: .now + .seconds(1)) ?? []
+          // A watch etcd ended for a compaction is made again.
+          if events.contains(where: { if case .compacted = $0 { true } else { false } }) {
+            watch?.close()
+            watch = nil
+          }
         } catch {
           watch?.close()
           watch = nil
@@ -203,6 +233,8 @@ final class Replica: Sendable {
   /// Campaigns for the leader key; true once this daemon leads (and the
   /// thread has run the leadership to its end).
   private func campaign(_ log: ReplicatedLog, applied: inout UInt64) throws(ReplicationError) -> Bool {
+    // The lease counts from its grant, which comes after this.
+    let asked = ContinuousClock.now
     guard let leadership = try log.campaign(as: me, ttl: options.leaseTTL) else { return false }
     do throws(ReplicationError) {
       try takeOver(log, leadership, applied: &applied)
@@ -210,7 +242,7 @@ final class Replica: Sendable {
       log.resign(leadership)
       throw error
     }
-    lead(log, leadership)
+    lead(leadership, grantedNoEarlierThan: asked)
     return true
   }
 
@@ -252,18 +284,61 @@ final class Replica: Sendable {
   }
 
   /// The leader's thread: renews the lease a third of its time apart and
-  /// compacts the log when asked, until the daemon stops.
-  private func lead(_ log: ReplicatedLog, _ leadership: ReplicatedLog.Leadership) {
-    let period = Duration.milliseconds(leadership.ttl * 1000 / 3)
-    var renewed = ContinuousClock.now
+  /// steps down before it could have lapsed unrenewed (half a period
+  /// early, counted from when the last renewal that succeeded was sent),
+  /// so that a cut-off leader stops its effects before a standby may take
+  /// over and start them again. Compactions run on a thread of their own.
+  private func lead(_ leadership: ReplicatedLog.Leadership, grantedNoEarlierThan asked: ContinuousClock.Instant) {
+    let ttl = Duration.seconds(leadership.ttl)
+    let period = ttl / 3
+    // Each renewal may take half a period, over every member.
+    let renewer = options.makeLog(attempt: period / 2)
+    var renewed = asked
+    var nextRenewal = renewed
     while true {
-      _ = wake.wait(timeout: .now() + .milliseconds(Int(period.wholeMilliseconds)))
+      let stepDownAt = renewed + ttl - period / 2
+      let wakeAt = min(nextRenewal, stepDownAt)
+      if wakeAt > .now {
+        _ = wake.wait(timeout: .now() + .milliseconds(Int((wakeAt - .now).wholeMilliseconds) + 1))
+      }
       let (stopping, compaction) = shared.withLock { shared in
         defer { shared.compaction = nil }
         return (shared.isStopping, shared.compaction)
       }
       if stopping { return }
-      if let compaction {
+      if let compaction { compactBeside(compaction, leadership) }
+      if ContinuousClock.now >= nextRenewal {
+        let sent = ContinuousClock.now
+        do throws(ReplicationError) {
+          guard try renewer.keepAlive(leadership) else { stepDown("the leader's lease expired") }
+          renewed = sent
+          nextRenewal = sent + period
+        } catch {
+          nextRenewal = .now + period / 4
+          if ContinuousClock.now >= renewed + ttl - period / 2 {
+            stepDown("the leader's lease could not be renewed before it would lapse: \(error)")
+          }
+        }
+      }
+      if ContinuousClock.now >= renewed + ttl - period / 2 {
+        stepDown("the leader's lease could not be renewed before it would lapse")
+      }
+    }
+  }
+
+  /// Makes a snapshot the log's base on a thread of its own, one at a time,
+  /// so that the lease's renewal never waits for it.
+  private func compactBeside(
+    _ compaction: (version: UInt64, state: [UInt8]), _ leadership: ReplicatedLog.Leadership
+  ) {
+    guard compacting.exchange(true, ordering: .acquiringAndReleasing) == false else {
+      // One is under way; a later snapshot asks again.
+      return
+    }
+    do {
+      try DetachedThread.start(name: "replica-compaction") { [self] in
+        defer { compacting.store(false, ordering: .releasing) }
+        let log = options.makeLog()
         do throws(ReplicationError) {
           try log.compact(version: compaction.version, schema: schema, state: compaction.state, as: leadership)
           Log.info("replication: the log now starts after the snapshot at version \(compaction.version)")
@@ -272,15 +347,9 @@ final class Replica: Sendable {
           Log.warning("replication: could not compact the log to version \(compaction.version): \(error)")
         }
       }
-      guard ContinuousClock.now - renewed >= period else { continue }
-      do throws(ReplicationError) {
-        guard try log.keepAlive(leadership) else { stepDown("the leader's lease expired") }
-        renewed = .now
-      } catch {
-        if ContinuousClock.now - renewed >= options.patience {
-          stepDown("the leader's lease could not be renewed for \(options.patience): \(error)")
-        }
-      }
+    } catch {
+      compacting.store(false, ordering: .releasing)
+      Log.warning("replication: cannot start a compaction: \(error)")
     }
   }
 

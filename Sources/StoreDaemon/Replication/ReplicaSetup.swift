@@ -20,11 +20,15 @@ import Replication
 /// Nothing is deleted. A store not yet in etcd leaves the journal as it is:
 /// its first leader starts the log from it.
 enum ReplicaSetup {
-  static func prepare(journalPath: String, options: ReplicationOptions) throws {
+  /// Returns whether the store was in etcd: when it was not, the daemon
+  /// must not follow a log another daemon starts later without checking
+  /// its journal against it first (``Replica``).
+  @discardableResult
+  static func prepare(journalPath: String, options: ReplicationOptions) throws -> Bool {
     let log = options.makeLog()
     let head: ReplicatedLog.Head
     do {
-      guard let read = try log.head() else { return }
+      guard let read = try log.head() else { return false }
       head = read
     } catch {
       throw SetupError("cannot read the store '\(options.storeID)' from etcd: \(error)")
@@ -48,10 +52,11 @@ enum ReplicaSetup {
         Log.warning("replication: moved the journal aside to \(aside) (\(reason)); starting from the log's snapshot")
       } else {
         try setAsideWhatTheLogLacks(recovered, journal: journal, log: log, head: head, options: options)
-        return
+        return true
       }
     }
     try install(log: log, journalPath: journalPath, options: options)
+    return true
   }
 
   /// Sets aside the local records from the first the log does not hold as

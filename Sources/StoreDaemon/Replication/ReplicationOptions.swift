@@ -21,11 +21,13 @@ struct ReplicationOptions: Sendable {
   var patience: Duration { .seconds(max(leaseTTL, 10)) }
 
   /// A client for one thread: each request tried at each member in turn,
-  /// a third of the lease's time each, for ``patience`` in all.
-  func makeLog() -> ReplicatedLog {
-    let timeout = Duration.seconds(max(1, leaseTTL / 3))
-    return ReplicatedLog(
-      storeID: storeID, client: EtcdClient(endpoints: endpoints, timeout: timeout, patience: patience))
+  /// a third of the lease's time each (at least a second), for
+  /// ``patience`` in all; or, with `attempt`, for at most that in all.
+  func makeLog(attempt: Duration? = nil) -> ReplicatedLog {
+    let timeout = attempt.map { max($0, .milliseconds(200)) } ?? .seconds(max(1, leaseTTL / 3))
+    let client = EtcdClient(
+      endpoints: endpoints, timeout: timeout, patience: attempt.map { max($0, .milliseconds(200)) } ?? patience)
+    return ReplicatedLog(storeID: storeID, client: client)
   }
 
   /// Whether `name` may name a store: letters, digits, `.`, `_` and `-`.

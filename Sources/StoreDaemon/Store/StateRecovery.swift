@@ -37,6 +37,14 @@ struct StateRecovery<State: Codable> {
     // schema this one has no migration from.
     var dataSchema = schemaOfData(recovered, app: appSchema)
     var migration = try migrationSteps(appSchema, from: dataSchema, in: recovered)
+    if options.replication != nil && dataSchema != appSchema.version {
+      // A migration is a version of this daemon's own, which the store's
+      // log in etcd would not hold: its daemons would part ways.
+      throw RecoveryFailure(
+        description: "the state is of schema \(dataSchema) and this build's is \(appSchema.version), and a replicated "
+          + "store does not migrate its schema (docs/OPERATIONS.md, \"A store across machines\"); nothing was "
+          + "changed. Run this build on the store's daemons once it is no longer replicated, or keep the older build")
+    }
     // With --repair, each record that cannot be used is set aside with
     // the ones after it, and the journal recovered again, until the state
     // rebuilds.

@@ -62,6 +62,6 @@ extension StoreLoop {
         + "(one takes over within the lease's \(replica.options.leaseTTL) s); send it again then"
     }
     return "the action was not applied: \(App.name) is a standby of \(store); send it to the leader, "
-      + "\(leader.node), at \(leader.socket)"
+      + "\(leader.node), at \(leader.socket)" + (leader.address.map { " or at tcp://\($0)" } ?? "")
   }
 }

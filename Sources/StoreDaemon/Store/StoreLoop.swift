@@ -81,8 +81,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     poll = try EventPoll()
     try poll.add(inbox.wake.descriptor, token: LoopWaiter.wakeToken, interest: .readable)
     server = ConnectionServer(poll: poll, options: options)
+    var storeWasInEtcd = false
     if let replication = options.replication {
-      try notifier.extendingStartTimeout(status: "checking the journal against the replicated log") {
+      storeWasInEtcd = try notifier.extendingStartTimeout(status: "checking the journal against the replicated log") {
         try ReplicaSetup.prepare(journalPath: options.stateDirectory + "/journal", options: replication)
       }
     }
@@ -107,7 +108,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         me: LeaderInfo(
           node: replication.nodeName, socket: options.socketPath,
           address: options.tcpListen.map { "\($0.host):\($0.port)" }),
-        epoch: recovery.epoch, schema: App.schemaVersion, post: { command in inbox.post(command) })
+        epoch: recovery.epoch, schema: App.schemaVersion, storeWasInEtcd: storeWasInEtcd,
+        post: { command in inbox.post(command) })
     }
     committer = try JournalCommitter(
       journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,

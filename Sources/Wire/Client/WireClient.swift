@@ -356,23 +356,26 @@ public final class WireClient {
         self = .unknown
         return
       }
-      if let path = paths.first(where: { message.hasSuffix(" at \($0)") }) {
-        self = .listed(path)
-        return
-      }
-      let named = message[start.upperBound...].split(separator: " at ", omittingEmptySubsequences: false).dropFirst()
-        .joined(separator: " at ")
-      guard !named.isEmpty else {
+      // "…, NODE, at SOCKET", and " or at tcp://HOST:PORT" when the leader
+      // has a TCP listener.
+      let names = message[start.upperBound...].split(separator: " at ", omittingEmptySubsequences: false).dropFirst()
+        .map { $0.hasSuffix(" or") ? String($0.dropLast(3)) : String($0) }
+      guard let first = names.first, !first.isEmpty else {
         self = .unknown
         return
       }
-      // The same socket written another way (relative, through a link).
-      let real = Self.realPath(named)
-      if let real, let path = paths.first(where: { Self.realPath($0) == real }) {
-        self = .listed(path)
-      } else {
-        self = .elsewhere(named)
+      for name in names {
+        if let path = paths.first(where: { $0 == name }) {
+          self = .listed(path)
+          return
+        }
+        // The same socket written another way (relative, through a link).
+        if let real = Self.realPath(name), let path = paths.first(where: { Self.realPath($0) == real }) {
+          self = .listed(path)
+          return
+        }
       }
+      self = .elsewhere(first)
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -20,7 +20,7 @@ final class ReplicatedStore {
   private(set) var daemons: [DaemonProcess] = []
 
   init(
-    daemons count: Int = 2, storeID: String, leaseTTL: Int = 2, extraArguments: [Int: [String]] = [:],
+    daemons count: Int = 2, storeID: String, leaseTTL: Int = 5, extraArguments: [Int: [String]] = [:],
     environment: [String: String] = [:]
   ) throws {
     cluster = try EtcdCluster()
@@ -72,6 +72,12 @@ final class ReplicatedStore {
   /// Starts the node's daemon again on its state, once it has stopped.
   func restart(_ node: Int) throws {
     daemons[node] = try DaemonProcess(reusing: daemons[node], arguments: arguments(node), environment: environment)
+  }
+
+  /// Starts again every daemon that stopped (a deposed leader's 75), as
+  /// systemd would.
+  func restartStopped() throws {
+    for node in daemons.indices where !daemons[node].process.isRunning { try restart(node) }
   }
 
   /// Waits until the node's daemon holds version `version`.
