@@ -328,6 +328,27 @@ struct FailoverTests {
     #expect(try leader.send(path: "counter.incrementButtonTapped") == version + 1)
     try store.waitForVersion(version + 1, at: 1)
   }
+
+  @Test func aReplicatedStoreRefusesToMigrateItsSchema() throws {
+    let cluster = try EtcdCluster()
+    let directory = try TemporaryDirectory(prefix: "sd-replicated-upgrade")
+    let state = directory.appending("state")
+    try FileManager.default.copyItem(atPath: SchemaUpgradeTests.tail, toPath: state)
+    // The journal's files but its lock, which any start makes.
+    let files = {
+      try FileManager.default.contentsOfDirectory(atPath: state + "/journal").filter { $0 != "lock" }.sorted()
+    }
+    let before = try files()
+    let socket = directory.appending("shelf.sock")
+    let refused = try RefusedStart(
+      [
+        "--socket", socket, "--state-dir", state, "--replicate", cluster.url, "--store-id", "shelf", "--node-name",
+        "upgraded",
+      ], socket: socket, executable: "shelf-v2")
+    #expect(refused.status == 65)
+    #expect(refused.standardError.contains("a replicated store does not migrate its schema"))
+    #expect(try files() == before, "the data is unchanged")
+  }
 }
 
 /// What the chaos test's clients saw, shared with their threads.
