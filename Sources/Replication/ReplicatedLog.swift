@@ -344,9 +344,6 @@ public final class ReplicatedLog {
     }
   }
 
-  /// Whether a key a watch reported is the leader's.
-  public func isLeaderKey(_ key: [UInt8]) -> Bool { key == self.key("leader") }
-
   // MARK: -
 
   private func key(_ suffix: String) -> [UInt8] { prefix + Array(suffix.utf8) }

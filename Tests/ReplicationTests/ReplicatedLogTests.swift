@@ -88,6 +88,20 @@ struct ReplicatedLogTests {
     String(decoding: value.key.dropFirst("/storedaemon/\(log.storeID)/".utf8.count), as: UTF8.self)
   }
 
+  /// Waits until the store's leader key is gone (its lease expired), for a
+  /// minute at most, polling; false, with the issue recorded, if it stays.
+  private func leaderKeyGoes(_ log: ReplicatedLog) throws -> Bool {
+    let deadline = ContinuousClock.now + .seconds(60)
+    while try log.leader() != nil {
+      guard ContinuousClock.now < deadline else {
+        Issue.record("the leader key outlived its 2 s lease by a minute")
+        return false
+      }
+      usleep(100_000)
+    }
+    return true
+  }
+
   /// Campaigns until it wins, for a minute at most (another daemon's key
   /// may take a moment to go).
   private func campaignUntilWon(_ log: ReplicatedLog, as info: LeaderInfo, ttl: Int) throws
@@ -254,14 +268,7 @@ struct ReplicatedLogTests {
     // A short lease nobody renews expires, whatever the machine is doing.
     let short = try #require(try log.campaign(as: Self.nodeB, ttl: 2))
     #expect(short.ttl == 2)
-    let deadline = ContinuousClock.now + .seconds(60)
-    while try log.leader() != nil {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("the leader key outlived its 2 s lease by a minute")
-        return
-      }
-      usleep(100_000)
-    }
+    guard try leaderKeyGoes(log) else { return }
     #expect(try !log.keepAlive(short))
   }
 
@@ -434,14 +441,7 @@ struct ReplicatedLogTests {
     first.resign(held)
     // A lease of 2 s, never renewed: wait for etcd to end it.
     let short = try #require(try campaignUntilWon(second, as: Self.nodeB, ttl: 2))
-    let deadline = ContinuousClock.now + .seconds(60)
-    while try second.leader() != nil {
-      guard ContinuousClock.now < deadline else {
-        Issue.record("the leader key outlived its 2 s lease by a minute")
-        return
-      }
-      usleep(100_000)
-    }
+    guard try leaderKeyGoes(second) else { return }
     #expect(try !second.keepAlive(short))
     guard case .deposed(let why)? = failure(of: { _ = try second.append(records(3...4), after: 2, as: short) })
     else {

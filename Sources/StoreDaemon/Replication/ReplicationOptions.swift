@@ -14,10 +14,11 @@ struct ReplicationOptions: Sendable {
   /// standby waits after the leader stops before it takes over.
   var leaseTTL: Int = 10
 
-  /// How long etcd may be out of reach before a leader gives up an
-  /// append or its lease, and steps down: the lease's time, and at least
-  /// the 10 s an etcd election can take on a busy machine (the fencing,
-  /// not this limit, keeps a deposed leader from appending).
+  /// How long a request to etcd is tried before it fails: an append (the
+  /// leader then steps down) or a standby's read. The lease's time, and at
+  /// least the 10 s an etcd election can take on a busy machine; the
+  /// lease's renewal has a shorter limit of its own (``Replica``), and the
+  /// fencing, not this limit, keeps a deposed leader from appending.
   var patience: Duration { .seconds(max(leaseTTL, 10)) }
 
   /// A client for one thread: each request tried at each member in turn,
