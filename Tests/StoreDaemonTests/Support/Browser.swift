@@ -140,10 +140,17 @@ final class BrowserPage {
   }
 
   /// Waits until `condition`, a JavaScript expression, is true in the page.
+  /// A navigation under way (a redirect, a form's submit) may end an
+  /// evaluation with "Inspected target navigated or closed": the wait goes
+  /// on in the page that loads.
   func waitUntil(_ condition: String, timeout: Duration = eventTimeout) throws {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
-      if try evaluate("Boolean(\(condition))") == .bool(true) { return }
+      do {
+        if try evaluate("Boolean(\(condition))") == .bool(true) { return }
+      } catch let error as DaemonTestError where error.description.contains("Inspected target navigated or closed") {
+        // Evaluated again once the next page is there.
+      }
       usleep(20_000)
     }
     throw DaemonTestError("timed out after \(timeout) waiting in the page until \(condition)")
