@@ -55,7 +55,9 @@ let package = Package(
     .target(name: "JSON", swiftSettings: settings),
     .target(name: "ComposableCore", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .target(name: "ActionLanguage", dependencies: ["ComposableCore", "JSON"], swiftSettings: settings),
-    .target(name: "ComposableTesting", dependencies: ["ComposableCore", "Replay", "JSON"], swiftSettings: settings),
+    .target(
+      name: "ComposableTesting", dependencies: ["ComposableCore", "ActionLanguage", "Replay", "JSON"],
+      swiftSettings: settings),
     .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
     .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
@@ -128,7 +130,7 @@ let package = Package(
       name: "ActionLanguageTests", dependencies: ["ActionLanguage", "ComposableCore", "JSON"],
       swiftSettings: settings),
     .testTarget(
-      name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting", "JSON"],
+      name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting", "ActionLanguage", "JSON"],
       swiftSettings: settings),
     .testTarget(
       name: "ReplayTests", dependencies: ["Replay", "ComposableCore", "JSON", "Wire"], swiftSettings: settings),

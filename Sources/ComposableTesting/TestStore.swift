@@ -23,6 +23,10 @@ import Testing
 ///
 /// Timers run on a virtual clock that only ``advance(by:sourceLocation:)``
 /// moves.
+///
+/// Every action reduced must be one its type's schema describes, and every
+/// state must survive the daemon's JSON exactly (``StepContract``): the part
+/// of an app's contract that its own stories exercise.
 public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equatable {
   /// How strictly the store checks the story.
   public enum Exhaustivity: Sendable, Equatable {
@@ -52,6 +56,9 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
   private var received: [(action: R.Action, state: R.State)] = []
   private var isFinished = false
   private let creationLocation: Testing.SourceLocation
+  /// What the actions reduced in the current step broke of the contract
+  /// (``StepContract``), reported at the step's line.
+  private var contractProblems: [String] = []
 
   /// Creates a test store. Dependencies are in the test context: one used
   /// without an override (and with no test value) fails the test, naming it.
@@ -70,6 +77,7 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
     self.store = Store(initialState: initialState, reducer: reducer(), executor: executor, dependencies: dependencies)
     store.didReduce = { [unowned self] _, action, state in
       self.reduced.append((action, state))
+      self.contractProblems += StepContract.problems(action: action, state: state)
     }
   }
 
@@ -285,6 +293,8 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
       Issue.record(Comment(rawValue: text), sourceLocation: sourceLocation)
     }
     IssueReporter.$current.withValue(reporter, operation: body)
+    for problem in contractProblems { fail(problem, sourceLocation) }
+    contractProblems.removeAll()
   }
 
   private func fail(_ message: String, _ sourceLocation: Testing.SourceLocation) {

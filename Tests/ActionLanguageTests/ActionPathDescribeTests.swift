@@ -35,7 +35,7 @@ import Testing
   @Test(arguments: renderings)
   func rendersAndParsesBack(action: LibraryAction, line: String) throws {
     #expect(ActionPath.describe(action) == line)
-    let json = try JSONValue(encoding: action)
+    let json = try CanonicalJSON.value(of: action)
     let command = try #require(ActionPath.command(for: json, schema: .library))
     #expect(try ActionPath.parse(path: command.path, arguments: command.arguments, schema: .library) == json)
     #expect(try ActionPath.parse(path: command.path, arguments: command.arguments, as: LibraryAction.self) == action)

@@ -15,29 +15,29 @@ import Testing
     ),
     (
       "rename", ["x"],
-      "unknown action 'rename': did you mean items[<id: String>].rename <name: String>, screens[<id: Int>].rename <name: String> or settings.name <value: String>?"
+      "unknown action 'rename': did you mean items[<id: String>].rename <String>, screens[<id: Int>].rename <String> or settings.name <value: String>?"
     ),
     ("tree.grw", [], "unknown action 'tree.grw': did you mean tree.grow.<grow|leaf>?"),
     ("items[a].toggel", [], "unknown action 'items[a].toggel': did you mean items[a].toggle?"),
     ("tree", [], "tree is a group of actions; expected one of: grow, leaf"),
     ("open", ["1"], "open takes no arguments, got 1"),
-    ("move", ["1"], "move takes 2 arguments (position: Int, to: top|Bottom), got 1"),
-    ("tag", ["a", "null", "c"], "tag takes 0 to 2 arguments (name: String?, note: Note? (JSON)), got 3"),
-    ("move", ["x", "top"], "move: 'x' is not an Int (position)"),
+    ("move", ["1"], "move takes 2 arguments (Int, to: top|Bottom), got 1"),
+    ("tag", ["a", "null", "c"], "tag takes 0 to 2 arguments (String?, note: Note? (JSON)), got 3"),
+    ("move", ["x", "top"], "move: 'x' is not an Int"),
     ("move", ["1", "middle"], "move: 'middle' is not a Shelf (to): expected one of: top, Bottom"),
     ("move", ["1", "botom"], "move: 'botom' is not a Shelf (to): did you mean Bottom?"),
     ("weigh", ["heavy", "true"], "weigh: 'heavy' is not a number (grams)"),
     ("weigh", ["nan", "true"], "weigh: 'nan' is not a number (grams)"),
     ("weigh", ["1", "yes"], "weigh: 'yes' is not true or false (exact)"),
-    ("lookup", ["not-a-uuid"], "lookup: 'not-a-uuid' is not a UUID (id)"),
+    ("lookup", ["not-a-uuid"], "lookup: 'not-a-uuid' is not a UUID"),
     ("tag", ["red", "{bad"], "tag: '{bad' is not JSON for Note or null (note): it does not parse as JSON"),
     (
       "attach", [#"{"text":"hi"}"#],
-      #"attach: '{"text":"hi"}' is not JSON for Note (note): missing key 'pinned' at the top level"#
+      #"attach: '{"text":"hi"}' is not JSON for Note: missing key 'pinned' at the top level"#
     ),
     (
       "attach", [#"{"text":1,"pinned":true}"#],
-      #"attach: '{"text":1,"pinned":true}' is not JSON for Note (note): expected String at text"#
+      #"attach: '{"text":1,"pinned":true}' is not JSON for Note: expected String at text"#
     ),
     ("items.toggle", [], "items is a collection; name an element by id, as in items[<id: String>].<rename|toggle>"),
     ("open[3]", [], "open is not a collection; remove [3]"),
@@ -45,7 +45,7 @@ import Testing
     ("open.now", [], "open is an action, not a group: nothing can follow it ('now'); write open"),
     (
       "move.to", ["1"],
-      "move is an action, not a group: nothing can follow it ('to'); write move <position: Int> <to: top|Bottom>"
+      "move is an action, not a group: nothing can follow it ('to'); write move <Int> <to: top|Bottom>"
     ),
     ("items[abc", [], "malformed action path 'items[abc': '[' has no matching ']'"),
     (
@@ -89,7 +89,7 @@ import Testing
   @Test func namesTheValuesInTheErrorCase() {
     #expect(
       throws: ActionPathError.invalidArgument(
-        path: "move", word: "x", name: "position", expected: "an Int", problem: nil)
+        path: "move", word: "x", name: nil, expected: "an Int", problem: nil)
     ) {
       try ActionPath.parse(path: "move", arguments: ["x", "top"], schema: .library)
     }

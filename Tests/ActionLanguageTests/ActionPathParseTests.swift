@@ -79,14 +79,21 @@ import Testing
     ] {
       #expect(
         try ActionPath.parse(path: path, arguments: arguments, schema: .library)
-          == JSONValue(encoding: action), "\(path)")
+          == CanonicalJSON.value(of: action), "\(path)")
     }
   }
 
-  @Test func leavesOutANilOptionalAsCodableDoes() throws {
-    #expect(try ActionPath.parse(path: "tag", arguments: ["null"], schema: .library) == .string("tag"))
-    #expect(try ActionPath.parse(path: "tag", arguments: ["nil", "null"], schema: .library) == .string("tag"))
-    #expect(try ActionPath.parse(path: "tag", arguments: ["red"], schema: .library) == .object(["tag": .string("red")]))
+  /// A `nil` optional, written `null` or left out at the end, is `null`, as
+  /// the daemon's encoding of the action writes it.
+  @Test func writesANilOptionalAsNullAsTheEncodingDoes() throws {
+    let none = JSONValue.object(["tag": .object(["_0": .null, "note": .null])])
+    #expect(try ActionPath.parse(path: "tag", arguments: ["null"], schema: .library) == none)
+    #expect(try ActionPath.parse(path: "tag", arguments: ["nil", "null"], schema: .library) == none)
+    #expect(try ActionPath.parse(path: "tag", arguments: [], schema: .library) == none)
+    #expect(try CanonicalJSON.value(of: LibraryAction.tag(nil, note: nil)) == none)
+    #expect(
+      try ActionPath.parse(path: "tag", arguments: ["red"], schema: .library)
+        == .object(["tag": .object(["_0": .string("red"), "note": .null])]))
   }
 
   @Test func writesAUUIDUpperCaseAsUUIDEncodes() throws {

@@ -10,19 +10,19 @@ import Testing
     #expect(
       ActionSchema.library.allPaths.map(\.usage) == [
         "open",
-        "move <position: Int> <to: top|Bottom>",
+        "move <Int> <to: top|Bottom>",
         "weigh <grams: Double> <exact: Bool>",
-        "tag <name: String?> <note: Note? (JSON)>",
-        "lookup <id: UUID>",
-        "items[<id: String>].rename <name: String>",
+        "tag <String?> <note: Note? (JSON)>",
+        "lookup <UUID>",
+        "items[<id: String>].rename <String>",
         "items[<id: String>].toggle",
         "settings.name <value: String>",
         "settings.age <value: Int>",
-        "attach <note: Note (JSON)>",
+        "attach <Note (JSON)>",
         "tree.grow.<…>",
         "tree.leaf",
         "screens.popFrom <id: Int>",
-        "screens[<id: Int>].rename <name: String>",
+        "screens[<id: Int>].rename <String>",
         "screens[<id: Int>].toggle",
       ])
     #expect(ActionSchema.library.allPaths[0].summary == "Opens the library")
@@ -34,8 +34,7 @@ import Testing
     #expect(samples.count == ActionSchema.library.allPaths.count - 1)  // but the recursion marker
     for sample in samples {
       let action = try sample.action.decode(LibraryAction.self)
-      #expect(sample.entry.path.hasPrefix(action.actionCaseName), "\(sample.entry.path)")
-      #expect(try JSONValue(encoding: action) == sample.action, "\(sample.entry.path)")
+      #expect(try CanonicalJSON.value(of: action) == sample.action, "\(sample.entry.path)")
     }
   }
 
@@ -43,7 +42,7 @@ import Testing
     #expect(ValueSchema.json([Note].self, sample: []).typeName == "[Note]")
     #expect(ValueSchema.of(Int?.self).typeName == "Int?")
     #expect(ValueSchema.json([String: Int].self, sample: [:]).typeName == "[String: Int]")
-    #expect(ValueSchema.of(Shelf.self).typeName == "Shelf")
+    #expect(ValueSchema.of(Int.self).typeName == "Int")
     #expect(ValueSchema.of(IdentifiedAction<String, ItemAction>.self).typeName == "IdentifiedAction<ItemAction>")
     #expect(ActionSchemaReference(PresentationAction<ItemAction>.self).typeName == "PresentationAction<ItemAction>")
   }

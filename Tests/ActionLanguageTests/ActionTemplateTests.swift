@@ -18,7 +18,8 @@ import Testing
   @Test func unlabeledValuesArePositionsAndLabeledOnesTheirLabels() throws {
     let move = try entry("move")
     #expect(move.json == (try json(#"{"move":{"_0":{"$argument":0},"to":{"$argument":1}}}"#)))
-    #expect(move.arguments.map(\.name) == ["position", "to"])
+    #expect(move.arguments.map(\.name) == ["_0", "to"])
+    #expect(move.usage == "move <Int> <to: top|Bottom>")
     #expect(move.arguments.map(\.example) == [.int(1), .string("top")])
     #expect(try entry("open").json == (try json(#""open""#)))
   }

@@ -13,63 +13,32 @@ enum MailAction: Equatable, DescribedAction {
   case `internal`(MailInternalAction)
   case folders(IdentifiedAction<Int, FolderAction>)
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("compose", "Starts a message", .unlabeled("text", String.self)),
-      ActionCase("delivered", "The server took the message", sentBy: .httpEffect, .labeled("messageID", Int?.self)),
-      ActionCase(
-        "internal", "What the mail's effects report", sentBy: InternalSender("the mail's own effects"),
-        .unlabeled("action", MailInternalAction.self)),
-      ActionCase("folders", "A folder's action", .unlabeled("folder", IdentifiedAction<Int, FolderAction>.self)),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .compose: "compose"
-    case .delivered: "delivered"
-    case .internal: "internal"
-    case .folders: "folders"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.compose("hi"), "Starts a message"),
+    .init(.delivered(messageID: 7), "The server took the message", sentBy: .httpEffect),
+    .init(.internal(.poll), "What the mail's effects report", sentBy: InternalSender("the mail's own effects")),
+    .init(.folders(.element(id: 1, action: .open)), "A folder's action"),
+  ]
 }
 
 enum MailInternalAction: Equatable, DescribedAction {
   case poll
   case synced(count: Int)
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("poll", "Looks for new mail"),
-      ActionCase("synced", "New mail arrived", sentBy: .timerEffect, .labeled("count", Int.self)),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .poll: "poll"
-    case .synced: "synced"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.poll, "Looks for new mail"),
+    .init(.synced(count: 2), "New mail arrived", sentBy: .timerEffect),
+  ]
 }
 
 enum FolderAction: Equatable, DescribedAction {
   case open
   case refreshed
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("open", "Opens the folder"),
-      ActionCase("refreshed", "Storage listed the folder", sentBy: .storageEffect),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .open: "open"
-    case .refreshed: "refreshed"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.open, "Opens the folder"),
+    .init(.refreshed, "Storage listed the folder", sentBy: .storageEffect),
+  ]
 }
 
 /// Which actions only effects send: marked in the listing, found in an

@@ -18,39 +18,21 @@ enum LibraryAction: Equatable, DescribedAction {
   case tree(TreeAction)
   case screens(StackAction<String, ItemAction>)
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("open", "Opens the library"),
-      ActionCase("move", "Moves a book", .unlabeled("position", Int.self), .labeled("to", Shelf.self)),
-      ActionCase("weigh", "Weighs a book", .labeled("grams", Double.self), .labeled("exact", Bool.self)),
-      ActionCase("tag", "Tags a book", .unlabeled("name", String?.self), .labeled("note", .optional(Note.schema))),
-      ActionCase("lookup", "Looks a book up", .unlabeled("id", UUID.self)),
-      ActionCase("items", "An item's action", .unlabeled("item", IdentifiedAction<String, ItemAction>.self)),
-      ActionCase("settings", "Sets a setting", .unlabeled("binding", BindingAction<LibrarySettings>.self)),
-      ActionCase("attach", "Attaches a note", .unlabeled("note", Note.schema)),
-      ActionCase("tree", "A tree's action", .unlabeled("action", TreeAction.self)),
-      ActionCase(
-        "screens", "A screen's action, or going back", .unlabeled("action", StackAction<String, ItemAction>.self)),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .open: "open"
-    case .move: "move"
-    case .weigh: "weigh"
-    case .tag: "tag"
-    case .lookup: "lookup"
-    case .items: "items"
-    case .settings: "settings"
-    case .attach: "attach"
-    case .tree: "tree"
-    case .screens: "screens"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.open, "Opens the library"),
+    .init(.move(1, to: .top), "Moves a book"),
+    .init(.weigh(grams: 1.5, exact: true), "Weighs a book"),
+    .init(.tag("text", note: Note.sample), "Tags a book"),
+    .init(.lookup(UUID(uuidString: "00000000-0000-0000-0000-000000000001") ?? UUID()), "Looks a book up"),
+    .init(.items(.element(id: "a", action: .toggle)), "An item's action"),
+    .init(.settings(.set(\.name, "Ada")), "Sets a setting"),
+    .init(.attach(Note.sample), "Attaches a note"),
+    .init(.tree(.leaf), "A tree's action"),
+    .init(.screens(.popFrom(id: 0)), "A screen's action, or going back"),
+  ]
 }
 
-enum Shelf: String, CaseIterable, Codable, Sendable, DescribedValue {
+enum Shelf: String, CaseIterable, Codable, Sendable {
   case top
   case bottom = "Bottom"
 }
@@ -59,57 +41,35 @@ struct Note: Equatable, Codable, Sendable {
   var text: String
   var pinned: Bool
 
-  static let schema = ValueSchema.json(Note.self, sample: Note(text: "read me", pinned: true))
+  static let sample = Note(text: "read me", pinned: true)
 }
 
 enum ItemAction: Equatable, DescribedAction {
   case rename(String)
   case toggle
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("rename", "Renames the item", .unlabeled("name", String.self)),
-      ActionCase("toggle", "Toggles the item"),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .rename: "rename"
-    case .toggle: "toggle"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.rename("text"), "Renames the item"),
+    .init(.toggle, "Toggles the item"),
+  ]
 }
 
 indirect enum TreeAction: Equatable, DescribedAction {
   case grow(TreeAction)
   case leaf
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("grow", "Grows a branch", .unlabeled("branch", TreeAction.self)),
-      ActionCase("leaf", "Grows a leaf"),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .grow: "grow"
-    case .leaf: "leaf"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.grow(.leaf), "Grows a branch"),
+    .init(.leaf, "Grows a leaf"),
+  ]
 }
 
-struct LibrarySettings: Equatable, Codable, Sendable, DescribedBindableState {
+struct LibrarySettings: Equatable, Codable, Sendable, BindableState {
   var name = ""
   var age = 0
 
   static var bindableFields: [BindableField<Self>] {
-    [BindableField("name", \.name), BindableField("age", \.age)]
-  }
-
-  static var describedFields: [BindableFieldSchema<Self>] {
-    [BindableFieldSchema(\.name, "Sets the name"), BindableFieldSchema(\.age, "Sets the age")]
+    [BindableField("name", \.name, "Sets the name"), BindableField("age", \.age, "Sets the age")]
   }
 }
 

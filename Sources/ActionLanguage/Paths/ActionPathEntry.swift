@@ -1,7 +1,7 @@
 import JSON
 
 /// One action a client can send, as the `actions` message lists it: its
-/// command line (`cart.addItem <productID: Int>`) and its JSON form with a
+/// command line (`cart.addItem <Int>`) and its JSON form with a
 /// placeholder for each value (``ActionTemplate``).
 ///
 /// Plain data, so the daemon can send the list to clients that do not link
@@ -10,7 +10,8 @@ import JSON
 public struct ActionPathEntry: Hashable, Sendable, Codable, CustomStringConvertible {
   /// One value the action takes: an argument word, or an element id of the path.
   public struct Argument: Hashable, Sendable, Codable {
-    /// The argument's name, e.g. `productID`; for an element id, the
+    /// The argument's label, e.g. `orderID`, or for an unlabelled value its
+    /// position's coding key, `_0`, `_1`, …; for an element id, the
     /// collection's step, e.g. `rows`.
     public let name: String
     /// How it is written, e.g. `Int`, `Int?`, `counter|dice|products`,
@@ -48,9 +49,12 @@ public struct ActionPathEntry: Hashable, Sendable, Codable, CustomStringConverti
   /// Who alone sends an internal action, e.g. `the HTTP effect`; `nil` for
   /// an action clients may send.
   public let sentBy: String?
+  /// The path followed by its arguments, as a person writes it:
+  /// `cart.addItem <Int>`, `cart.orderPlaced <orderID: Int?>`.
+  public let usage: String
 
   private enum CodingKeys: String, CodingKey {
-    case path, arguments, ids, json, summary, sentBy
+    case path, arguments, ids, json, summary, sentBy, usage
     case isInternal = "internal"
   }
 
@@ -67,11 +71,7 @@ public struct ActionPathEntry: Hashable, Sendable, Codable, CustomStringConverti
     self.summary = summary
     self.isInternal = sentBy != nil
     self.sentBy = sentBy?.description
-  }
-
-  /// The path followed by its arguments: `cart.addItem <productID: Int>`.
-  public var usage: String {
-    ([path] + arguments.map { "<\($0.name): \($0.type)>" }).joined(separator: " ")
+    self.usage = ([path] + arguments.map { ActionArgument.usage(name: $0.name, type: $0.type) }).joined(separator: " ")
   }
 
   /// The usage line, as `tcactl actions` prints it.

@@ -2,7 +2,7 @@
 ///
 /// Every message names what was given and what was expected, and an unknown
 /// step suggests the nearest valid paths:
-/// `unknown action 'cart.addItm': did you mean cart.addItem <productID: Int>?`
+/// `unknown action 'cart.addItm': did you mean cart.addItem <Int>?`
 public enum ActionPathError: Error, Hashable, Sendable, CustomStringConvertible {
   /// The path is not dotted steps with optional `[id]`s, e.g. an empty step
   /// or an unclosed bracket.
@@ -29,8 +29,9 @@ public enum ActionPathError: Error, Hashable, Sendable, CustomStringConvertible 
   /// The action got `given` arguments; it takes `parameters` (`name: Type`),
   /// of which the first `required` cannot be left out.
   case argumentCount(path: String, parameters: [String], required: Int, given: Int)
-  /// `word`, given for the argument `name`, is not `expected` (e.g. "an Int").
-  case invalidArgument(path: String, word: String, name: String, expected: String, problem: String?)
+  /// `word`, given for the argument labelled `name` (`nil` when unlabelled),
+  /// is not `expected` (e.g. "an Int").
+  case invalidArgument(path: String, word: String, name: String?, expected: String, problem: String?)
   /// The JSON the path produced does not decode as the action type (the schema
   /// and the enum disagree).
   case undecodable(path: String, typeName: String, problem: String)
@@ -60,7 +61,8 @@ public enum ActionPathError: Error, Hashable, Sendable, CustomStringConvertible 
     case .argumentCount(let path, let parameters, let required, let given):
       return "\(path) takes \(Self.count(parameters, required: required)), got \(given)"
     case .invalidArgument(let path, let word, let name, let expected, let problem):
-      return "\(path): '\(word)' is not \(expected) (\(name))" + (problem.map { ": \($0)" } ?? "")
+      return "\(path): '\(word)' is not \(expected)" + (name.map { " (\($0))" } ?? "")
+        + (problem.map { ": \($0)" } ?? "")
     case .undecodable(let path, let typeName, let problem):
       return "\(path) does not decode as \(typeName): \(problem)"
     }

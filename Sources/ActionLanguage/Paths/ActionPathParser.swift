@@ -123,27 +123,32 @@ struct ActionPathParser {
   }
 
   /// A case's associated values, keyed as `Codable` keys them; a `nil`
-  /// optional is left out, as synthesized `Codable` leaves it out.
+  /// optional, given as `null` or left out at the end, is `null`, as the
+  /// action's canonical encoding writes it (``CanonicalJSON/value(of:)``).
   private func payload(
     of actionCase: ActionCase, path: String, command: inout CommandWords
   ) throws(ActionPathError) -> JSONObject {
     let parameters = actionCase.arguments
     guard (actionCase.requiredArgumentCount...parameters.count).contains(arguments.count) else {
       throw .argumentCount(
-        path: path, parameters: parameters.map { "\($0.name): \($0.value.usage)" },
+        path: path, parameters: parameters.map(\.parameter),
         required: actionCase.requiredArgumentCount, given: arguments.count)
     }
     var members = JSONObject()
-    for (parameter, word) in zip(parameters, arguments) {
-      let value = try value(of: word, parameter.value, path: path, name: parameter.name)
+    for (index, parameter) in parameters.enumerated() {
+      guard index < arguments.count else {
+        members[parameter.codingKey] = .null
+        continue
+      }
+      let value = try value(of: arguments[index], parameter.value, path: path, name: parameter.label)
       command.append(argument: value, parameter.value)
-      if value != .null { members[parameter.codingKey] = value }
+      members[parameter.codingKey] = value
     }
     command.dropTrailingNulls()
     return members
   }
 
-  private func value(of word: String, _ schema: ValueSchema, path: String, name: String) throws(ActionPathError)
+  private func value(of word: String, _ schema: ValueSchema, path: String, name: String?) throws(ActionPathError)
     -> JSONValue
   {
     do {
@@ -174,7 +179,7 @@ struct ActionPathParser {
     let path = prefix.isEmpty ? actionCase.name : "\(prefix).\(actionCase.name)"
     func choices(_ names: [String]) -> String { names.count <= 4 ? "<\(names.joined(separator: "|"))>" : "<action>" }
     guard let descent = actionCase.descent else {
-      return ([path] + actionCase.arguments.map { "<\($0.name): \($0.value.usage)>" }).joined(separator: " ")
+      return ([path] + actionCase.arguments.map(\.usage)).joined(separator: " ")
     }
     switch descent.value.kind {
     case .action(let reference): return "\(path).\(choices(reference.schema.clientCaseNames))"

@@ -2,10 +2,22 @@ import JSON
 
 /// One listed path with what suggestions and tests need besides the entry.
 struct PathListing {
+  /// What a listed path ends in: a case's values, a binding's field, or the
+  /// mark of a recursive action type.
+  enum Leaf {
+    case actionCase(ActionCase)
+    case field(BindingSchema.Field)
+    case recursion
+  }
+
   /// The path as `tcactl actions` shows it.
   let entry: ActionPathEntry
   /// The case and field names along the path, from the walked schema down.
   let stepNames: [String]
+  /// What the path ends in.
+  let leaf: Leaf
+  /// The nesting around the leaf's JSON, element ids as placeholders.
+  let frames: [PathFrame]
 
   /// A valid action for the path, or `nil` for a recursion marker.
   var sample: JSONValue? { entry.example }
@@ -53,7 +65,7 @@ struct PathWalker {
         }
         append(
           here, json: actionCase.json(values: JSONObject(members)), summary: actionCase.summary,
-          arguments: actionCase.arguments.map { Self.argument($0.name, $0.value) })
+          arguments: actionCase.arguments.map { Self.argument($0.codingKey, $0.value) }, leaf: .actionCase(actionCase))
         continue
       }
       here.frames.append(.descent(name: actionCase.name, key: descent.codingKey))
@@ -78,7 +90,7 @@ struct PathWalker {
           fieldPosition.stepNames.append(field.name)
           append(
             fieldPosition, json: .object(["field": .string(field.name), "value": ActionTemplate.argument(0)]),
-            summary: field.summary, arguments: [Self.argument("value", field.value)])
+            summary: field.summary, arguments: [Self.argument("value", field.value)], leaf: .field(field))
         }
       default:
         break
@@ -95,7 +107,7 @@ struct PathWalker {
           entry: ActionPathEntry(
             path: marker.path, arguments: [], ids: marker.ids, json: .null,
             summary: "The actions of \(reference.typeName) again (recursive)", sentBy: marker.sentBy),
-          stepNames: marker.stepNames))
+          stepNames: marker.stepNames, leaf: .recursion, frames: marker.frames))
       return
     }
     var inside = position
@@ -105,12 +117,13 @@ struct PathWalker {
 
   /// Lists the action at `position` whose innermost JSON is `json`.
   private mutating func append(
-    _ position: Position, json: JSONValue, summary: String, arguments: [ActionPathEntry.Argument]
+    _ position: Position, json: JSONValue, summary: String, arguments: [ActionPathEntry.Argument],
+    leaf: PathListing.Leaf
   ) {
     let entry = ActionPathEntry(
       path: position.path, arguments: arguments, ids: position.ids, json: PathFrame.wrap(json, in: position.frames),
       summary: summary, sentBy: position.sentBy)
-    listings.append(PathListing(entry: entry, stepNames: position.stepNames))
+    listings.append(PathListing(entry: entry, stepNames: position.stepNames, leaf: leaf, frames: position.frames))
   }
 
   private static func argument(_ name: String, _ value: ValueSchema) -> ActionPathEntry.Argument {
@@ -131,13 +144,5 @@ extension ActionSchema {
   /// The paths of ``allPaths`` that a client may send.
   public var clientPaths: [ActionPathEntry] {
     allPaths.filter { !$0.isInternal }
-  }
-
-  /// A valid action for every path of ``allPaths`` (but recursion markers),
-  /// built by filling each entry's JSON with its examples.
-  public var samples: [ActionSample] {
-    PathWalker.listings(of: self).compactMap { listing in
-      listing.sample.map { ActionSample(entry: listing.entry, action: $0) }
-    }
   }
 }

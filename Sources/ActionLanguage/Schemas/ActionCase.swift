@@ -1,29 +1,25 @@
 /// One case of an action enum: its name, what it means, its associated values
 /// in declaration order, and whether only effects send it.
+///
+/// Read from a value of the case (``CaseProbe``): the name and the values
+/// are the type's own `Codable` encoding's, the summary and the sender what
+/// its ``DescribedCase`` adds.
 public struct ActionCase: Sendable {
   /// The case's name, which is also its JSON coding key and its path step.
   public let name: String
   /// One line for `tcactl actions`: what the action does.
   public let summary: String
-  /// The associated values, in declaration order, with their coding keys resolved.
+  /// The associated values, in the order the type decodes them.
   public let arguments: [ActionArgument]
   /// Who alone sends this case (and every case below it), or `nil` when a
   /// client may: see ``InternalSender``.
   public let sentBy: InternalSender?
 
-  /// A case named `name` with `arguments` as its associated values; `sentBy`
-  /// marks a case that only an effect or the daemon sends.
-  public init(_ name: String, _ summary: String, sentBy: InternalSender? = nil, _ arguments: ActionArgument...) {
-    self.init(name, summary, sentBy: sentBy, arguments: arguments)
-  }
-
-  /// A case named `name` with `arguments` as its associated values; `sentBy`
-  /// marks a case that only an effect or the daemon sends.
-  public init(_ name: String, _ summary: String, sentBy: InternalSender? = nil, arguments: [ActionArgument]) {
+  init(name: String, summary: String, sentBy: InternalSender?, arguments: [ActionArgument]) {
     self.name = name
     self.summary = summary
     self.sentBy = sentBy
-    self.arguments = arguments.enumerated().map { $0.element.positioned(at: $0.offset) }
+    self.arguments = arguments
   }
 
   /// Whether only an effect or the daemon sends this case.

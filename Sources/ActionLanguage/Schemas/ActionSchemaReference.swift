@@ -1,4 +1,3 @@
-import JSON
 import Synchronization
 
 /// A nested action type, whose schema is built only when a path reaches it.
@@ -11,31 +10,30 @@ public struct ActionSchemaReference: Sendable {
   /// The action type's identity, to detect recursion.
   let typeID: ObjectIdentifier
   private let load: @Sendable () -> ActionSchema
-  private let decodeCaseName: @Sendable (JSONValue) throws -> String
 
   /// A reference to `Action`'s schema.
   public init<Action: DescribedAction>(_ type: Action.Type) {
     self.typeName = TypeName.of(Action.self)
     self.typeID = ObjectIdentifier(Action.self)
-    self.load = { Action.actionSchema }
-    self.decodeCaseName = { json in try json.decode(Action.self).actionCaseName }
+    self.load = { ActionSchema(deriving: Action.self) }
   }
 
   /// The referenced type's schema, built the first time it is asked for and
   /// kept: describing or parsing an action walks these for every action, and
-  /// building one (type names included) costs more than the walk.
-  public var schema: ActionSchema {
-    if let built = Self.built.withLock({ $0[typeID] }) { return built }
+  /// reading one from its samples costs more than the walk.
+  public var schema: ActionSchema { Self.schema(typeID, load: load) }
+
+  /// `Action`'s schema, from the same store as every reference's.
+  static func schema<Action: DescribedAction>(of type: Action.Type) -> ActionSchema {
+    schema(ObjectIdentifier(Action.self)) { ActionSchema(deriving: Action.self) }
+  }
+
+  private static func schema(_ typeID: ObjectIdentifier, load: () -> ActionSchema) -> ActionSchema {
+    if let built = built.withLock({ $0[typeID] }) { return built }
     let schema = load()
-    Self.built.withLock { $0[typeID] = schema }
+    built.withLock { $0[typeID] = schema }
     return schema
   }
 
   private static let built = Mutex<[ObjectIdentifier: ActionSchema]>([:])
-
-  /// Decodes `action` as the referenced type and returns the name of the case
-  /// it decoded to: how tests prove that a schema matches its enum.
-  public func decodedCaseName(of action: JSONValue) throws -> String {
-    try decodeCaseName(action)
-  }
 }

@@ -1,3 +1,5 @@
+import ComposableCore
+
 /// The fields a `BindingAction<Root>` can set: the last step of a binding path
 /// is a field name, and the value follows as an argument.
 public struct BindingSchema: Sendable {
@@ -16,10 +18,12 @@ public struct BindingSchema: Sendable {
   /// The fields, in listing order.
   public let fields: [Field]
 
-  /// The bindable fields of `Root`.
-  public init<Root: DescribedBindableState>(_ type: Root.Type) {
+  /// The bindable fields of `Root`, each value's schema read from its type.
+  public init<Root: BindableState>(_ type: Root.Type) {
     self.typeName = TypeName.of(Root.self)
-    self.fields = Root.describedFields.map { Field(name: $0.name, value: $0.value, summary: $0.summary) }
+    self.fields = Root.bindableFields.map {
+      Field(name: $0.name, value: ValueSchema.derived(for: $0.valueType, example: nil), summary: $0.summary)
+    }
   }
 
   /// The field named `name`, if there is one.

@@ -4,14 +4,13 @@ import ComposableCore
 /// address them by name.
 ///
 /// Without macros the cases of an enum cannot be listed at run time, so each
-/// action type lists them in ``actionSchema``: names, associated values and a
-/// summary, mirroring the enum exactly. `tcactl send cart.addItem 3` is parsed
-/// against the root's schema into the JSON the synthesized `Codable`
-/// conformance decodes (see ``ActionPath``).
-///
-/// ``actionCaseName`` is an exhaustive `switch` over the enum: adding a case
-/// without describing it then fails to compile next to the schema, and tests
-/// check that every described case decodes to the case of the same name.
+/// action type gives one value of every case in ``describedCases``, with a
+/// sentence for people and, for a case only effects send, who sends it. The
+/// case's name and its values' labels and types are read from the type's own
+/// synthesized `Codable` conformance (``ActionSchema/init(deriving:)``), so
+/// they cannot disagree with the enum. `tcactl send cart.addItem 3` is parsed
+/// against the root's schema into the JSON that conformance decodes
+/// (see ``ActionPath``).
 ///
 /// A case that answers an effect (a response, a failure, a timer landing, a
 /// recovery) names who sends it with `sentBy:`; clients may not send it
@@ -19,30 +18,27 @@ import ComposableCore
 ///
 /// ```swift
 /// extension Cart.Action: DescribedAction {
-///   public static var actionSchema: ActionSchema {
-///     ActionSchema(cases: [
-///       ActionCase("addItem", "Adds one unit of a product", .unlabeled("productID", Int.self)),
-///       ActionCase("payButtonTapped", "Asks to confirm the total"),
-///       ActionCase("orderPlaced", "The store took the order", sentBy: .httpEffect, .labeled("orderID", Int?.self)),
-///     ])
-///   }
-///   public var actionCaseName: String {
-///     switch self {
-///     case .addItem: "addItem"
-///     case .payButtonTapped: "payButtonTapped"
-///     case .orderPlaced: "orderPlaced"
-///     }
-///   }
+///   public static let describedCases: [DescribedCase<Self>] = [
+///     .init(.addItem(1), "Adds one unit of a product"),
+///     .init(.payButtonTapped, "Asks to confirm the total"),
+///     .init(.orderPlaced(orderID: 7), "The store took the order", sentBy: .httpEffect),
+///   ]
 /// }
 /// ```
+///
+/// A case left out of the list cannot be sent by path, and the conformance
+/// check of ComposableTesting fails for any action the app's tests produce
+/// whose case is not described.
 public protocol DescribedAction: DescribedValue, Codable, Sendable, ActionPathDescribable {
-  /// Every case of the enum, in declaration order.
-  static var actionSchema: ActionSchema { get }
-  /// The name of this value's case, as its schema and its JSON coding key spell it.
-  var actionCaseName: String { get }
+  /// One value of every case, in declaration order, with what its encoding
+  /// cannot say.
+  static var describedCases: [DescribedCase<Self>] { get }
 }
 
 extension DescribedAction {
+  /// The cases, read once from ``describedCases`` and kept.
+  public static var actionSchema: ActionSchema { ActionSchemaReference.schema(of: Self.self) }
+
   /// An action nested in another is addressed by its cases: a further path step.
   public static var valueSchema: ValueSchema { .action(Self.self) }
 

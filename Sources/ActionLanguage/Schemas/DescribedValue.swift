@@ -1,11 +1,13 @@
 import FoundationEssentials
 
-/// A type whose values can be written as one word of a command line.
+/// A type whose values can be written as one word of a command line, or
+/// that says how its values are written.
 ///
-/// The argument builders of ``ActionArgument`` read a value's schema from its
-/// type (`.unlabeled("productID", Int.self)`), so a schema names Swift types
-/// rather than restating their shape. A string enum conforms with an empty
-/// extension (`extension AppTab: DescribedValue {}`) and lists its raw values.
+/// A case's schema reads each associated value's from its type
+/// (``ActionSchema/init(deriving:)``): a type of this protocol says it here;
+/// a string enum that lists its cases (`CaseIterable`) is written as one of
+/// its raw values without conforming; any other `Codable` type is a JSON
+/// payload checked by decoding it.
 public protocol DescribedValue {
   /// How values of this type are written and checked.
   static var valueSchema: ValueSchema { get }

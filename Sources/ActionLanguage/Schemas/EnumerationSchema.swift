@@ -8,8 +8,12 @@ public struct EnumerationSchema: Hashable, Sendable {
   /// The schema of `Enumeration`.
   public init<Enumeration: RawRepresentable & CaseIterable>(_ type: Enumeration.Type)
   where Enumeration.RawValue == String {
-    self.typeName = TypeName.of(Enumeration.self)
-    self.rawValues = Enumeration.allCases.map(\.rawValue)
+    self.init(typeName: TypeName.of(Enumeration.self), rawValues: Enumeration.allCases.map(\.rawValue))
+  }
+
+  init(typeName: String, rawValues: [String]) {
+    self.typeName = typeName
+    self.rawValues = rawValues
   }
 
   /// The raw value `word` names: exactly, or else ignoring case when that is

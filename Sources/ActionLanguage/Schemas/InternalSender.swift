@@ -9,7 +9,7 @@
 /// inside an internal one is internal too (`dice.internal.…`).
 ///
 /// ```swift
-/// ActionCase("productsResponse", "The products arrived", sentBy: .httpEffect, .unlabeled(…))
+/// .init(.productsResponse([]), "The products arrived", sentBy: .httpEffect)
 /// ```
 public struct InternalSender: Hashable, Sendable, CustomStringConvertible {
   /// Who sends the action, written to follow "sent by": `the HTTP effect`.

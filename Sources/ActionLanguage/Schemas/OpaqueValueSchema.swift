@@ -15,10 +15,23 @@ public struct OpaqueValueSchema: Sendable {
   /// The schema of `Payload`, with `sample` as its example value.
   public init<Payload: Codable & Sendable>(_ type: Payload.Type, sample: Payload) {
     self.typeName = TypeName.of(Payload.self)
-    self.makeSample = { (try? JSONValue(encoding: sample)) ?? .null }
-    self.check = { json in
+    self.makeSample = { (try? CanonicalJSON.value(of: sample)) ?? .null }
+    self.check = Self.checker(Payload.self)
+  }
+
+  /// The schema of `Payload`, with `example` (its JSON) as the example value.
+  init<Payload: Decodable>(_ type: Payload.Type, example: JSONValue) {
+    self.typeName = TypeName.of(Payload.self)
+    self.makeSample = { example }
+    self.check = Self.checker(Payload.self)
+  }
+
+  /// Why a JSON value is not a `Payload`, or `nil` when it decodes as one.
+  private static func checker<Payload: Decodable>(_ type: Payload.Type) -> @Sendable (JSONValue) -> String? {
+    let payload = PayloadType(type: type)
+    return { json in
       do {
-        _ = try json.decode(Payload.self)
+        _ = try json.decode(payload.type)
         return nil
       } catch let error as DecodingError {
         return error.briefDescription
@@ -27,7 +40,6 @@ public struct OpaqueValueSchema: Sendable {
       }
     }
   }
-
   /// The sample value as JSON: valid, for tests and examples.
   public var sample: JSONValue { makeSample() }
 
@@ -50,4 +62,16 @@ extension DecodingError {
     @unknown default: return "\(self)"
     }
   }
+}
+
+/// A payload's type, to decode with on the thread that reads actions.
+///
+/// `@unchecked` because a metatype of a type not known to be `Sendable` is
+/// not `Sendable` by itself; what could make sharing it unsafe is a
+/// `Decodable` conformance isolated to an actor. A payload is a value of an
+/// action case, and the action type is `Codable & Sendable` with its
+/// conformance used from the daemon's own thread already, so the payload's
+/// conformance is not isolated either, and the type holds no state.
+private struct PayloadType: @unchecked Sendable {
+  let type: any Decodable.Type
 }

@@ -19,17 +19,7 @@ extension StackAction: DescribedValue where Action: DescribedAction {
 enum StackOperation: DescribedAction {
   case popFrom(id: StackElementID)
 
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase(
-        "popFrom", "Pops the screen with this id and every screen above it (back)",
-        .labeled("id", StackElementID.self))
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .popFrom: "popFrom"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.popFrom(id: 0), "Pops the screen with this id and every screen above it (back)")
+  ]
 }

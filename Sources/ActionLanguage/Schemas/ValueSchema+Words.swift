@@ -130,3 +130,18 @@ extension ValueSchema {
     return .double(value)
   }
 }
+
+extension ValueSchema {
+  /// Why `value` is not a value of this schema, or `nil` when it is: what a
+  /// binding's value, which travels as any JSON, is checked with.
+  func problem(with value: JSONValue) -> String? {
+    switch kind {
+    case .json(let opaque):
+      return opaque.problem(with: value).map { "expected JSON for \(opaque.typeName): \($0)" }
+    case .optional(let wrapped):
+      return value == .null ? nil : wrapped.problem(with: value)
+    default:
+      return word(for: value) == nil ? "expected \(expectation), got \(CanonicalJSON.text(value))" : nil
+    }
+  }
+}

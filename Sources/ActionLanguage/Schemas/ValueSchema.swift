@@ -81,13 +81,8 @@ public struct ValueSchema: Sendable {
       .stack(element: ActionSchemaReference(Action.self), operations: ActionSchemaReference(StackOperation.self)))
   }
 
-  /// A presented child's actions: `name.presented.…` or `name.dismiss`.
-  public static func presentation<Action: DescribedAction>(_ type: PresentationAction<Action>.Type) -> ValueSchema {
-    .action(PresentationAction<Action>.self)
-  }
-
   /// A form field set by name: `name.field value`.
-  public static func binding<Root: DescribedBindableState>(_ type: BindingAction<Root>.Type) -> ValueSchema {
+  public static func binding<Root: BindableState>(_ type: BindingAction<Root>.Type) -> ValueSchema {
     ValueSchema(.binding(BindingSchema(Root.self)))
   }
 

@@ -40,7 +40,10 @@ extension BindingAction where Root: BindableState {
 /// ```swift
 /// extension BMI.State: BindableState {
 ///   static var bindableFields: [BindableField<Self>] {
-///     [BindableField("height", \.height), BindableField("weight", \.weight)]
+///     [
+///       BindableField("height", \.height, "Sets the height in centimetres, as typed"),
+///       BindableField("weight", \.weight, "Sets the weight in kilograms, as typed"),
+///     ]
 ///   }
 /// }
 /// ```
@@ -55,15 +58,25 @@ extension BindableState {
   }
 }
 
-/// One field that bindings may set: its name, where it lives, and how to decode
-/// a JSON value into it.
+/// One field that bindings may set: its name, where it lives, what setting
+/// it does for people, and how to decode a JSON value into it.
 public struct BindableField<Root> {
+  /// The field's name, as bindings carry it and a command line writes it.
   public let name: String
+  /// One line for `tcactl actions`: what setting the field does.
+  public let summary: String
+  /// The type of the field's value, from which a command line's schema
+  /// reads how the value is written.
+  package let valueType: any Decodable.Type
   let keyPath: AnyKeyPath
   let apply: (inout Root, JSONValue) throws -> Void
 
-  public init<Value: Codable>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>) {
+  /// The field at `keyPath`, set by bindings naming it `name`; `summary`
+  /// says what setting it does (by default "Sets `name`").
+  public init<Value: Codable>(_ name: String, _ keyPath: WritableKeyPath<Root, Value>, _ summary: String? = nil) {
     self.name = name
+    self.summary = summary ?? "Sets \(name)"
+    self.valueType = Value.self
     self.keyPath = keyPath
     self.apply = { root, json in root[keyPath: keyPath] = try json.decode(Value.self) }
   }

@@ -63,6 +63,16 @@ public struct Shared<Value> {
 
 extension Shared: Sendable where Value: Sendable {}
 
+/// A ``Shared`` value of any type, for code that looks through a state
+/// (a test's check that the state survives its JSON: a filled one does not,
+/// since its value lives elsewhere).
+public protocol SharedReference {
+  /// Whether it holds a value.
+  var isFilled: Bool { get }
+}
+
+extension Shared: SharedReference {}
+
 extension Shared: Equatable where Value: Equatable {
   /// Two empty ones are equal, and two filled ones holding equal values.
   @inlinable public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }

@@ -217,7 +217,10 @@ public struct BMIInput: Reducer {
 
 extension BMIInput.State: BindableState {
   public static var bindableFields: [BindableField<Self>] {
-    [BindableField("height", \.height), BindableField("weight", \.weight)]
+    [
+      BindableField("height", \.height, "Sets the height in centimetres, as typed"),
+      BindableField("weight", \.weight, "Sets the weight in kilograms, as typed"),
+    ]
   }
 }
 

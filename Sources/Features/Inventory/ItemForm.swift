@@ -52,9 +52,9 @@ public struct ItemForm: Reducer {
 extension ItemForm.State: BindableState {
   public static var bindableFields: [BindableField<Self>] {
     [
-      BindableField("name", \.item.name),
-      BindableField("quantity", \.item.quantity),
-      BindableField("notes", \.item.notes),
+      BindableField("name", \.item.name, "Sets the item's name"),
+      BindableField("quantity", \.item.quantity, "Sets how many there are"),
+      BindableField("notes", \.item.notes, "Sets the notes"),
     ]
   }
 }

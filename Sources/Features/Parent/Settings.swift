@@ -48,9 +48,9 @@ public struct Settings: Reducer {
 extension Settings.State: BindableState {
   public static var bindableFields: [BindableField<Self>] {
     [
-      BindableField("displayName", \.draft.displayName),
-      BindableField("theme", \.draft.theme),
-      BindableField("isHapticFeedbackEnabled", \.draft.isHapticFeedbackEnabled),
+      BindableField("displayName", \.draft.displayName, "Sets the name to greet you with"),
+      BindableField("theme", \.draft.theme, "Sets the theme"),
+      BindableField("isHapticFeedbackEnabled", \.draft.isHapticFeedbackEnabled, "Turns haptic feedback on or off"),
     ]
   }
 }

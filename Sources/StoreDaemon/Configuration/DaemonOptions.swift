@@ -158,7 +158,8 @@ struct DaemonOptions: Sendable {
       exit status: 0 after a clean stop, 64 for a usage or settings error, 65 when
       the state on disk cannot be recovered (damaged journal, a snapshot of another
       State shape; the files are left untouched), 70 when the socket, the state
-      directory or the workers cannot be set up (the message says why), 75 when a
+      directory or the workers cannot be set up, or the app's actions are
+      described so that their schema cannot be read (the message says why), 75 when a
       replicated daemon stops leading or following (deposed, or behind the log's
       snapshot): started again, it follows the log.
       """

@@ -1,3 +1,4 @@
+import ActionLanguage
 import ComposableCore
 import FoundationEssentials
 import Glibc
@@ -14,7 +15,8 @@ extension HostedApp {
   ///
   /// Exits 0 after a clean stop, 64 for a usage or settings error, 65 when
   /// the state on disk cannot be recovered, 70 when the socket, the state
-  /// directory or the workers cannot be set up (`--help` says the same).
+  /// directory or the workers cannot be set up, or the app's actions are
+  /// described so that their schema cannot be read (`--help` says the same).
   public static func runDaemon() -> Never {
     // Every log line and message names the app's daemon.
     DaemonName.current = name
@@ -53,6 +55,14 @@ extension HostedApp {
     }
 
     LogStream.minimumLevel = options.logLevel
+
+    // An action described so that its schema cannot be read would be
+    // refused to every client; the app's own conformance check says the same.
+    let problems = Root.Action.actionSchema.allProblems
+    if !problems.isEmpty {
+      for problem in problems { Log.error("\(problem)") }
+      exit(70)
+    }
 
     let daemon: Daemon<Self>
     do {

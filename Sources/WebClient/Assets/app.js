@@ -258,9 +258,11 @@ function actionForm(action) {
   form.append(name);
   const inputs = (action.arguments ?? []).map((argument) => {
     const input = document.createElement("input");
+    // An unlabelled value's name is its coding key (`_0`): its type says more.
+    const label = /^_[0-9]+$/.test(argument.name) ? argument.type : `${argument.name} (${argument.type})`;
     input.name = argument.name;
-    input.placeholder = `${argument.name} (${argument.type})`;
-    input.title = `${argument.name}: ${argument.type}, e.g. ${argument.example}`;
+    input.placeholder = label;
+    input.title = `${label}, e.g. ${JSON.stringify(argument.example)}`;
     form.append(input);
     return input;
   });

@@ -22,18 +22,10 @@ enum ActionList {
     return .ok
   }
 
-  /// `cart.addItem <productID: Int>   Adds one unit…`, then for an internal
-  /// action `[internal: sent by the HTTP effect]`.
+  /// `cart.addItem <Int>   Adds one unit…`, then for an internal action
+  /// `[internal: sent by the HTTP effect]`.
   static func line(for fields: JSONObject) -> String? {
-    guard case .string(let path)? = fields["path"] else { return nil }
-    var line = path
-    if case .array(let arguments)? = fields["arguments"] {
-      for case .object(let argument) in arguments {
-        if case .string(let name)? = argument["name"], case .string(let type)? = argument["type"] {
-          line += " <\(name): \(type)>"
-        }
-      }
-    }
+    guard case .string(var line)? = fields["usage"] else { return nil }
     if case .string(let summary)? = fields["summary"], !summary.isEmpty {
       line = line.padding(toLength: max(line.count, summaryColumn)) + "  " + Terminal.dim(summary)
     }

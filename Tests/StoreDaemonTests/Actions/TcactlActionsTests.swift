@@ -16,7 +16,7 @@ struct TcactlActionsTests {
     let listed = try tcactl(["actions"], socket: daemon.socketPath)
     #expect(listed.status == 0)
     let lines = listed.output.split(separator: "\n")
-    #expect(lines.contains { $0.hasPrefix("cart.addItem <productID: Int>") })
+    #expect(lines.contains { $0.hasPrefix("cart.addItem <Int>") })
     #expect(!listed.output.contains("internal"))
     #expect(!lines.contains { $0.hasPrefix("cart.orderPlaced") || $0.hasPrefix("recovered") })
 
@@ -62,19 +62,10 @@ struct TcactlActionsTests {
     case add(Int)
     case placed(orderID: Int?)
 
-    static var actionSchema: ActionSchema {
-      ActionSchema(cases: [
-        ActionCase("add", "Adds a product", .unlabeled("productID", Int.self)),
-        ActionCase("placed", "The order was placed", sentBy: .httpEffect, .labeled("orderID", Int?.self)),
-      ])
-    }
-
-    var actionCaseName: String {
-      switch self {
-      case .add: "add"
-      case .placed: "placed"
-      }
-    }
+    static let describedCases: [DescribedCase<Self>] = [
+      .init(.add(1), "Adds a product"),
+      .init(.placed(orderID: 1), "The order was placed", sentBy: .httpEffect),
+    ]
   }
 
   @Test func refusesOnlyInternalActionsAndOnlyWithoutTheOption() throws {

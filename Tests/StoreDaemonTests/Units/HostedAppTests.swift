@@ -36,8 +36,7 @@ enum Greeter: HostedApp {
     enum Action: Codable, Sendable, Equatable, DescribedAction {
       case greet
 
-      static var actionSchema: ActionSchema { ActionSchema(cases: [ActionCase("greet", "Greets once")]) }
-      var actionCaseName: String { "greet" }
+      static let describedCases: [DescribedCase<Self>] = [.init(.greet, "Greets once")]
     }
 
     func reduce(into state: inout State, action: Action) -> Effect<Action> {

@@ -54,25 +54,12 @@ struct Shelf: Reducer {
 }
 
 extension Shelf.Action: DescribedAction {
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("rename", "Renames the shelf", .unlabeled("title", String.self)),
-      ActionCase("addBook", "Puts a book on the shelf", .unlabeled("title", String.self)),
-      ActionCase("removeBook", "Takes the book with this id off", .unlabeled("id", Int.self)),
-      ActionCase("paint", "Paints the shelf", .unlabeled("color", String.self)),
-      ActionCase("lend", "Lends the shelf's books to someone", .unlabeled("name", String.self)),
-      ActionCase("returned", "The books came back"),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .rename: "rename"
-    case .addBook: "addBook"
-    case .removeBook: "removeBook"
-    case .paint: "paint"
-    case .lend: "lend"
-    case .returned: "returned"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.rename("Reading room"), "Renames the shelf"),
+    .init(.addBook("Emma"), "Puts a book on the shelf"),
+    .init(.removeBook(1), "Takes the book with this id off"),
+    .init(.paint("oak"), "Paints the shelf"),
+    .init(.lend("Ada"), "Lends the shelf's books to someone"),
+    .init(.returned, "The books came back"),
+  ]
 }

@@ -76,27 +76,13 @@ extension DependencyValues {
 }
 
 extension Shelf.Action: DescribedAction {
-  static var actionSchema: ActionSchema {
-    ActionSchema(cases: [
-      ActionCase("rename", "Renames the shelf", .unlabeled("name", String.self)),
-      ActionCase("addBook", "Puts a book on the shelf", .unlabeled("title", String.self)),
-      ActionCase("removeBook", "Takes the book with this id off", .unlabeled("id", Int.self)),
-      ActionCase("lend", "Lends the shelf's books to someone", .labeled("to", String.self)),
-      ActionCase("returned", "The books came back"),
-      ActionCase("close", "Closes the shelf"),
-      ActionCase("visit", "Someone looked at the shelf"),
-    ])
-  }
-
-  var actionCaseName: String {
-    switch self {
-    case .rename: "rename"
-    case .addBook: "addBook"
-    case .removeBook: "removeBook"
-    case .lend: "lend"
-    case .returned: "returned"
-    case .close: "close"
-    case .visit: "visit"
-    }
-  }
+  static let describedCases: [DescribedCase<Self>] = [
+    .init(.rename("Reading room"), "Renames the shelf"),
+    .init(.addBook("Emma"), "Puts a book on the shelf"),
+    .init(.removeBook(1), "Takes the book with this id off"),
+    .init(.lend(to: "Ada"), "Lends the shelf's books to someone"),
+    .init(.returned, "The books came back"),
+    .init(.close, "Closes the shelf"),
+    .init(.visit, "Someone looked at the shelf"),
+  ]
 }

@@ -1,3 +1,4 @@
+import ActionLanguage
 import ComposableCore
 
 /// The app's own effect kind: writing the list to a file, carried out by the
@@ -46,4 +47,9 @@ public enum Export {
       self.bytes = bytes
     }
   }
+}
+
+extension InternalSender {
+  /// The app's own `export` worker (``Export``).
+  public static let exportWorker = InternalSender("the export worker")
 }

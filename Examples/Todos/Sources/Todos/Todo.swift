@@ -1,3 +1,4 @@
+import ActionLanguage
 import ComposableCore
 import FoundationEssentials
 
@@ -54,6 +55,14 @@ public struct Todo: Reducer {
 extension Todo.State: BindableState {
   /// Only the title is typed; completion changes through ``Todo/Action/checkBoxToggled``.
   public static var bindableFields: [BindableField<Self>] {
-    [BindableField("title", \.title)]
+    [BindableField("title", \.title, "Sets the title, as typed")]
   }
+}
+
+extension Todo.Action: DescribedAction {
+  /// `todos[<id>].binding.title 'Buy milk'`, `todos[<id>].checkBoxToggled`.
+  public static let describedCases: [DescribedCase<Self>] = [
+    .init(.binding(.set(\.title, "Buy milk")), "Sets the row's title"),
+    .init(.checkBoxToggled, "Checks the row, or unchecks it"),
+  ]
 }

@@ -1,3 +1,4 @@
+import ActionLanguage
 import ComposableCore
 import FoundationEssentials
 
@@ -176,4 +177,22 @@ extension Todos: RecoverableFeature {
   public func recoveryAction(for state: State) -> Action? {
     state.isAwaitingEffect ? .recovered : nil
   }
+}
+
+extension Todos.Action: DescribedAction {
+  /// `addTodoButtonTapped`, `filterPicked active`, `delete <id>`, `todos[<id>].checkBoxToggled`, …
+  public static let describedCases: [DescribedCase<Self>] = [
+    .init(.addTodoButtonTapped, "Adds an empty row on top"),
+    .init(.clearCompletedButtonTapped, "Removes every completed row"),
+    .init(.exportButtonTapped, "Writes the list to todos.md through the export worker"),
+    .init(
+      .exportFinished(.init(path: "todos.md", count: 2, bytes: 22)), "The export worker wrote the file",
+      sentBy: .exportWorker),
+    .init(.exportFailed(.example), "The export failed", sentBy: .exportWorker),
+    .init(.delete(id: UUID(counting: 0)), "Removes the row with this id"),
+    .init(.filterPicked(.active), "Shows all rows, the active ones or the completed ones"),
+    .init(.sortCompletedTodos, "Moves completed rows below the active ones", sentBy: .timerEffect),
+    .init(.todos(.element(id: UUID(counting: 0), action: .checkBoxToggled)), "An action of one row"),
+    .init(.recovered, "Restarts the timer of a pending sort", sentBy: .recovery),
+  ]
 }
