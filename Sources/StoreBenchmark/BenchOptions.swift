@@ -36,12 +36,25 @@ struct BenchOptions {
   var fuzzMinutes = 10.0
   var fuzzConnections = 4
   var fuzzSeed: UInt64 = 1
+  /// The daemon the fuzz run starts from `binaries`: storedaemon, or a
+  /// hosted app's (`todosd`).
+  var fuzzDaemon = "storedaemon"
+  /// Whether the fuzz run sends only the app's actions, valid and spoilt,
+  /// without the hostile frames (`--actions-only`): the run a debug build
+  /// gets in CI, where parsing a megabyte frame takes the loop longer than
+  /// a well-behaved client may wait.
+  var fuzzActionsOnly = false
+  /// `--worker KIND=PATH` for the fuzzed daemon: where an app's own
+  /// worker is, when not beside the daemon (Examples/Todos' export worker).
+  var fuzzWorkers: [String] = []
 
   static let usage = """
     usage: storedaemon-bench [--smoke] [--seconds S] [--only a,b,…] [--markdown FILE]
                              [--redis-server PATH | --no-redis] [--etcd PATH | --no-etcd]
                              [--binaries DIR] [--directory DIR]
-           storedaemon-bench --fuzz [--minutes M] [--connections N] [--seed S] [--binaries DIR] [--directory DIR]
+           storedaemon-bench --fuzz [--minutes M] [--connections N] [--seed S] [--daemon NAME] [--actions-only]
+                             [--worker KIND=PATH]
+                             [--binaries DIR] [--directory DIR]
 
     Measures storedaemon beside Redis and a raw AF_UNIX ping-pong, in one run,
     and prints each figure with its reference, their ratio and its target
@@ -59,19 +72,27 @@ struct BenchOptions {
       --binaries DIR       where storedaemon and its workers are (default: beside this program)
       --directory DIR      where the daemons' temporary directories go (default /tmp)
 
-      --fuzz               instead: fuzzed frames from N connections for M minutes while a
-                           well-behaved client times its requests (docs/BENCHMARKS.md, "Fuzzing")
+      --fuzz               instead: fuzzed frames, and valid and spoilt sends of every action the
+                           daemon lists, from N connections each for M minutes while a
+                           well-behaved client times its requests; then verify replays the
+                           journal (docs/BENCHMARKS.md, "Fuzzing")
       --minutes M          how long the fuzz run lasts (default 10)
       --connections N      fuzzing connections (default 4)
       --seed S             the fuzz run's seed, to repeat one (default 1)
+      --daemon NAME        the daemon to fuzz, from --binaries: storedaemon (default) or a hosted
+                           app's, such as todosd
+      --actions-only       send only the app's actions, valid and spoilt, not the hostile frames
+      --worker KIND=PATH   passed on to the fuzzed daemon: an app's own worker (repeatable)
     """
 
   /// The options `--help` lists.
   static let options: [ArgumentParser.Option] =
-    ["--smoke", "--fuzz", "--no-redis", "--no-etcd"].map { ArgumentParser.Option($0) }
+    ["--smoke", "--fuzz", "--actions-only", "--no-redis", "--no-etcd"].map { ArgumentParser.Option($0) }
     + [ArgumentParser.Option("--help", "-h")]
     + [
-      "--seconds", "--only", "--minutes", "--connections", "--seed", "--markdown", "--redis-server", "--etcd",
+      "--seconds", "--only", "--minutes", "--connections", "--seed", "--daemon", "--worker", "--markdown",
+      "--redis-server",
+      "--etcd",
       "--binaries", "--directory",
     ]
     .map { ArgumentParser.Option($0, value: "a value") }
@@ -106,6 +127,8 @@ struct BenchOptions {
         }
         only = Set(names)
       case .option("--fuzz", _): fuzz = true
+      case .option("--actions-only", _): fuzzActionsOnly = true
+      case .option("--worker", let text?): fuzzWorkers.append(text)
       case .option("--minutes", let text?):
         guard let parsed = Double(text), parsed > 0 else {
           throw BenchError(.invalidValue(text, for: "--minutes", expected: "a positive number"))
@@ -116,6 +139,11 @@ struct BenchOptions {
           throw BenchError(.invalidValue(text, for: "--connections", expected: "a number from 1 to 64"))
         }
         fuzzConnections = parsed
+      case .option("--daemon", let text?):
+        guard !text.isEmpty, !text.contains("/") else {
+          throw BenchError(.invalidValue(text, for: "--daemon", expected: "an executable's name in --binaries"))
+        }
+        fuzzDaemon = text
       case .option("--seed", let text?):
         guard let parsed = UInt64(text) else {
           throw BenchError(.invalidValue(text, for: "--seed", expected: "a whole number"))

@@ -22,7 +22,8 @@ final class Benchmark {
     guard mkdir(root, 0o700) == 0 || errno == EEXIST else {
       throw BenchError("cannot create \(root): \(String(cString: strerror(errno)))")
     }
-    for binary in ["storedaemon", "effectworker", "effectworker-network"]
+    let daemon = options.fuzz ? options.fuzzDaemon : "storedaemon"
+    for binary in [daemon, "effectworker", "effectworker-network"]
     where access(options.binaries + "/" + binary, X_OK) != 0 {
       throw BenchError(
         "no \(binary) in \(options.binaries); build in release mode first (swift build -c release) or pass --binaries")

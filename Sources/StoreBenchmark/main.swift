@@ -14,7 +14,10 @@ do {
   let options = try BenchOptions(Array(CommandLine.arguments.dropFirst()))
   let benchmark = try Benchmark(options: options)
   if options.fuzz {
-    let run = FuzzRun(minutes: options.fuzzMinutes, connections: options.fuzzConnections, seed: options.fuzzSeed)
+    let run = FuzzRun(
+      minutes: options.fuzzMinutes, connections: options.fuzzConnections, seed: options.fuzzSeed,
+      daemonName: options.fuzzDaemon, actionsOnly: options.fuzzActionsOnly,
+      daemonArguments: options.fuzzWorkers.flatMap { ["--worker", $0] })
     let passed = try run.run(benchmark: benchmark)
     benchmark.removeDirectories()
     exit(passed ? 0 : 1)

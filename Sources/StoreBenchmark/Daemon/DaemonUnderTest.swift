@@ -5,7 +5,8 @@ import JSON
 import Platform
 import Wire
 
-/// A storedaemon started by the benchmark from the release build, in a
+/// A storedaemon (or a hosted app's daemon, `executable`) started by the
+/// benchmark from the release build, in a
 /// directory of its own (socket, state, log), told it runs under a service
 /// manager so that its `READY=1` marks when it serves.
 final class DaemonUnderTest {
@@ -28,8 +29,8 @@ final class DaemonUnderTest {
   /// Starts the daemon in `directory` (created if needed; a state directory
   /// already in it is used as it is) and waits until it is ready.
   init(
-    binaries: String, directory: String, fsync: String, arguments: [String] = [], environment: [String: String] = [:],
-    readyTimeout: Double = 120
+    binaries: String, executable: String = "storedaemon", directory: String, fsync: String, arguments: [String] = [],
+    environment: [String: String] = [:], readyTimeout: Double = 120
   ) throws(BenchError) {
     self.directory = directory
     socketPath = directory + "/d.sock"
@@ -40,13 +41,13 @@ final class DaemonUnderTest {
     spawnedAt = MonotonicClock.now()
     child = try Child(
       [
-        binaries + "/storedaemon", "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
+        binaries + "/" + executable, "--socket", socketPath, "--state-dir", stateDirectory, "--fsync", fsync,
         "--log-level", "warning",
       ] + arguments,
       environment: environment.merging(["NOTIFY_SOCKET": notify.path]) { $1 }, output: logPath)
     guard let ready = notify.waitForReady(timeout: readyTimeout) else {
       child.stop(SIGKILL)
-      throw BenchError("storedaemon did not become ready within \(Int(readyTimeout)) s; its log: \(logPath)")
+      throw BenchError("\(executable) did not become ready within \(Int(readyTimeout)) s; its log: \(logPath)")
     }
     readyAt = ready
   }

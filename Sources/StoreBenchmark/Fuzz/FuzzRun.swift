@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import Platform
 import Synchronization
+import JSON
 import Wire
 
 /// `storedaemon-bench --fuzz`: a release storedaemon with its workers,
@@ -18,7 +19,21 @@ final class FuzzRun: Sendable {
   let minutes: Double
   let connections: Int
   let seed: UInt64
+  /// The daemon fuzzed: `storedaemon`, or a hosted app's executable beside it.
+  let daemonName: String
+  /// Whether only the app's actions are sent, not the hostile frames.
+  let actionsOnly: Bool
+  /// More of the daemon's command line (`--worker KIND=PATH`).
+  let daemonArguments: [String]
   private let framesSent = Atomic<Int>(0)
+  /// What the schema's sends got: acknowledgements, refusals of valid ones
+  /// (the feature refused them for the state), refusals of spoilt ones.
+  private let schemaAcked = Atomic<Int>(0)
+  private let schemaRefusedValid = Atomic<Int>(0)
+  private let schemaRefused = Atomic<Int>(0)
+  /// Sends answered wrongly: a spoilt one taken, any one answered otherwise
+  /// than with an acknowledgement or `invalid_action`, or not at all.
+  private let schemaFailures = Mutex<[String]>([])
   private let stopped = Atomic<Bool>(false)
   /// When the well-behaved client last got an answer, and whether it is
   /// waiting for one (``MonotonicClock.now()``).
@@ -26,10 +41,16 @@ final class FuzzRun: Sendable {
   private let waiting = Atomic<Bool>(false)
   private let latencies = Mutex<[Double]>([])
 
-  init(minutes: Double, connections: Int, seed: UInt64) {
+  init(
+    minutes: Double, connections: Int, seed: UInt64, daemonName: String = "storedaemon", actionsOnly: Bool = false,
+    daemonArguments: [String] = []
+  ) {
     self.minutes = minutes
     self.connections = connections
     self.seed = seed
+    self.daemonName = daemonName
+    self.actionsOnly = actionsOnly
+    self.daemonArguments = daemonArguments
   }
 
   /// Runs the whole fuzz run; returns whether it passed.
@@ -37,18 +58,25 @@ final class FuzzRun: Sendable {
     // The journal is not synced, so the latencies are the store's, not the
     // disk's; the watchdog is asked for, to see its pings keep their rhythm.
     let daemon = try DaemonUnderTest(
-      binaries: benchmark.options.binaries, directory: benchmark.newDirectory("fuzz"), fsync: "never",
-      arguments: ["--worker-timeout", "5", "--allow-internal-actions"],
+      binaries: benchmark.options.binaries, executable: daemonName, directory: benchmark.newDirectory("fuzz"),
+      fsync: "never",
+      arguments: ["--worker-timeout", "5", "--allow-internal-actions"] + daemonArguments,
       environment: ["WATCHDOG_USEC": "\(Self.watchdogSeconds * 1_000_000)"])
     say(
       "fuzz: \(connections) fuzzing connections and one well-behaved client for \(minutes) min, seed \(seed); "
         + "storedaemon pid \(daemon.pid), log \(daemon.logPath)")
     let socketPath = daemon.socketPath
+    let listing = try Self.listing(socketPath)
     for index in 0..<connections {
       let generator = SplitMix64(state: seed &+ UInt64(index) &* 0x1000_0000_0001)
-      Thread.detachNewThread { [self] in fuzz(socketPath, FuzzFrames(random: generator)) }
+      if !actionsOnly { Thread.detachNewThread { [self] in fuzz(socketPath, FuzzFrames(random: generator)) } }
+      let schemaGenerator = SplitMix64(state: seed &+ UInt64(index) &* 0x2000_0000_0003)
+      let sends = SchemaSends(actions: listing.all, random: schemaGenerator)
+      Thread.detachNewThread { [self] in fuzzActions(socketPath, sends) }
     }
-    Thread.detachNewThread { [self] in behaveWell(socketPath) }
+    Thread.detachNewThread { [self] in
+      behaveWell(socketPath, sending: listing.wellBehavedSend, getting: listing.wellBehavedGet)
+    }
 
     let start = MonotonicClock.now()
     let end = start + UInt64(minutes * 60e9)
@@ -91,17 +119,79 @@ final class FuzzRun: Sendable {
     let idle = Self.status("VmRSS", of: daemon.pid)
     let killed = crashes > 0 ? 0 : try workersKilled(daemon)
     daemon.stop()
+    let verified = crashes > 0 ? false : verify(daemon, binaries: benchmark.options.binaries)
 
     let sample = latencies.withLock { $0 }
     let p99 = percentile(sample, 0.99)
+    let failures = schemaFailures.withLock { $0 }
+    say(
+      "fuzz: the app's actions: \(schemaAcked.load(ordering: .relaxed)) acknowledged, "
+        + "\(schemaRefusedValid.load(ordering: .relaxed)) valid ones refused for the state, "
+        + "\(schemaRefused.load(ordering: .relaxed)) spoilt ones refused, \(failures.count) answered wrongly")
+    for failure in failures.prefix(10) { say("fuzz: WRONG ANSWER: \(failure)") }
     say(
       "fuzz: \(framesSent.load(ordering: .relaxed)) frames sent in \(minutes) min; crashes \(crashes); "
         + "daemon peak RSS \(mebibytes(peak)) (\(mebibytes(idle)) after 10 s idle); "
         + "well-behaved client p99 \(milliseconds(p99)) (p50 \(milliseconds(percentile(sample, 0.5))), "
         + "max \(milliseconds(sample.max() ?? .nan)), \(sample.count) requests); "
         + "workers killed for a missed ping \(killed); longest gap between watchdog pings "
-        + String(format: "%.2f s of %d s", longestPingGap, Self.watchdogSeconds))
+        + String(format: "%.2f s of %d s", longestPingGap, Self.watchdogSeconds)
+        + "; verify " + (verified ? "reproduces every version" : "FAILED"))
     return crashes == 0 && p99 < 0.050 && killed == 0 && longestPingGap < Double(Self.watchdogSeconds)
+      && failures.isEmpty && verified
+  }
+
+  /// What the daemon lists: every action, for the schema's sends, and the
+  /// well-behaved client's requests: a client's action without values (the
+  /// counter's where there is one), and the smallest part of the state.
+  private static func listing(_ socketPath: String) throws(BenchError) -> (
+    all: JSONValue, wellBehavedSend: String, wellBehavedGet: String
+  ) {
+    do {
+      let client = try WireClient(path: socketPath, clientName: "fuzz-listing")
+      let all = try client.actions(all: true)
+      guard case .array(let entries) = try client.actions() else { throw BenchError("'actions' is not a list") }
+      var paths: [String] = []
+      for case .object(let fields) in entries {
+        guard case .string(let path)? = fields["path"], fields["arguments"] == .array([]), fields["ids"] == .array([])
+        else { continue }
+        paths.append(path)
+      }
+      guard let send = paths.first(where: { $0 == "counter.incrementButtonTapped" }) ?? paths.first else {
+        throw BenchError("the daemon lists no action without values for the well-behaved client to send")
+      }
+      var get = ""
+      if case .object(let members) = try client.get(path: "").value,
+        let smallest = members.min(by: { CanonicalJSON.encode($0.value).count < CanonicalJSON.encode($1.value).count })
+      {
+        get = JSONPointer(tokens: [smallest.key]).description
+      }
+      return (all, send, get)
+    } catch let error as BenchError {
+      throw error
+    } catch {
+      throw BenchError("cannot list the daemon's actions: \(error)")
+    }
+  }
+
+  /// Whether `verify` replays the fuzzed journal to the same versions.
+  private func verify(_ daemon: DaemonUnderTest, binaries: String) -> Bool {
+    let output = daemon.directory + "/verify.log"
+    do {
+      let child = try Child(
+        [binaries + "/" + daemonName, "verify", "--state-dir", daemon.stateDirectory] + daemonArguments,
+        environment: [:],
+        output: output)
+      let status = child.wait()
+      if status != 0 {
+        say("fuzz: verify exited \(status); its output: \(output)")
+        return false
+      }
+      return true
+    } catch {
+      say("fuzz: cannot run verify: \(error)")
+      return false
+    }
   }
 
   /// How long a fuzzing connection waits between two writes: about a
@@ -135,8 +225,59 @@ final class FuzzRun: Sendable {
     if let descriptor { close(descriptor) }
   }
 
+  /// One connection sending the app's actions, valid and spoilt
+  /// (``SchemaSends``), each answer checked.
+  private func fuzzActions(_ socketPath: String, _ sends: SchemaSends) {
+    var sends = sends
+    var client: WireClient?
+    while !stopped.load(ordering: .relaxed) {
+      guard let connected = client ?? (try? WireClient(path: socketPath, clientName: "fuzz-actions")) else {
+        usleep(10_000)
+        continue
+      }
+      client = connected
+      guard let send = sends.next() else { return }
+      framesSent.add(1, ordering: .relaxed)
+      do {
+        switch send.input {
+        case .path(let path, let arguments): _ = try connected.send(path: path, arguments: arguments)
+        case .json(let action): _ = try connected.send(action: action)
+        }
+        if send.isValid {
+          schemaAcked.add(1, ordering: .relaxed)
+        } else {
+          schemaFailures.withLock { $0.append("\(send.note) was taken: \(Self.excerpt(send.input))") }
+        }
+      } catch .rejected(let code, let message)
+        where !message.isEmpty && (code == .invalidAction || (!send.isValid && code == .invalidJSON))
+      {
+        if send.isValid {
+          schemaRefusedValid.add(1, ordering: .relaxed)
+        } else {
+          schemaRefused.add(1, ordering: .relaxed)
+        }
+      } catch {
+        if !stopped.load(ordering: .relaxed) {
+          schemaFailures.withLock { $0.append("\(send.note): \(error): \(Self.excerpt(send.input))") }
+        }
+        client = nil
+      }
+      usleep(Self.pause)
+    }
+  }
+
+  /// What was sent, cut to a line.
+  private static func excerpt(_ input: ClientMessage.ActionInput) -> String {
+    let text =
+      switch input {
+      case .path(let path, let arguments): ([path] + arguments).joined(separator: " ")
+      case .json(let json): CanonicalJSON.text(json)
+      }
+    return text.count > 200 ? String(text.prefix(200)) + "…" : text
+  }
+
   /// The well-behaved client: a request every 10 ms, each timed.
-  private func behaveWell(_ socketPath: String) {
+  private func behaveWell(_ socketPath: String, sending path: String, getting part: String) {
     let client: WireClient
     do {
       client = try WireClient(path: socketPath, clientName: "well-behaved")
@@ -152,9 +293,9 @@ final class FuzzRun: Sendable {
       waiting.store(true, ordering: .relaxed)
       do {
         if count % 2 == 0 {
-          _ = try client.send(path: "counter.incrementButtonTapped")
+          _ = try client.send(path: path)
         } else {
-          _ = try client.get(path: "/counter")
+          _ = try client.get(path: part)
         }
       } catch {
         say("fuzz: the well-behaved client's request failed: \(error)")
