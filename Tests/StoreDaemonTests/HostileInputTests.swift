@@ -19,6 +19,42 @@ struct HostileInputTests {
     #expect(try bystander.get(path: "/counter/count").value == .int(count + 1))
   }
 
+  /// The sends that trapped a debug daemon (issue 41): an internal case whose
+  /// one value is optional, by path without it; and with the daemon taking
+  /// internal actions, that value left out, written null, or in JSON of every
+  /// form. Each is answered, and what is recorded is the action's own
+  /// encoding, `{"orderID":null}`, whichever way it came.
+  @Test func anOptionalLeftOutIsAnsweredNeverATrap() throws {
+    let strict = try DaemonProcess()
+    let client = try strict.client("sender")
+    #expect {
+      try client.send(path: "cart.orderPlaced")
+    } throws: { error in
+      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
+      return message.contains("cart.orderPlaced is sent by the HTTP effect, not by clients")
+    }
+    try bystanderWorks(try strict.client("bystander"))
+
+    let debugging = try DaemonProcess(arguments: ["--allow-internal-actions"])
+    let sender = try debugging.client("sender")
+    let recorded = JSONValue.object(["cart": .object(["orderPlaced": .object(["orderID": .null])])])
+    let sends: [() throws -> UInt64] = [
+      { try sender.send(path: "cart.orderPlaced") },
+      { try sender.send(path: "cart.orderPlaced", arguments: ["null"]) },
+      { try sender.send(action: .object(["cart": .string("orderPlaced")])) },
+      { try sender.send(action: .object(["cart": .object(["orderPlaced": .object([:])])])) },
+      { try sender.send(action: recorded) },
+    ]
+    for send in sends {
+      let version = try send()
+      let log = try sender.log(since: nil, last: 1)
+      #expect(log.records.last?.version == version)
+      #expect(log.records.last?.action == recorded, "version \(version)")
+      #expect(log.records.last?.summary == "cart.orderPlaced", "version \(version)")
+    }
+    try bystanderWorks(try debugging.client("bystander"))
+  }
+
   @Test func anOversizedLengthGetsAnErrorAndAClose() throws {
     let daemon = try DaemonProcess()
     let bystander = try daemon.client("bystander")

@@ -45,14 +45,14 @@ enum ActionRenderer {
     }
   }
 
-  /// The words of a case's associated values; a missing optional is `null`,
-  /// and trailing ones are left out.
+  /// The words of a case's associated values; an optional that is missing
+  /// or `null` is `null`, and trailing ones are left out.
   private static func arguments(_ members: JSONObject, _ actionCase: ActionCase) -> [String]? {
     guard members.keys.allSatisfy({ key in actionCase.arguments.contains { $0.codingKey == key } }) else { return nil }
     var words: [String] = []
     var trailingMissing = 0
     for argument in actionCase.arguments {
-      if let value = members[argument.codingKey] {
+      if let value = members[argument.codingKey], value != .null || !argument.value.isOptional {
         guard let word = argument.value.word(for: value) else { return nil }
         words.append(word)
         trailingMissing = 0
