@@ -1,8 +1,8 @@
 import Foundation
 import Glibc
+import JSON
 import Platform
 import Synchronization
-import JSON
 import Wire
 
 /// `storedaemon-bench --fuzz`: a release storedaemon with its workers,

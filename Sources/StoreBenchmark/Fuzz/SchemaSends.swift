@@ -88,7 +88,8 @@ struct SchemaSends {
     ]
     for (index, argument) in entry.arguments.enumerated() {
       let what = "\(entry.path), \(argument.name) (\(argument.type))"
-      let optional = argument.type.hasSuffix("?") || argument.type.hasSuffix("|null") || argument.type.hasSuffix("? (JSON)")
+      let optional =
+        argument.type.hasSuffix("?") || argument.type.hasSuffix("|null") || argument.type.hasSuffix("? (JSON)")
       var replaced = examples.map(Optional.some)
       replaced[index] = .null
       sends.append(Send(input: .json(filled(replaced)), isValid: optional, note: "\(what) null"))
@@ -99,7 +100,8 @@ struct SchemaSends {
       }
       if let wrong = wrongJSON(for: argument.type, example: argument.example) {
         replaced[index] = wrong
-        sends.append(Send(input: .json(filled(replaced)), isValid: false, note: "\(what) as \(CanonicalJSON.text(wrong))"))
+        sends.append(
+          Send(input: .json(filled(replaced)), isValid: false, note: "\(what) as \(CanonicalJSON.text(wrong))"))
       }
       replaced[index] = (0..<600).reduce(JSONValue.int(1)) { inner, _ in .array([inner]) }
       sends.append(Send(input: .json(filled(replaced)), isValid: false, note: "\(what) nested 600 deep"))
