@@ -79,7 +79,7 @@ public struct BMIHistory: Reducer {
 
       case .loadFailed(let failure):
         state.isLoading = false
-        state.errorMessage = "Could not load the history: \(failure.message)"
+        state.errorMessage = "Could not load the history. " + failure.sentence(about: BMIHistoryStorage.serviceName)
         return .none
 
       case .delete(let id):
@@ -99,7 +99,7 @@ public struct BMIHistory: Reducer {
       case .deleteFailed(let record, let failure):
         let position = state.records.firstIndex { record.isListed(before: $0) } ?? state.records.count
         state.records.insert(record, at: position)
-        state.errorMessage = "Could not delete the entry: \(failure.message)"
+        state.errorMessage = "Could not delete the entry. " + failure.sentence(about: BMIHistoryStorage.serviceName)
         return .none
 
       case .dismissMessages:

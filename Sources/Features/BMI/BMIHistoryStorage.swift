@@ -11,6 +11,8 @@ import JSON
 public enum BMIHistoryStorage {
   /// The storage namespace of the history.
   public static let namespace = "bmi-history"
+  /// The storage worker as a sentence names it (``EffectFailure/sentence(about:)``).
+  static let serviceName = "the history's storage"
 
   /// The storage key of `record`.
   public static func key(for record: BMIRecord) -> String { record.id.uuidString }

@@ -179,15 +179,16 @@ public struct BMIInput: Reducer {
   /// (``EffectFailure/Kind/interrupted``), may have been stored, and so may
   /// one that timed out (the worker finishes a put it has begun): the message
   /// says so rather than invite a save that could add the entry twice. The
-  /// failure's own message follows, for whoever looks into it.
+  /// failure's own message, for whoever looks into it, stays in the action
+  /// and the log.
   static func saveFailedMessage(for failure: EffectFailure) -> String {
     switch failure.kind {
     case .interrupted:
-      "Could not save your BMI: the save's answer was lost, so it \(unknownOutcome) (\(failure.message))"
+      "Could not save your BMI: the save's answer was lost, so it \(unknownOutcome)"
     case .timeout:
-      "Could not save your BMI: the save did not finish in time, so it \(unknownOutcome) (\(failure.message))"
+      "Could not save your BMI: the save did not finish in time, so it \(unknownOutcome)"
     case .connection, .httpStatus, .decoding, .storage, .workerUnavailable, .invalidRequest:
-      "Could not save your BMI: \(failure.message)"
+      "Could not save your BMI. " + failure.sentence(about: BMIHistoryStorage.serviceName)
     }
   }
 

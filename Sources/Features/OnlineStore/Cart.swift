@@ -153,6 +153,9 @@ public struct Cart: Reducer {
 
   enum CancelID { case order }
 
+  /// The store's web API as a sentence names it (``EffectFailure/sentence(about:)``).
+  static let serviceName = "the store"
+
   @Dependency(\.configuration) var configuration
   @Dependency(\.date) var date
 
@@ -218,8 +221,9 @@ public struct Cart: Reducer {
           state.orderStatus = .failed(message)
           state.alert = CartAlert.purchaseInterrupted(message: message)
         } else {
-          state.orderStatus = .failed(failure.message)
-          state.alert = CartAlert.purchaseFailed(message: failure.message)
+          let reason = failure.sentence(about: Self.serviceName)
+          state.orderStatus = .failed(reason + " The order was not placed.")
+          state.alert = CartAlert.purchaseFailed(message: reason)
         }
         return .none
 

@@ -84,7 +84,7 @@ public struct ProductList: Reducer {
         return .none
 
       case .productsFailed(let failure):
-        state.status = .failed(failure.message)
+        state.status = .failed(failure.sentence(about: Cart.serviceName))
         return .none
 
       case .rows:

@@ -58,7 +58,7 @@ public struct Profile: Reducer {
         return .none
 
       case .profileFailed(let failure):
-        state.status = .failed(failure.message)
+        state.status = .failed(failure.sentence(about: Cart.serviceName))
         return .none
 
       case .recovered:

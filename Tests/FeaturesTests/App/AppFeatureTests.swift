@@ -52,7 +52,9 @@ import Testing
     store.receive(.products(.fetchProducts)) { $0.products.status = .loading }
     let failure = EffectFailure(.workerUnavailable, "no network worker is running")
     store.respond(to: Fixtures.productsRequest, with: .failure(failure))
-    store.receive(.products(.productsFailed(failure))) { $0.products.status = .failed(failure.message) }
+    store.receive(.products(.productsFailed(failure))) {
+      $0.products.status = .failed("The store cannot be reached right now. Try again shortly.")
+    }
     #expect(store.state.products.products == Product.bundledCatalog)
     // Selecting the tab again does not retry on its own; Retry does.
     store.send(.tabSelected(.counter)) { $0.selectedTab = .counter }
@@ -75,7 +77,7 @@ import Testing
     store.expectInFlight([Fixtures.profileRequest])
     store.respond(to: Fixtures.profileRequest, with: .failure(EffectFailure(.connection, "connection refused")))
     store.receive(.profile(.profileFailed(EffectFailure(.connection, "connection refused")))) {
-      $0.profile.status = .failed("connection refused")
+      $0.profile.status = .failed("Could not connect to the store.")
     }
   }
 

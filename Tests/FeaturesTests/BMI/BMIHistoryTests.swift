@@ -73,7 +73,8 @@ import Testing
     store.respond(to: list, with: .failure(failure))
     store.receive(.loadFailed(failure)) {
       $0.isLoading = false
-      $0.errorMessage = "Could not load the history: the storage worker is down"
+      $0.errorMessage =
+        "Could not load the history. The history's storage cannot be reached right now. Try again shortly."
     }
     store.send(.dismissMessages) { $0.errorMessage = nil }
   }
@@ -112,7 +113,7 @@ import Testing
     store.receive(.deleteFailed(BMIFixtures.saved, failure)) {
       // `saved` and `newer` share a date; ids break the tie (…000 before …00B).
       $0.records = [BMIFixtures.saved, BMIFixtures.newer, BMIFixtures.older]
-      $0.errorMessage = "Could not delete the entry: read-only file system"
+      $0.errorMessage = "Could not delete the entry. The request to the history's storage could not be sent."
     }
   }
 

@@ -109,7 +109,7 @@ import Testing
     let failure = EffectFailure(.storage, "disk full")
     store.respond(to: store.inFlight[0].id, with: .failure(failure))
     store.receive(.saveFailed(failure)) {
-      $0.saveStatus = .failed("Could not save your BMI: disk full")
+      $0.saveStatus = .failed("Could not save your BMI. The request to the history's storage could not be sent.")
       $0.recordBeingSaved = nil
     }
     store.send(.dismissAlert) {
@@ -126,12 +126,12 @@ import Testing
       EffectFailure(
         .interrupted, "the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it"),
       "Could not save your BMI: the save's answer was lost, so it may or may not have been stored. Check the history "
-        + "before saving again. (the storage worker (pid 42) was killed by signal 9 (Killed) after this request was handed to it)"
+        + "before saving again."
     ),
     (
       EffectFailure(.timeout, "the storage worker did not answer in time; the request was cancelled"),
       "Could not save your BMI: the save did not finish in time, so it may or may not have been stored. Check the history "
-        + "before saving again. (the storage worker did not answer in time; the request was cancelled)"
+        + "before saving again."
     ),
   ])
   func aSaveWhoseAnswerIsLostMayHaveBeenStored(failure: EffectFailure, message: String) {
@@ -204,7 +204,8 @@ import Testing
     let failure = EffectFailure(.workerUnavailable, "the storage worker is down")
     store.respond(to: store.inFlight[0].id, with: .failure(failure))
     store.receive(.saveFailed(failure)) {
-      $0.saveStatus = .failed("Could not save your BMI: the storage worker is down")
+      $0.saveStatus = .failed(
+        "Could not save your BMI. The history's storage cannot be reached right now. Try again shortly.")
       $0.recordBeingSaved = nil
     }
   }

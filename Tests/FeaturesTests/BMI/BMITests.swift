@@ -71,7 +71,8 @@ import Testing
     let failure = EffectFailure(.storage, "disk full")
     store.respond(to: store.inFlight[0].id, with: .failure(failure))
     store.receive(.input(.saveFailed(failure))) {
-      $0.input.saveStatus = .failed("Could not save your BMI: disk full")
+      $0.input.saveStatus = .failed(
+        "Could not save your BMI. The request to the history's storage could not be sent.")
       $0.input.recordBeingSaved = nil
     }
   }

@@ -151,10 +151,10 @@ import Testing
       $0.orderStatus = .sending
     }
     store.respond(to: Self.orderRequest, with: .http(HTTPResponse(status: 500, text: "boom")))
-    let message = "POST https://store.test/carts answered 500"
-    store.receive(.orderFailed(EffectFailure(.httpStatus, message, status: 500))) {
-      $0.orderStatus = .failed(message)
-      $0.alert = CartAlert.purchaseFailed(message: message)
+    store.receive(.orderFailed(EffectFailure(.httpStatus, "POST https://store.test/carts answered 500", status: 500))) {
+      // What a person reads; the request's URL and the worker's words stay in the action.
+      $0.orderStatus = .failed("The store answered with status 500. The order was not placed.")
+      $0.alert = CartAlert.purchaseFailed(message: "The store answered with status 500.")
     }
     #expect(store.state.alert?.title == "Oops!")
     store.send(.alert(.dismiss)) { $0.alert = nil }
@@ -175,8 +175,8 @@ import Testing
     let failure = EffectFailure(.connection, "connection refused")
     store.respond(to: Self.orderRequest, with: .failure(failure))
     store.receive(.orderFailed(failure)) {
-      $0.orderStatus = .failed("connection refused")
-      $0.alert = CartAlert.purchaseFailed(message: "connection refused")
+      $0.orderStatus = .failed("Could not connect to the store. The order was not placed.")
+      $0.alert = CartAlert.purchaseFailed(message: "Could not connect to the store.")
     }
   }
 
@@ -223,11 +223,13 @@ import Testing
     sending.orderStatus = .sending
     let store = TestStore(initialState: sending) { Cart() }
     let failure = EffectFailure(kind, "the network worker is unavailable")
+    let reason = failure.sentence(about: "the store")
     store.send(.orderFailed(failure)) {
-      $0.orderStatus = .failed("the network worker is unavailable")
-      $0.alert = CartAlert.purchaseFailed(message: "the network worker is unavailable")
+      $0.orderStatus = .failed(reason + " The order was not placed.")
+      $0.alert = CartAlert.purchaseFailed(message: reason)
     }
-    #expect(store.state.alert?.message == "Unable to send order, try again later. (the network worker is unavailable)")
+    #expect(store.state.alert?.message == "Unable to send order, try again later. (\(reason))")
+    #expect(store.state.alert?.message?.contains("network worker") == false)
   }
 
   /// A state kept by a storedaemon from before `AlertState` held the

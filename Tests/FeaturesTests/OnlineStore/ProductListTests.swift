@@ -47,7 +47,7 @@ import Testing
     store.send(.fetchProducts) { $0.status = .loading }
     store.respond(to: OnlineStoreFixtures.productsRequest, with: .http(HTTPResponse(status: 500, text: "boom")))
     let failure = EffectFailure(.httpStatus, "GET https://store.test/products answered 500", status: 500)
-    store.receive(.productsFailed(failure)) { $0.status = .failed("GET https://store.test/products answered 500") }
+    store.receive(.productsFailed(failure)) { $0.status = .failed("The store answered with status 500.") }
     #expect(store.state.rows == ProductList.State.bundledRows)
 
     store.send(.fetchProducts) { $0.status = .loading }
@@ -64,7 +64,7 @@ import Testing
     store.send(.fetchProducts) { $0.status = .loading }
     let failure = EffectFailure(.connection, "could not connect to store.test")
     store.respond(to: OnlineStoreFixtures.productsRequest, with: .failure(failure))
-    store.receive(.productsFailed(failure)) { $0.status = .failed("could not connect to store.test") }
+    store.receive(.productsFailed(failure)) { $0.status = .failed("Could not connect to the store.") }
   }
 
   @Test func aMissingNetworkWorkerFailsInsteadOfLoadingForever() {
@@ -72,7 +72,9 @@ import Testing
     store.send(.fetchProducts) { $0.status = .loading }
     let failure = EffectFailure(.workerUnavailable, "the network worker died with the request in flight")
     store.respond(to: OnlineStoreFixtures.productsRequest, with: .failure(failure))
-    store.receive(.productsFailed(failure)) { $0.status = .failed(failure.message) }
+    store.receive(.productsFailed(failure)) {
+      $0.status = .failed("The store cannot be reached right now. Try again shortly.")
+    }
     #expect(store.state.rows == ProductList.State.bundledRows)
     store.send(.fetchProducts) { $0.status = .loading }
     store.expectInFlight([OnlineStoreFixtures.productsRequest])
@@ -96,7 +98,9 @@ import Testing
     let body = #"[{"id":1,"title":"No price"}]"#
     store.respond(to: OnlineStoreFixtures.productsRequest, with: OnlineStoreFixtures.ok(body))
     let message = OnlineStoreFixtures.decodingMessage([Product].self, url: "https://store.test/products", body: body)
-    store.receive(.productsFailed(EffectFailure(.decoding, message))) { $0.status = .failed(message) }
+    store.receive(.productsFailed(EffectFailure(.decoding, message))) {
+      $0.status = .failed("The store sent an answer that could not be read.")
+    }
     #expect(message.contains("price"))
   }
 

@@ -26,7 +26,9 @@ import Testing
     store.send(.fetchProfile) { $0.status = .loading }
     store.respond(to: OnlineStoreFixtures.profileRequest, with: .http(HTTPResponse(status: 404, text: "no such user")))
     let message = "GET https://store.test/users/1 answered 404"
-    store.receive(.profileFailed(EffectFailure(.httpStatus, message, status: 404))) { $0.status = .failed(message) }
+    store.receive(.profileFailed(EffectFailure(.httpStatus, message, status: 404))) {
+      $0.status = .failed("The store answered with status 404.")
+    }
 
     store.send(.fetchProfile) { $0.status = .loading }
     store.respond(to: OnlineStoreFixtures.profileRequest, with: .http(try! HTTPResponse(json: UserProfile.sample)))
@@ -41,7 +43,7 @@ import Testing
     store.send(.fetchProfile) { $0.status = .loading }
     let failure = EffectFailure(.timeout, "GET https://store.test/users/1 took longer than 15000 ms")
     store.respond(to: OnlineStoreFixtures.profileRequest, with: .failure(failure))
-    store.receive(.profileFailed(failure)) { $0.status = .failed(failure.message) }
+    store.receive(.profileFailed(failure)) { $0.status = .failed("The store did not answer in time.") }
   }
 
   @Test func undecodableProfileFails() {
@@ -50,7 +52,9 @@ import Testing
     let body = #"{"id":1,"email":"john@gmail.com"}"#
     store.respond(to: OnlineStoreFixtures.profileRequest, with: OnlineStoreFixtures.ok(body))
     let message = OnlineStoreFixtures.decodingMessage(UserProfile.self, url: "https://store.test/users/1", body: body)
-    store.receive(.profileFailed(EffectFailure(.decoding, message))) { $0.status = .failed(message) }
+    store.receive(.profileFailed(EffectFailure(.decoding, message))) {
+      $0.status = .failed("The store sent an answer that could not be read.")
+    }
   }
 
   @Test func anotherUsersProfile() {
