@@ -22,14 +22,16 @@ import Testing
 
   @Test func encodesEverythingTheDecoderTestsDecode() throws {
     // The differences from JSONEncoder: optional members without a value
-    // are written as null rather than left out, and enums as EnumCaseJSON
-    // writes them (a case without values as its name).
+    // are written as null rather than left out, enums as EnumCaseJSON
+    // writes them (a case without values as its name), and dates with
+    // their milliseconds (JSONDate).
     let built = try JSONValueEncoder.encode(JSONValueDecoderTests.everything)
     let reference = try JSONPatch.apply(
       [
         .add(path: JSONPointer("/missing"), value: .null),
         .add(path: JSONPointer("/shapes/2/labelled/tags"), value: .null),
         .replace(path: JSONPointer("/shapes/0"), value: .string("point")),
+        .replace(path: JSONPointer("/when"), value: .string("2026-09-21T14:13:20.000Z")),
       ], to: Self.reference(JSONValueDecoderTests.everything))
     #expect(built == reference, "\(CanonicalJSON.text(built)) vs \(CanonicalJSON.text(reference))")
     #expect(
@@ -90,8 +92,13 @@ import Testing
   }
 
   @Test func foundationValuesAsJSONEncoderTreatsThem() throws {
-    try Self.expectSame(Date(timeIntervalSince1970: 1_790_000_000.987))
-    try Self.expectSame([Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -86_400.5)])
+    // Dates keep their milliseconds, where JSONEncoder's `.iso8601` writes
+    // whole seconds (JSONDateTests).
+    #expect(
+      try JSONValueEncoder.encode([
+        Date(timeIntervalSince1970: 1_790_000_000.987), Date(timeIntervalSince1970: -86_400.5),
+      ])
+        == .array([.string("2026-09-21T14:13:20.987Z"), .string("1969-12-30T23:59:59.500Z")]))
     try Self.expectSame(Data())
     try Self.expectSame(Data([0, 1, 2, 250, 251, 252, 253, 254, 255]))
     try Self.expectSame(URL(string: "https://example.com/a b?c=d#e") ?? URL(string: "https://example.com")!)
