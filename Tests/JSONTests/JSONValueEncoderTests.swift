@@ -195,6 +195,28 @@ import Testing
     #expect(throws: Boom.self) { try JSONValueEncoder.encode(["x": [Throws()]]) }
   }
 
+  /// Two values through one single value container: an `encode(to:)`
+  /// written wrong, which JSONEncoder stops the program for.
+  struct TwoValues: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(1)
+      try container.encode("two")
+    }
+  }
+
+  /// Such a value is an error naming where it is, not a trap: the state or
+  /// action holding it does not encode, and the daemon says so.
+  @Test func aSecondValueInASingleValueContainerIsAnError() {
+    #expect {
+      try JSONValueEncoder.encode(["x": [TwoValues()]])
+    } throws: { error in
+      guard case EncodingError.invalidValue(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["x", "Index 0"]
+        && context.debugDescription.hasPrefix("a single value container was given a second value (a string)")
+    }
+  }
+
   /// A value's own `encode(to:)` sees the path that led to it.
   struct PathReporter: Encodable {
     func encode(to encoder: any Encoder) throws {

@@ -365,6 +365,8 @@ private final class ValueEncoder: Encoder {
       object = ObjectBuilder(capacity: max(memberCache?.count ?? 0, 4))
       storage = .object(object)
     case .value, .array:
+      // invariant: only an Encodable's own encode(to:) that asks one encoder for two kinds of container reaches this
+      // (code, as with JSONEncoder, whose protocol gives this method no way to throw); input never does
       preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
     }
     return KeyedEncodingContainer(
@@ -380,6 +382,8 @@ private final class ValueEncoder: Encoder {
       array = ArrayBuilder()
       storage = .array(array)
     case .value, .object:
+      // invariant: only an Encodable's own encode(to:) that asks one encoder for two kinds of container reaches this
+      // (code, as with JSONEncoder, whose protocol gives this method no way to throw); input never does
       preconditionFailure(
         "Attempt to push new unkeyed encoding container when already previously encoded at this path.")
     }
@@ -578,33 +582,43 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   let encoder: ValueEncoder
   var codingPath: [any CodingKey] { encoder.codingPath }
 
-  private func set(_ value: JSONValue) {
+  /// Keeps `value` as the encoder's one value.
+  ///
+  /// - Throws: `EncodingError` when a value was encoded at this place
+  ///   already: an `encode(to:)` that writes two values through one
+  ///   container (JSONEncoder stops the program there).
+  private func set(_ value: JSONValue) throws {
     guard case .none = encoder.storage else {
-      preconditionFailure(
-        "Attempt to encode value through single value container when previously value already encoded.")
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: codingPath,
+          debugDescription:
+            "a single value container was given a second value (\(value.kindDescription)); an encode(to:) writes "
+            + "one value through it"))
     }
     encoder.storage = .value(value)
   }
 
-  mutating func encodeNil() { set(.null) }
-  mutating func encode(_ value: Bool) { set(.bool(value)) }
-  mutating func encode(_ value: String) { set(.string(value)) }
-  mutating func encode(_ value: Double) { set(JSONValueEncoder.number(value)) }
-  mutating func encode(_ value: Float) { set(JSONValueEncoder.number(value)) }
-  mutating func encode(_ value: Int) { set(.int(value)) }
-  mutating func encode(_ value: Int8) { set(.int(Int(value))) }
-  mutating func encode(_ value: Int16) { set(.int(Int(value))) }
-  mutating func encode(_ value: Int32) { set(.int(Int(value))) }
-  mutating func encode(_ value: Int64) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt) { set(JSONValueEncoder.number(UInt64(value))) }
-  mutating func encode(_ value: UInt8) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt16) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt32) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt64) { set(JSONValueEncoder.number(value)) }
+  mutating func encodeNil() throws { try set(.null) }
+  mutating func encode(_ value: Bool) throws { try set(.bool(value)) }
+  mutating func encode(_ value: String) throws { try set(.string(value)) }
+  mutating func encode(_ value: Double) throws { try set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Float) throws { try set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Int) throws { try set(.int(value)) }
+  mutating func encode(_ value: Int8) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: Int16) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: Int32) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: Int64) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt) throws { try set(JSONValueEncoder.number(UInt64(value))) }
+  mutating func encode(_ value: UInt8) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt16) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt32) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt64) throws { try set(JSONValueEncoder.number(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     // The same value at the same place: the same cache.
-    set(
+    try set(
       try JSONValueEncoder.box(value, path: encoder.path, cache: encoder.memberCache, omitsNil: encoder.omitsNil)
         ?? .object([:]))
   }
