@@ -29,7 +29,7 @@ public final class EtcdClient {
 
   public init(endpoints: [EtcdEndpoint], timeout: Duration = .seconds(5), patience: Duration? = nil) {
     // invariant: the endpoints come from EtcdEndpoint.parse(url:), which refuses a list of none (--replicate etcd://
-    // is malformed, EtcdClientTests); the daemon never makes a client of no member
+    // is malformed, EtcdEndpointTests); the daemon never makes a client of no member
     precondition(!endpoints.isEmpty, "an etcd client needs an endpoint")
     self.endpoints = endpoints
     self.timeout = timeout
