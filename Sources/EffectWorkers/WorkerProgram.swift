@@ -25,6 +25,7 @@ package struct WorkerProgram: Sendable {
     makeEngine: @escaping @Sendable (_ options: WorkerOptions, _ channel: WorkerChannel) -> any WorkerEngine
   ) {
     let name = WorkerProtocol.programName(for: kinds[0])
+    // invariant: the kinds are the program's own, written in its main.swift, never input
     precondition(
       kinds.allSatisfy { WorkerProtocol.programName(for: $0) == name }, "\(kinds) are served by different programs")
     self.name = name
@@ -45,6 +46,7 @@ package struct WorkerProgram: Sendable {
         exit(ExitStatus.failure.rawValue)
       }
     default:
+      // invariant: WorkerMain refuses a --kind the program does not serve before it makes an engine (ManualRunTests)
       preconditionFailure("WorkerMain checks the kind against the program's kinds")
     }
   }

@@ -322,6 +322,8 @@ extension JournalReplay {
     }
 
     private mutating func advanceRecorded(_ record: RecordedVersion) throws(ReplayError) {
+      // invariant: a what-if's run keeps its recorded side (only verify, comparing, drops it once in step); the
+      // history cannot change that
       guard var side = recorded else { preconditionFailure("a what-if keeps the recorded state") }
       try side.apply(record)
       recorded = side

@@ -28,6 +28,8 @@ public final class EtcdClient {
   private var connection: HTTPClientConnection?
 
   public init(endpoints: [EtcdEndpoint], timeout: Duration = .seconds(5), patience: Duration? = nil) {
+    // invariant: the endpoints come from EtcdEndpoint.parse(url:), which refuses a list of none (--replicate etcd://
+    // is malformed, EtcdEndpointTests); the daemon never makes a client of no member
     precondition(!endpoints.isEmpty, "an etcd client needs an endpoint")
     self.endpoints = endpoints
     self.timeout = timeout

@@ -117,7 +117,8 @@ import Testing
     let value = try CanonicalJSON.value(of: order)
     #expect(
       canonical(value)
-        == #"{"id":7,"lines":[{"quantity":2,"sku":"a/b"}],"note":null,"placed":"2023-11-14T22:13:20Z","total":12.5}"#)
+        == #"{"id":7,"lines":[{"quantity":2,"sku":"a/b"}],"note":null,"placed":"2023-11-14T22:13:20.000Z","total":12.5}"#
+    )
     #expect(try CanonicalJSON.decode(Order.self, from: value) == order)
   }
 

@@ -10,13 +10,15 @@ import Testing
 @Suite struct JSONValueCodingTests {
   /// With optional members left out, the encoder builds what the reference
   /// `JSONEncoder` writes, but for enums, written as `EnumCaseJSON` says (a
-  /// case whose only unlabelled value is left with it is `{"case":value}`).
+  /// case whose only unlabelled value is left with it is `{"case":value}`),
+  /// and dates, which keep their milliseconds (`JSONDate`).
   @Test func omittedNilMembersAsJSONEncoderWritesThem() throws {
     let everything = JSONValueDecoderTests.everything
     let reference = try JSONPatch.apply(
       [
         .replace(path: JSONPointer("/shapes/0"), value: .string("point")),
         .replace(path: JSONPointer("/shapes/2"), value: .object(["labelled": .string("x")])),
+        .replace(path: JSONPointer("/when"), value: .string("2026-09-21T14:13:20.000Z")),
       ], to: JSONValueEncoderTests.reference(everything))
     #expect(try JSONValueEncoder.encode(everything, nilMembers: .omitted) == reference)
     #expect(try JSONValue(encoding: everything) == reference)

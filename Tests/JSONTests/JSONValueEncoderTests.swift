@@ -22,14 +22,16 @@ import Testing
 
   @Test func encodesEverythingTheDecoderTestsDecode() throws {
     // The differences from JSONEncoder: optional members without a value
-    // are written as null rather than left out, and enums as EnumCaseJSON
-    // writes them (a case without values as its name).
+    // are written as null rather than left out, enums as EnumCaseJSON
+    // writes them (a case without values as its name), and dates with
+    // their milliseconds (JSONDate).
     let built = try JSONValueEncoder.encode(JSONValueDecoderTests.everything)
     let reference = try JSONPatch.apply(
       [
         .add(path: JSONPointer("/missing"), value: .null),
         .add(path: JSONPointer("/shapes/2/labelled/tags"), value: .null),
         .replace(path: JSONPointer("/shapes/0"), value: .string("point")),
+        .replace(path: JSONPointer("/when"), value: .string("2026-09-21T14:13:20.000Z")),
       ], to: Self.reference(JSONValueDecoderTests.everything))
     #expect(built == reference, "\(CanonicalJSON.text(built)) vs \(CanonicalJSON.text(reference))")
     #expect(
@@ -90,8 +92,13 @@ import Testing
   }
 
   @Test func foundationValuesAsJSONEncoderTreatsThem() throws {
-    try Self.expectSame(Date(timeIntervalSince1970: 1_790_000_000.987))
-    try Self.expectSame([Date(timeIntervalSince1970: 0), Date(timeIntervalSince1970: -86_400.5)])
+    // Dates keep their milliseconds, where JSONEncoder's `.iso8601` writes
+    // whole seconds (JSONDateTests).
+    #expect(
+      try JSONValueEncoder.encode([
+        Date(timeIntervalSince1970: 1_790_000_000.987), Date(timeIntervalSince1970: -86_400.5),
+      ])
+        == .array([.string("2026-09-21T14:13:20.987Z"), .string("1969-12-30T23:59:59.500Z")]))
     try Self.expectSame(Data())
     try Self.expectSame(Data([0, 1, 2, 250, 251, 252, 253, 254, 255]))
     try Self.expectSame(URL(string: "https://example.com/a b?c=d#e") ?? URL(string: "https://example.com")!)
@@ -186,6 +193,28 @@ import Testing
     #expect(throws: EncodingError.self) { try JSONValueEncoder.encode(Nothing()) }
     #expect(throws: EncodingError.self) { try Self.reference(Nothing()) }
     #expect(throws: Boom.self) { try JSONValueEncoder.encode(["x": [Throws()]]) }
+  }
+
+  /// Two values through one single value container: an `encode(to:)`
+  /// written wrong, which JSONEncoder stops the program for.
+  struct TwoValues: Encodable {
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      try container.encode(1)
+      try container.encode("two")
+    }
+  }
+
+  /// Such a value is an error naming where it is, not a trap: the state or
+  /// action holding it does not encode, and the daemon says so.
+  @Test func aSecondValueInASingleValueContainerIsAnError() {
+    #expect {
+      try JSONValueEncoder.encode(["x": [TwoValues()]])
+    } throws: { error in
+      guard case EncodingError.invalidValue(_, let context) = error else { return false }
+      return context.codingPath.map(\.stringValue) == ["x", "Index 0"]
+        && context.debugDescription.hasPrefix("a single value container was given a second value (a string)")
+    }
   }
 
   /// A value's own `encode(to:)` sees the path that led to it.

@@ -31,6 +31,8 @@ public struct IdentifiedArray<Element: Identifiable>: RandomAccessCollection {
   public init(uniqueElements elements: some Sequence<Element>) {
     self.init()
     for element in elements {
+      // invariant: the caller's own elements (a literal, a bundled catalog): elements read from input go through
+      // init(from:), which throws on a repeated id, or append(_:), which refuses one
       precondition(structure.index[element.id] == nil, "IdentifiedArray: duplicate id \(element.id)")
       structure.index[element.id] = self.elements.count
       self.elements.append(element)
@@ -57,11 +59,16 @@ public struct IdentifiedArray<Element: Identifiable>: RandomAccessCollection {
     set {
       switch (structure.index[id], newValue) {
       case (let position?, let element?):
+        // invariant: only a reducer that writes an element under another id than its own reaches this (code, not
+        // input)
         precondition(element.id == id, "IdentifiedArray: the element stored at id \(id) has id \(element.id)")
         elements[position] = element
       case (_?, nil):
         remove(id: id)
       case (nil, let element?):
+        // invariant: only a reducer that writes an element under another id than its own reaches this (code, not
+        // input); elements read from input go through init(from:), which throws on a repeated id, or append(_:),
+        // which refuses one
         precondition(element.id == id, "IdentifiedArray: the element stored at id \(id) has id \(element.id)")
         append(element)
       case (nil, nil):

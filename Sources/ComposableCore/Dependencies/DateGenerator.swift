@@ -1,6 +1,11 @@
 import FoundationEssentials
+import JSON
 
 /// Tells the current date: the wall clock when live, a fixed date in tests.
+///
+/// The live clock gives dates at whole milliseconds, the precision the
+/// journal records and a date's JSON keeps (``JSONDate``), so that a state
+/// holding `date()` encodes, decodes and replays to the very same `Date`.
 public struct DateGenerator: Sendable {
   private let read: @Sendable () -> Date
 
@@ -13,10 +18,11 @@ public struct DateGenerator: Sendable {
 
   public func callAsFunction() -> Date { read() }
 
-  /// The system's wall clock.
-  public static let live = DateGenerator { Date() }
+  /// The system's wall clock, at the nearest whole millisecond.
+  public static let live = DateGenerator { JSONDate.date(milliseconds: JSONDate.nearestMilliseconds(to: Date())) }
 
-  /// Always `date`.
+  /// Always `date`, as given: a date with a finer fraction than a
+  /// millisecond is rounded when the state is encoded (``JSONDate``).
   public static func constant(_ date: Date) -> DateGenerator { DateGenerator { date } }
 }
 

@@ -18,6 +18,7 @@ public struct RandomNumbers: Sendable {
   /// Returns `values` in order, then starts again; each value is clamped to the
   /// requested range.
   public static func sequence(_ values: [Int]) -> RandomNumbers {
+    // invariant: a test's own list of values, never input
     precondition(!values.isEmpty, "RandomNumbers.sequence needs at least one value")
     let next = Atomic<Int>(0)
     return RandomNumbers { range in

@@ -15,7 +15,8 @@ import Synchronization
 ///
 /// As JSON, only what was drawn: `{"date":[<ms since 1970>],"random":[4],
 /// "uuid":["…"]}`. A recorded date has millisecond precision, and the live
-/// dependency gives the reducer exactly the date it records.
+/// dependency gives the reducer exactly the date it records, which is also
+/// the date its JSON in the state decodes to (``JSONDate``).
 public struct RecordedInputs: Sendable, Hashable {
   /// Each date drawn, in milliseconds since 1970.
   public var dates: [Int64] = []
@@ -80,10 +81,10 @@ public struct RecordedInputs: Sendable, Hashable {
     }
   }
 
-  /// The date of `milliseconds` since 1970, as both the live dependency and
-  /// replay give it.
+  /// The date of `milliseconds` since 1970, as the live dependency, replay
+  /// and a date's JSON give it (``JSONDate/date(milliseconds:)``).
   static func date(milliseconds: Int64) -> Date {
-    Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    JSONDate.date(milliseconds: milliseconds)
   }
 }
 
@@ -201,13 +202,15 @@ public final class InputPlayback: Sendable {
 
 extension DependencyValues {
   /// These dependencies, with `date`, `uuid` and `randomNumbers` noting in
-  /// `recorder` each value they give. The date is the underlying one cut to
-  /// the millisecond, as it is recorded.
+  /// `recorder` each value they give. The date is the underlying one at the
+  /// nearest millisecond, as it is recorded and as its JSON keeps it
+  /// (``JSONDate``): the live clock gives whole milliseconds already, and a
+  /// test's constant with a finer fraction is rounded the same way.
   public func recordingInputs(into recorder: InputRecorder) -> DependencyValues {
     var values = self
     let (date, uuid, random) = (self.date, self.uuid, self.randomNumbers)
     values.date = DateGenerator {
-      let milliseconds = Int64((date.now.timeIntervalSince1970 * 1000).rounded(.down))
+      let milliseconds = JSONDate.nearestMilliseconds(to: date.now)
       recorder.note { $0.dates.append(milliseconds) }
       return RecordedInputs.date(milliseconds: milliseconds)
     }

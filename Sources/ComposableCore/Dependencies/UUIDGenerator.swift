@@ -28,11 +28,15 @@ public struct UUIDGenerator: Sendable {
 }
 
 extension UUID {
-  /// The UUID whose last 12 hexadecimal digits are `value`, as used in tests.
+  /// The UUID whose last 16 hexadecimal digits are `value` (its last 12
+  /// for a value below 2^48, `00000000-0000-0000-0000-00000000000A` for
+  /// 10), as used in tests: built from its bytes, so every value has one.
   public init(counting value: UInt64) {
-    let hex = String(value, radix: 16)
-    let padded = String(repeating: "0", count: max(0, 12 - hex.count)) + hex
-    self.init(uuidString: "00000000-0000-0000-0000-\(padded.uppercased())")!
+    let byte = { (shift: UInt64) in UInt8(truncatingIfNeeded: value >> shift) }
+    self.init(
+      uuid: (
+        0, 0, 0, 0, 0, 0, 0, 0, byte(56), byte(48), byte(40), byte(32), byte(24), byte(16), byte(8), byte(0)
+      ))
   }
 }
 

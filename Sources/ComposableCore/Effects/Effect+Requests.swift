@@ -88,7 +88,8 @@ extension Effect {
   }
 
   /// Performs an HTTP request and decodes a 2xx body as JSON into `type`
-  /// (`JSONValueDecoder.decode(_:fromJSON:)`: dates as ISO 8601 strings,
+  /// (`JSONValueDecoder.decode(_:fromJSON:)`: dates as ISO 8601 strings
+  /// with or without a fraction of a second (``JSONDate``),
   /// non-finite numbers as the strings `"Infinity"`, `"-Infinity"`, `"NaN"`).
   /// A body that is not JSON fails naming the byte; one that is not a
   /// `type`, naming the coding path.

@@ -106,6 +106,7 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     var childEffect = Effect<Parent.Action>.none
     if let childAction = extract(action) {
       if wasPresent {
+        // invariant: wasPresent, just above, says the child state is there
         childEffect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
           .scoped(component)
           .map(embed)

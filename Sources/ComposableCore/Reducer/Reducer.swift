@@ -71,6 +71,8 @@ extension Reducer {
 extension Reducer where Body == Never {
   /// A reducer that implements ``reduce(into:action:)`` has no body.
   public var body: Body {
+    // invariant: only code that asks a reducer implementing reduce(into:action:) for its body reaches this; the core
+    // never does
     fatalError("'\(Self.self)' has no body: it implements reduce(into:action:) directly.")
   }
 }

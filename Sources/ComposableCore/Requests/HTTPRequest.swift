@@ -44,7 +44,8 @@ public struct HTTPRequest: Hashable, Sendable, Codable {
   }
 
   /// A request whose body is `value` encoded as JSON with sorted keys and dates
-  /// as ISO 8601 strings, as web APIs expect: canonical JSON, optional
+  /// as ISO 8601 strings with milliseconds (`2026-12-02T17:27:37.123Z`,
+  /// ``JSONDate``), as web APIs expect: canonical JSON, optional
   /// members without a value left out (`JSONValue(encoding:)`), non-finite
   /// numbers as the strings `"Infinity"`, `"-Infinity"`, `"NaN"`.
   public static func json(

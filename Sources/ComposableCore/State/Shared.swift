@@ -40,6 +40,9 @@ public struct Shared<Value> {
   @inlinable public var wrappedValue: Value {
     get {
       guard let value else {
+        // invariant: only features composed without their parent's sharing read an empty one (a mistake in code, like
+        // an unconnected dependency); decoding from input leaves it empty, and the parent fills it before any action
+        // reaches the feature
         preconditionFailure(
           "a @Shared \(Value.self) was read but never filled: its parent shares it with .sharing(…)")
       }

@@ -150,6 +150,7 @@ public final class Store<R: Reducer> {
   ///
   /// - Throws: ``DroppedAction``, naming what was missing.
   public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
+    // invariant: the host's own driving of the store (one thread, one step at a time), not input
     precondition(
       !isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext(_:) returned false")
     let effect = try reducedRefusingDropped(action)
@@ -162,6 +163,7 @@ public final class Store<R: Reducer> {
   /// Takes in a worker's reply to the request `id`: the action it maps to
   /// waits for ``reduceNext(_:)``. Replies to cancelled requests are dropped.
   public func receive(_ reply: EffectReply, for id: EffectID) {
+    // invariant: the host's own driving of the store (one thread, one step at a time), not input
     precondition(!isProcessing, "receive(_:for:) while reducing")
     runtime.deliver(reply, to: id)
   }
@@ -173,6 +175,7 @@ public final class Store<R: Reducer> {
   /// after it. Returns `false`, calling nothing, once none waits. Nothing
   /// is handed to ``didReduce``.
   public func reduceNext(_ reduced: (_ version: UInt64, _ action: R.Action, _ origin: Origin) -> Void) -> Bool {
+    // invariant: the host's own driving of the store (one thread, one step at a time), not input
     precondition(!isProcessing, "reduceNext(_:) while reducing")
     if hasPendingEffect {
       hasPendingEffect = false
@@ -225,6 +228,7 @@ public final class Store<R: Reducer> {
   /// actions started, which the host must not have carried out. Requests they
   /// cancelled stay cancelled.
   public func restore(state: R.State, version: UInt64, forgettingRequestsFrom firstID: EffectID) {
+    // invariant: the host's own driving of the store (one thread, one step at a time), not input
     precondition(!isProcessing && !hasPendingEffect, "restore(state:version:) while reducing")
     self.state = state
     self.version = version

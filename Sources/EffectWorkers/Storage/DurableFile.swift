@@ -25,6 +25,7 @@ enum DurableFile {
     var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
     var offset = 0
     while offset < bytes.count {
+      // invariant: offset < bytes.count: the buffer is not empty, so it has a base address
       let count = bytes.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress! + offset, $0.count - offset) }
       if count > 0 {
         offset += count
@@ -45,7 +46,10 @@ enum DurableFile {
   /// a mixture; a crash leaves at most a temporary file behind.
   static func replace(_ path: String, in directory: String, with bytes: UnsafeRawBufferPointer) throws(StorageError) {
     var template = Array((directory + "/.tmp-XXXXXX").utf8CString)
+    // invariant: the template holds the directory, the name and a NUL: never empty, so both buffers have a base
+    // address
     let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    // invariant: the same template, not empty
     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     guard descriptor >= 0 else { throw .system("create a temporary file in", path: directory) }
     _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
@@ -57,6 +61,7 @@ enum DurableFile {
     }
     var offset = 0
     while offset < bytes.count {
+      // invariant: offset < bytes.count: the buffer is not empty, so it has a base address
       let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
       if count > 0 {
         offset += count

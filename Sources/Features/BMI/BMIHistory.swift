@@ -73,7 +73,11 @@ public struct BMIHistory: Reducer {
 
       case .loaded(let records, let unreadable):
         state.isLoading = false
-        state.records = IdentifiedArray(uniqueElements: records.sorted { $0.isListed(before: $1) })
+        // A record listed twice (a worker's mistake, or a journal's) is
+        // shown once: `append` keeps the first of an id.
+        var listed = IdentifiedArrayOf<BMIRecord>()
+        for record in records.sorted(by: { $0.isListed(before: $1) }) { listed.append(record) }
+        state.records = listed
         state.unreadableMessage = Self.unreadableMessage(unreadable)
         return .none
 

@@ -5,9 +5,11 @@ import JSON
 /// How BMI records are kept by the storage worker: one JSON document per
 /// record in the namespace "bmi-history", keyed by the record's id.
 ///
-/// A document is the record with sorted keys and an ISO 8601 date (whole
-/// seconds), e.g. `{"date":"2023-11-14T22:13:20Z","height":170,"id":"…","weight":70}`,
-/// so it can be read and written by hand through `tcactl`.
+/// A document is the record with sorted keys and an ISO 8601 date with
+/// milliseconds (``JSONDate``), e.g.
+/// `{"date":"2023-11-14T22:13:20.000Z","height":170,"id":"…","weight":70}`,
+/// so it can be read and written by hand through `tcactl`; a document
+/// written by an earlier build, its date in whole seconds, reads the same.
 public enum BMIHistoryStorage {
   /// The storage namespace of the history.
   public static let namespace = "bmi-history"
@@ -40,12 +42,18 @@ public enum BMIHistoryStorage {
     return record
   }
 
-  /// Decodes every document, setting aside the ones that do not decode: each
-  /// is described as "key: reason", so one bad document never hides the rest.
+  /// Decodes every document, setting aside the ones that do not decode and
+  /// a key listed a second time: each is described as "key: reason", so one
+  /// bad document never hides the rest.
   public static func decode(_ documents: [StorageDocument]) -> (records: [BMIRecord], unreadable: [String]) {
     var records: [BMIRecord] = []
     var unreadable: [String] = []
+    var keys = Set<String>()
     for document in documents {
+      guard keys.insert(document.key).inserted else {
+        unreadable.append("\(document.key): listed twice by the storage worker (the first is kept)")
+        continue
+      }
       do {
         records.append(try decode(document))
       } catch {

@@ -8,9 +8,16 @@ extension JSONValue {
   public init(encoding value: some Encodable) throws {
     // In an array, as a value inside a document: a value that encodes
     // nothing is then `{}` rather than an error.
-    guard case .array(let elements) = try JSONValueEncoder.encode([value], nilMembers: .omitted),
-      let first = elements.first
-    else { preconditionFailure("an array of one value encodes to an array of one element") }
+    let array = try JSONValueEncoder.encode([value], nilMembers: .omitted)
+    guard case .array(let elements) = array, elements.count == 1, let first = elements.first else {
+      // The encoder writes an array of one value as an array of one element.
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: [],
+          debugDescription: "expected an array of one element from an array of one value, got \(array.kindDescription)")
+      )
+    }
     self = first
   }
 

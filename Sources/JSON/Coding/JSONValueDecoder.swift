@@ -2,12 +2,15 @@ import FoundationEssentials
 
 /// Decodes a `Decodable` value straight from a parsed ``JSONValue``, as
 /// Foundation's `JSONDecoder` would from the value's bytes with ISO 8601
-/// dates and non-finite numbers as strings: the one decoder of the product.
+/// dates and non-finite numbers as strings, but for dates, which keep their
+/// milliseconds: the one decoder of the product.
 ///
 /// Every action a client sends arrives as a `JSONValue`; this decoder walks
 /// the value rather than bytes, with these rules:
 ///
-/// - ISO 8601 dates, base64 `Data`, `URL` from its string;
+/// - dates as ``JSONDate`` reads them, RFC 3339 with or without a fraction
+///   (rounded to the millisecond) and with `Z` or an offset; base64 `Data`,
+///   `URL` from its string;
 /// - `"Infinity"`, `"-Infinity"` and `"NaN"` as non-finite floating point;
 /// - an integer from a fractional number only when it is exact (`3.0`);
 /// - an enum's synthesized coding reads the forms ``EnumCaseJSON`` defines
@@ -68,20 +71,22 @@ private struct ValueDecoder: Decoder {
   /// The value as `T`: a primitive or one of Foundation's types JSONDecoder
   /// treats specially, else whatever `T.init(from:)` reads.
   func unbox<T: Decodable>(_ type: T.Type) throws -> T {
-    // Type identity, not `is`: a comparison per type instead of a dynamic
-    // cast, for every value decoded (all of these are structs).
-    if T.self == Bool.self { return try bool() as! T }
-    if T.self == String.self { return try string() as! T }
-    if T.self == Double.self { return try floatingPoint(Double.self) as! T }
-    if T.self == Float.self { return try floatingPoint(Float.self) as! T }
-    if T.self == Int.self { return try integer(Int.self) as! T }
-    if T.self == Int64.self { return try integer(Int64.self) as! T }
-    if T.self == UInt64.self { return try integer(UInt64.self) as! T }
-    if T.self == Date.self { return try date() as! T }
-    if T.self == Data.self { return try data() as! T }
-    if T.self == URL.self { return try url() as! T }
-    if T.self == Decimal.self { return try decimal() as! T }
-    if T.self == JSONValue.self { return Self.plain(value) as! T }
+    // Type identity first, not `is`: a comparison per type instead of a
+    // failed dynamic cast, for every value decoded (all of these are
+    // structs). The cast after it succeeds, and costs what `as!` would,
+    // without a trap.
+    if T.self == Bool.self, let bool = try bool() as? T { return bool }
+    if T.self == String.self, let string = try string() as? T { return string }
+    if T.self == Double.self, let double = try floatingPoint(Double.self) as? T { return double }
+    if T.self == Float.self, let float = try floatingPoint(Float.self) as? T { return float }
+    if T.self == Int.self, let int = try integer(Int.self) as? T { return int }
+    if T.self == Int64.self, let int = try integer(Int64.self) as? T { return int }
+    if T.self == UInt64.self, let int = try integer(UInt64.self) as? T { return int }
+    if T.self == Date.self, let date = try date() as? T { return date }
+    if T.self == Data.self, let data = try data() as? T { return data }
+    if T.self == URL.self, let url = try url() as? T { return url }
+    if T.self == Decimal.self, let decimal = try decimal() as? T { return decimal }
+    if T.self == JSONValue.self, let json = Self.plain(value) as? T { return json }
     return try T(from: self)
   }
 
@@ -144,14 +149,16 @@ private struct ValueDecoder: Decoder {
     }
   }
 
+  /// A date as ``JSONDate`` reads it: the `Date` the clock gives for the
+  /// same millisecond.
   func date() throws -> Date {
     let text = try string()
-    guard let date = try? Date.ISO8601FormatStyle().parse(text) else {
+    do {
+      return try JSONDate.date(parsing: text)
+    } catch {
       throw DecodingError.dataCorrupted(
-        DecodingError.Context(codingPath: codingPath, debugDescription: "Expected date string to be ISO8601-formatted.")
-      )
+        DecodingError.Context(codingPath: codingPath, debugDescription: "Expected a date: \(error.description)"))
     }
-    return date
   }
 
   func data() throws -> Data {

@@ -3,15 +3,17 @@ import Synchronization
 
 /// Encodes an `Encodable` value straight into a ``JSONValue``, as
 /// Foundation's `JSONEncoder` (ISO 8601 dates, non-finite numbers as
-/// strings) followed by ``JSONParser`` would: the one encoder of the product,
-/// whose bytes are ``CanonicalJSON``'s.
+/// strings) followed by ``JSONParser`` would, but for dates, which keep
+/// their milliseconds: the one encoder of the product, whose bytes are
+/// ``CanonicalJSON``'s.
 ///
 /// The daemon turns every action it reduces and every changed part of the
 /// state into a `JSONValue`; this encoder builds the value directly, with
 /// these rules:
 ///
-/// - ISO 8601 dates, base64 `Data`, `URL` as its absolute string, `Decimal`
-///   as a number;
+/// - dates as ``JSONDate`` writes them, RFC 3339 at whole milliseconds
+///   (`2026-12-02T17:27:37.123Z`), base64 `Data`, `URL` as its absolute
+///   string, `Decimal` as a number;
 /// - a floating-point number is what its shortest description reads back
 ///   as, `JSONEncoder` dropping a trailing `.0`: `2.0` becomes the integer
 ///   `2`, `0.1` stays a double, and a `Float` is read back as a `Double` from
@@ -73,7 +75,7 @@ public enum JSONValueEncoder {
   }
 
   /// The JSON of `value` as the member `key` of an object holds it (a
-  /// `Date` as its ISO 8601 string, an object for a value that encodes
+  /// `Date` as its ``JSONDate`` string, an object for a value that encodes
   /// nothing), reusing `cache` as ``JSONMemberCache`` does for a member's
   /// own value: what `value` holds is compared with what it held last time,
   /// and only what changed is encoded. For ``StateParts`` states, whose
@@ -94,18 +96,21 @@ public enum JSONValueEncoder {
   fileprivate static func box<T: Encodable>(
     _ value: T, path: CodingPath, cache: JSONMemberCache? = nil, omitsNil: Bool = false
   ) throws -> JSONValue? {
-    // Type identity, not `as?`: one comparison per type instead of a
+    // Type identity first: one comparison per type instead of a failed
     // dynamic cast, and no match for a subclass JSONEncoder would not treat
-    // specially either.
-    if T.self == String.self { return .string(value as! String) }
-    if T.self == Int.self { return .int(value as! Int) }
-    if T.self == Bool.self { return .bool(value as! Bool) }
-    if T.self == Double.self { return number(value as! Double) }
-    if T.self == Date.self { return .string((value as! Date).formatted(.iso8601)) }
-    if T.self == Data.self { return .string((value as! Data).base64EncodedString()) }
-    if T.self == URL.self { return .string((value as! URL).absoluteString) }
-    if T.self == Decimal.self { return try number(text: (value as! Decimal).description, path: path) }
-    if T.self == JSONValue.self { return plain(value as! JSONValue) }
+    // specially either. The cast after it succeeds, and costs what `as!`
+    // would, without a trap.
+    if T.self == String.self, let string = value as? String { return .string(string) }
+    if T.self == Int.self, let int = value as? Int { return .int(int) }
+    if T.self == Bool.self, let bool = value as? Bool { return .bool(bool) }
+    if T.self == Double.self, let double = value as? Double { return number(double) }
+    if T.self == Date.self, let date = value as? Date { return try string(of: date, path: path) }
+    if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
+    if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
+    if T.self == Decimal.self, let decimal = value as? Decimal {
+      return try number(text: decimal.description, path: path)
+    }
+    if T.self == JSONValue.self, let json = value as? JSONValue { return plain(json) }
     if let cache, isElementwise(T.self), let array = value as? any ElementwiseEncodable {
       return try array.encodeElements(path: path, cache: cache)
     }
@@ -172,6 +177,20 @@ public enum JSONValueEncoder {
 
   /// A number written as `text`, read as ``JSONParser`` reads it: an
   /// integer that fits `Int` without fraction or exponent, else a `Double`.
+  /// `date` as ``JSONDate`` writes it: `2026-12-02T17:27:37.123Z`.
+  ///
+  /// - Throws: `EncodingError` for a date outside years 0000 through 9999.
+  fileprivate static func string(of date: Date, path: CodingPath) throws -> JSONValue {
+    do {
+      return .string(try JSONDate.string(of: date))
+    } catch {
+      // The seconds, not the `Date`: describing a `Date` that is not
+      // finite stops the program in Foundation.
+      throw EncodingError.invalidValue(
+        date.timeIntervalSince1970, EncodingError.Context(codingPath: path.keys, debugDescription: error.description))
+    }
+  }
+
   fileprivate static func number(text: String, path: CodingPath) throws -> JSONValue {
     if let integer = Int(text) { return .int(integer) }
     guard let double = Double(text), double.isFinite else {
@@ -346,6 +365,8 @@ private final class ValueEncoder: Encoder {
       object = ObjectBuilder(capacity: max(memberCache?.count ?? 0, 4))
       storage = .object(object)
     case .value, .array:
+      // invariant: only an Encodable's own encode(to:) that asks one encoder for two kinds of container reaches this
+      // (code, as with JSONEncoder, whose protocol gives this method no way to throw); input never does
       preconditionFailure("Attempt to push new keyed encoding container when already previously encoded at this path.")
     }
     return KeyedEncodingContainer(
@@ -361,6 +382,8 @@ private final class ValueEncoder: Encoder {
       array = ArrayBuilder()
       storage = .array(array)
     case .value, .object:
+      // invariant: only an Encodable's own encode(to:) that asks one encoder for two kinds of container reaches this
+      // (code, as with JSONEncoder, whose protocol gives this method no way to throw); input never does
       preconditionFailure(
         "Attempt to push new unkeyed encoding container when already previously encoded at this path.")
     }
@@ -559,33 +582,43 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
   let encoder: ValueEncoder
   var codingPath: [any CodingKey] { encoder.codingPath }
 
-  private func set(_ value: JSONValue) {
+  /// Keeps `value` as the encoder's one value.
+  ///
+  /// - Throws: `EncodingError` when a value was encoded at this place
+  ///   already: an `encode(to:)` that writes two values through one
+  ///   container (JSONEncoder stops the program there).
+  private func set(_ value: JSONValue) throws {
     guard case .none = encoder.storage else {
-      preconditionFailure(
-        "Attempt to encode value through single value container when previously value already encoded.")
+      throw EncodingError.invalidValue(
+        value,
+        EncodingError.Context(
+          codingPath: codingPath,
+          debugDescription:
+            "a single value container was given a second value (\(value.kindDescription)); an encode(to:) writes "
+            + "one value through it"))
     }
     encoder.storage = .value(value)
   }
 
-  mutating func encodeNil() { set(.null) }
-  mutating func encode(_ value: Bool) { set(.bool(value)) }
-  mutating func encode(_ value: String) { set(.string(value)) }
-  mutating func encode(_ value: Double) { set(JSONValueEncoder.number(value)) }
-  mutating func encode(_ value: Float) { set(JSONValueEncoder.number(value)) }
-  mutating func encode(_ value: Int) { set(.int(value)) }
-  mutating func encode(_ value: Int8) { set(.int(Int(value))) }
-  mutating func encode(_ value: Int16) { set(.int(Int(value))) }
-  mutating func encode(_ value: Int32) { set(.int(Int(value))) }
-  mutating func encode(_ value: Int64) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt) { set(JSONValueEncoder.number(UInt64(value))) }
-  mutating func encode(_ value: UInt8) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt16) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt32) { set(.int(Int(value))) }
-  mutating func encode(_ value: UInt64) { set(JSONValueEncoder.number(value)) }
+  mutating func encodeNil() throws { try set(.null) }
+  mutating func encode(_ value: Bool) throws { try set(.bool(value)) }
+  mutating func encode(_ value: String) throws { try set(.string(value)) }
+  mutating func encode(_ value: Double) throws { try set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Float) throws { try set(JSONValueEncoder.number(value)) }
+  mutating func encode(_ value: Int) throws { try set(.int(value)) }
+  mutating func encode(_ value: Int8) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: Int16) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: Int32) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: Int64) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt) throws { try set(JSONValueEncoder.number(UInt64(value))) }
+  mutating func encode(_ value: UInt8) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt16) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt32) throws { try set(.int(Int(value))) }
+  mutating func encode(_ value: UInt64) throws { try set(JSONValueEncoder.number(value)) }
 
   mutating func encode<T: Encodable>(_ value: T) throws {
     // The same value at the same place: the same cache.
-    set(
+    try set(
       try JSONValueEncoder.box(value, path: encoder.path, cache: encoder.memberCache, omitsNil: encoder.omitsNil)
         ?? .object([:]))
   }

@@ -157,6 +157,7 @@ extension JSONPatch {
     if var members = value.takeMembers() {
       defer { value = .object(members) }
       guard members[token] != nil else { throw .memberNotFound(key: token, container: path.prefix(level)) }
+      // invariant: the guard just above found the member
       return try descend(&members[token]!, path, level: level + 1, body)
     } else if var elements = value.takeElements() {
       defer { value = .array(elements) }

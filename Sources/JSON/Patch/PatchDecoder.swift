@@ -181,6 +181,7 @@ package struct PatchDecoder {
 
   private static func equal(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
     bytes.count == literal.utf8CodeUnitCount
+      // invariant: a buffer that is not empty has a base address
       && (bytes.isEmpty || memcmp(bytes.baseAddress!, literal.utf8Start, bytes.count) == 0)
   }
 }

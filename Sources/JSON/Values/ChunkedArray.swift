@@ -69,6 +69,7 @@ public struct ChunkedArray<Element> {
       !elements.isEmpty && index <= storage.count
       && (elements.count == Self.chunkSize || index >= storage.count - 1)
       && (index < storage.count || storage.last.map { $0.count == Self.chunkSize } ?? true)
+    // invariant: the encoders that rebuild an array they keep pass chunks they cut; input never chooses them
     precondition(fits, "ChunkedArray: chunk \(index) of \(storage.count) cannot hold \(elements.count) elements")
     if index == chunks.count {
       storage.append(elements)
@@ -81,6 +82,8 @@ public struct ChunkedArray<Element> {
 
   /// Keeps the first `count` chunks.
   public mutating func keepChunks(_ count: Int) {
+    // invariant: the encoders that rebuild an array they keep pass chunk counts they computed; input never chooses
+    // them
     precondition(0 <= count && count <= storage.count, "ChunkedArray: cannot keep \(count) of \(storage.count) chunks")
     guard count < storage.count else { return }
     storage.removeSubrange(count...)
@@ -150,6 +153,7 @@ extension ChunkedArray: RangeReplaceableCollection {
   }
 
   public mutating func removeLast() -> Element {
+    // invariant: like Array's removeLast(), called only on an array the caller knows is not empty
     precondition(!storage.isEmpty, "ChunkedArray: removeLast() on an empty array")
     let last = storage.count - 1
     let element = storage[last].removeLast()
@@ -163,6 +167,8 @@ extension ChunkedArray: RangeReplaceableCollection {
   }
 
   public mutating func replaceSubrange<C: Collection<Element>>(_ range: Range<Int>, with newElements: C) {
+    // invariant: callers pass ranges they checked, like Array's own bounds check (JSONPatch checks a pointer's index
+    // against the count before it inserts or removes)
     precondition(range.lowerBound >= 0 && range.upperBound <= count, "ChunkedArray: range \(range) out of bounds")
     let tail = Array(self[range.upperBound...])
     truncate(to: range.lowerBound)
@@ -234,6 +240,7 @@ extension ChunkedArray where Element: Equatable {
   /// without comparing their elements.
   @inlinable public func commonSuffixCount(with other: Self, limit: Int) -> Int {
     let (count, otherCount) = (self.count, other.count)
+    // invariant: the diff passes a limit within both counts, which it computed; input never chooses it
     precondition(
       0 <= limit && limit <= Swift.min(count, otherCount), "ChunkedArray: suffix limit \(limit) out of range")
     let aligned = count == otherCount

@@ -179,6 +179,7 @@ public struct JSONObject: Sendable, Hashable {
     let order = left.utf8.withContiguousStorageIfAvailable { left in
       right.utf8.withContiguousStorageIfAvailable { right in
         let common = Swift.min(left.count, right.count)
+        // invariant: common > 0: neither buffer is empty, so both have a base address
         let order = common == 0 ? 0 : Int(memcmp(left.baseAddress!, right.baseAddress!, common))
         return order != 0 ? order : left.count - right.count
       }
@@ -222,6 +223,8 @@ extension JSONObject: ExpressibleByDictionaryLiteral {
   /// error, as in a `Dictionary` literal.
   public init(dictionaryLiteral elements: (String, JSONValue)...) {
     let (object, duplicate) = Self.sorting(elements.map { ($0.0, $0.1) })
+    // invariant: a literal written in code; objects read from input are built by the parser, which refuses a repeated
+    // key
     precondition(
       duplicate == nil, "a JSON object literal names the key '\(duplicate.map { elements[$0].0 } ?? "")' twice")
     self = object

@@ -187,9 +187,9 @@ public enum CanonicalJSON {
 
   // MARK: Codable values
 
-  /// The JSON value `encodable` encodes to (``JSONValueEncoder``): ISO 8601
-  /// dates, non-finite numbers as strings, optional members without a value
-  /// as `null`.
+  /// The JSON value `encodable` encodes to (``JSONValueEncoder``): dates
+  /// in ISO 8601 with milliseconds (``JSONDate``), non-finite numbers as
+  /// strings, optional members without a value as `null`.
   ///
   /// - Throws: `EncodingError` (for example for a value that encodes
   ///   nothing), or what the value's own `encode(to:)` throws.

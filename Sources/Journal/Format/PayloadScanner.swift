@@ -126,6 +126,7 @@ enum PayloadScanner {
     }
 
     private static func equal(_ key: UnsafeRawBufferPointer, _ name: StaticString) -> Bool {
+      // invariant: called only when key.count is the name's, which is not zero: the buffer is not empty
       memcmp(key.baseAddress!, name.utf8Start, name.utf8CodeUnitCount) == 0
     }
   }

@@ -134,7 +134,7 @@ public struct JournalReader: Sendable {
       let contents = try self.contents()
       let firstRecord = contents.segments.first?.firstVersion
       // Snapshots are newest first: the last that the records continue.
-      let base = contents.snapshots.last { firstRecord == nil || $0.version + 1 >= firstRecord! }
+      let base = contents.snapshots.last { snapshot in firstRecord.map { snapshot.version + 1 >= $0 } ?? true }
       if base == nil, let firstRecord, firstRecord > 1 {
         throw .versionNotRetained(requested: firstRecord - 1, oldestRetained: firstRecord)
       }

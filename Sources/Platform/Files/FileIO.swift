@@ -95,6 +95,7 @@ package enum FileIO {
   ) -> (failure: SystemFailure, written: Int)? {
     var written = 0
     while written < bytes.count {
+      // invariant: written < bytes.count: the buffer is not empty, so it has a base address
       let result = pwrite(fd, bytes.baseAddress! + written, bytes.count - written, off_t(offset + written))
       if result > 0 {
         written += result
@@ -125,6 +126,7 @@ package enum FileIO {
     var done = 0
     while done < count {
       let want = min(count - done, readChunk)
+      // invariant: done < count, and the caller's buffer holds count bytes: it is not empty, so it has a base address
       let result = pread(fd, buffer.baseAddress! + done, want, off_t(offset + done))
       if result > 0 {
         done += result

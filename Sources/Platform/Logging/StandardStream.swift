@@ -13,6 +13,7 @@ public enum StandardStream: Int32, Sendable {
     text.withUTF8 { bytes in
       var offset = 0
       while offset < bytes.count {
+        // invariant: offset < bytes.count: the buffer is not empty, so it has a base address
         let written = Glibc.write(rawValue, bytes.baseAddress! + offset, bytes.count - offset)
         if written > 0 {
           offset += written

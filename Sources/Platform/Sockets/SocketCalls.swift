@@ -147,6 +147,7 @@ public enum SocketCalls {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes {
+        // invariant: offset < bytes.count: the buffer is not empty, so it has a base address
         send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL))
       }
       if count > 0 {
@@ -169,6 +170,7 @@ public enum SocketCalls {
     var offset = 0
     while offset < bytes.count {
       let count = bytes.withUnsafeBytes {
+        // invariant: offset < bytes.count: the buffer is not empty, so it has a base address
         send(fd, $0.baseAddress! + offset, $0.count - offset, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
       }
       if count > 0 {

@@ -93,8 +93,8 @@ public struct UnixSocket: Sendable, Hashable {
         throw SocketError("poll")
       }
       if ready == 0 {
-        guard let deadline, ContinuousClock.now >= deadline else { continue }
-        throw SocketError("read", errno: EAGAIN, detail: "nothing arrived within \(timeout!)")
+        guard let deadline, let timeout, ContinuousClock.now >= deadline else { continue }
+        throw SocketError("read", errno: EAGAIN, detail: "nothing arrived within \(timeout)")
       }
       return try readReady(upTo: capacity)
     }
@@ -141,6 +141,7 @@ public struct UnixSocket: Sendable, Hashable {
   public func write(_ bytes: UnsafeRawBufferPointer, waitingWhenFull: Bool = false) throws(SocketError) {
     var offset = 0
     while offset < bytes.count {
+      // invariant: offset < bytes.count: the buffer is not empty, so it has a base address
       let count = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
       if count > 0 {
         offset += count

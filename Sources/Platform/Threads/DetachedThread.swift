@@ -22,6 +22,7 @@ public enum DetachedThread {
       &thread, nil,
       { raw in
         // Balances the passRetained above; `raw` is that pointer, never nil.
+        // invariant: pthread_create passes the pointer given to it, never nil
         let context = Unmanaged<Context>.fromOpaque(raw!).takeRetainedValue()
         context.body()
         return nil

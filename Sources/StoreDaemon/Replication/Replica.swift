@@ -363,6 +363,7 @@ final class Replica: Sendable {
         done.signal()
       })
     done.wait()
+    // invariant: the loop sets the answer before it signals done
     return answer.withLock { $0! }
   }
 }

@@ -168,7 +168,7 @@ final class HistoryRequests {
           disconnectLaggingFollower(follower.client, after: (waiting.first ?? firstRecord).version - 1)
           continue
         }
-        followers[id]!.waiting!.append(contentsOf: records)
+        followers[id]?.waiting?.append(contentsOf: records)
       } else {
         offerRecords(records, to: follower.client)
       }
@@ -180,7 +180,7 @@ final class HistoryRequests {
   /// with its frames).
   func forgetRecords(after version: UInt64) {
     for (id, follower) in followers where follower.waiting?.last.map({ $0.version > version }) == true {
-      followers[id]!.waiting!.removeAll { $0.version > version }
+      followers[id]?.waiting?.removeAll { $0.version > version }
     }
   }
 

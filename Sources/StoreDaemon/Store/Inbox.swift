@@ -23,13 +23,13 @@ final class Inbox<Command: Sendable>: Sendable {
   /// Readable once something was posted to a sleeping loop.
   let wake: WakeSignal
 
-  init() {
-    do {
-      wake = try WakeSignal()
-    } catch {
-      // Only fails without file descriptors or kernel memory, before the daemon serves anyone.
-      fatalError("\(error)")
-    }
+  /// An empty mailbox with its wake signal.
+  ///
+  /// - Throws: the eventfd's failure: the process is out of file
+  ///   descriptors or the kernel out of memory, which a daemon starting
+  ///   reports and exits on rather than trapping.
+  init() throws {
+    wake = try WakeSignal()
   }
 
   func post(_ command: Command) {

@@ -84,6 +84,7 @@ final class JournalCommitter: EffectExecutor {
 
   /// Opens a batch that goes back to `before` if refused.
   func open(before: Batch.Before, gate: HoldGate) {
+    // invariant: the turn opens a batch only after the last one closed; a client cannot change that
     precondition(batch == nil, "a batch is already open")
     batch = Batch(before: before, number: nextNumber, gate: gate)
     nextNumber += 1
@@ -177,6 +178,7 @@ final class JournalCommitter: EffectExecutor {
   }
 
   private func finishSync(_ result: Result<UInt64, JournalWriteError>) -> Outcome {
+    // invariant: the loop finishes only a sync it started; a journal or a client cannot change that
     guard let synced = syncing else { preconditionFailure("no batch is being synced") }
     syncing = nil
     switch result {

@@ -458,8 +458,9 @@ final class Publisher {
     var next = now + heartbeatInterval
     for subscriber in subscribers.values {
       if now - subscriber.lastSent >= heartbeatInterval {
-        if frame == nil { frame = MessageCodec.frame(ServerMessage.heartbeat(version: version)) }
-        offer(frame!, to: subscriber, now: now)
+        let heartbeat = frame ?? MessageCodec.frame(ServerMessage.heartbeat(version: version))
+        frame = heartbeat
+        offer(heartbeat, to: subscriber, now: now)
       }
       next = min(next, subscriber.lastSent + heartbeatInterval)
     }

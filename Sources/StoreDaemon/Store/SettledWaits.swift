@@ -28,8 +28,8 @@ struct SettledWaits {
 
   /// Notes a change that followed from the send of `origin`, if it waits.
   mutating func note(_ change: DiffHistory.Change, origin: Origin) {
-    guard waits[origin] != nil, waits[origin]!.changes.count < Self.maximumChanges else { return }
-    waits[origin]!.changes.append(
+    guard let count = waits[origin]?.changes.count, count < Self.maximumChanges else { return }
+    waits[origin]?.changes.append(
       .object([
         "version": .int(Int(clamping: change.version)), "action": .string(change.summary),
         "patch": JSONPatch.json(change.patch),

@@ -91,6 +91,7 @@ struct StateDocumentEncoder<State: Encodable> {
   private static func partsEncoder<Parted: StateParts & Encodable>(
     for parted: Parted.Type, counts: Counts
   ) -> (UnsafePointer<State>) throws -> JSONValue {
+    // invariant: called only after State was found to be StateParts, with State itself
     precondition(Parted.self == State.self)
     let holder = LastHolder<Parted>()
     return { state in

@@ -31,7 +31,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// How many rounds of failing what failures started a stop allows.
   private static var shutdownRounds: Int { 64 }
 
-  let inbox = Inbox<LoopCommand>()
+  let inbox: Inbox<LoopCommand>
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
   /// Names the lineage of versions: kept in the journal, so versions carry on
@@ -77,6 +77,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     notifier: ServiceNotifier
   ) throws {
     self.options = options
+    inbox = try Inbox()
     waiter = LoopWaiter(spin: options.spin)
     poll = try EventPoll()
     try poll.add(inbox.wake.descriptor, token: LoopWaiter.wakeToken, interest: .readable)

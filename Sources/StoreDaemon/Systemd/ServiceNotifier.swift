@@ -76,6 +76,7 @@ final class ServiceNotifier: Sendable {
       message.withUnsafeBytes { bytes in
         let sent = sendto(
           descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL | (waiting ? 0 : MSG_DONTWAIT)),
+          // invariant: the bytes of a sockaddr_un, never empty
           addressBytes.baseAddress!.assumingMemoryBound(to: sockaddr.self), socklen_t(addressBytes.count))
         return !(sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
       }
@@ -144,6 +145,7 @@ final class ServiceNotifier: Sendable {
 
 /// The layout of `sockaddr_un`.
 enum UnixSocketAddress {
+  // invariant: sun_path is a stored property of sockaddr_un, which has an offset
   static let pathOffset = MemoryLayout<sockaddr_un>.offset(of: \sockaddr_un.sun_path)!
   static let maximumPathLength = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
 }

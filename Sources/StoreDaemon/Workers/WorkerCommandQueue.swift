@@ -42,6 +42,7 @@ struct WorkerCommandQueue {
   mutating func write(to descriptor: Int32) throws(SocketError) -> Bool {
     while !isEmpty {
       let written = bytes.withUnsafeBytes { buffer in
+        // invariant: !isEmpty: the buffer holds the bytes to send, so it has a base address
         send(descriptor, buffer.baseAddress! + start, count, Int32(MSG_DONTWAIT | MSG_NOSIGNAL))
       }
       if written > 0 {

@@ -47,6 +47,8 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
         + "\(expected), so it may be an impostor (a user who can rename a directory above the socket can serve one "
         + "of their own there); nothing was sent to it. If \(DaemonUser.name(peer.uid)) does run \(daemon), "
         + "say so with --daemon-user \(peer.uid) (or TCA_DAEMON_USER)."
+    case .allSocketsFailed(let summary, let failures) where failures.isEmpty:
+      summary
     case .allSocketsFailed(let summary, let failures):
       ([summary + ":"] + failures.map { "  \($0.path): \($0.reported)" }).joined(separator: "\n")
     }

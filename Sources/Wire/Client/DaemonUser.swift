@@ -65,6 +65,7 @@ public struct DaemonUser: Sendable, Hashable, CustomStringConvertible {
     var found: UnsafeMutablePointer<passwd>?
     var buffer = [CChar](repeating: 0, count: 16 * 1024)
     return buffer.withUnsafeMutableBufferPointer { buffer in
+      // invariant: a buffer of 16 KiB has a base address
       guard lookUp(&entry, buffer.baseAddress!, buffer.count, &found) == 0, found != nil else { return nil }
       return read(entry)
     }

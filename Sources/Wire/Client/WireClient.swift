@@ -66,13 +66,15 @@ public final class WireClient {
   ///     tries the list.
   /// - Throws: as ``init(path:clientName:maximumFrame:handshakeTimeout:daemon:daemonUser:)``
   ///   for the socket that ended the search; with several sockets and none
-  ///   answering, ``ClientError/allSocketsFailed(summary:_:)``.
+  ///   answering, or none given, ``ClientError/allSocketsFailed(summary:_:)``.
   public convenience init(
     paths: [String], clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
     handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
     daemonUser: DaemonUser = .standard, leaderTimeout: Duration = .seconds(30), token: String? = nil
   ) throws(ClientError) {
-    precondition(!paths.isEmpty, "a client needs at least one socket")
+    guard !paths.isEmpty else {
+      throw .allSocketsFailed(summary: "no socket to connect to: expected at least one socket path", [])
+    }
     let dialer = Dialer(
       clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
       daemonUser: daemonUser, token: token)

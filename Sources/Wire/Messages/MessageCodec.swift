@@ -106,7 +106,8 @@ public enum MessageCodec {
     let error = ServerMessage.error(
       id: nil, code: .internal,
       message: "a message of \(payload.count) bytes exceeds the \(maximumPayload)-byte maximum")
-    // Safe: this error message is a few hundred bytes, far below any maximum.
+    // invariant: this error's payload is about a hundred bytes whatever the size it names, far below maximumPayload,
+    // a constant of 256 MiB
     return try! FrameEncoder.frame(encode(error.json))
   }
 }

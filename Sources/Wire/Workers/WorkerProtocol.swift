@@ -106,8 +106,9 @@ extension JSONObject {
   }
 
   func workerInt(_ key: String, in type: String) throws(WorkerMessageError) -> Int {
-    guard case .int(let value) = try workerField(key, in: type) else {
-      throw WorkerMessageError("'\(type)' needs '\(key)' to be an integer, got \(CanonicalJSON.text(self[key]!))")
+    let field = try workerField(key, in: type)
+    guard case .int(let value) = field else {
+      throw WorkerMessageError("'\(type)' needs '\(key)' to be an integer, got \(CanonicalJSON.text(field))")
     }
     return value
   }

@@ -10,7 +10,8 @@ extension Invocation {
     for option in Option.allCases where given.contains(option) && !command.options.contains(option) {
       if option == .version { throw refuse("--version takes no command; run 'tcactl --version'") }
       let takers = Command.taking(option).map(\.rawValue)
-      let list = takers.count == 1 ? takers[0] : takers.dropLast().joined(separator: ", ") + " and " + takers.last!
+      let list =
+        takers.count > 1 ? takers.dropLast().joined(separator: ", ") + " and " + (takers.last ?? "") : takers.joined()
       throw refuse("\(option.name) does not apply to \(command.rawValue) (only to \(list))")
     }
 

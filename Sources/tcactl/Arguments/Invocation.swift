@@ -67,6 +67,7 @@ struct Invocation {
       let fromEnvironment = environment["TCA_APP"] ?? ""
       guard fromEnvironment.isEmpty || DaemonAddress.isDaemonName(fromEnvironment) else {
         throw UsageError(
+          // invariant: --app takes a value, so it has a description of it
           "TCA_APP needs \(Option.app.valueDescription!); got '\(fromEnvironment)'", command: invocation.command)
       }
       invocation.app = fromEnvironment.isEmpty ? DaemonAddress.defaultApp : fromEnvironment
@@ -79,6 +80,7 @@ struct Invocation {
         invocation.socketPaths = paths
       } else if connects {
         throw UsageError(
+          // invariant: --socket takes a value, so it has a description of it
           "TCA_SOCKET needs \(Option.socket.valueDescription!); got '\(fromEnvironment)'", command: invocation.command)
       }
     }

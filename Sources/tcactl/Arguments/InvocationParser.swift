@@ -27,7 +27,9 @@ struct InvocationParser {
     while let argument = nextArgument() {
       switch argument {
       case .positional(let word): positional(word)
-      case .option(let name, let value): take(Option(spelling: name)!, value: value)
+      case .option(let name, let value):
+        // The parser knows only the options' own spellings.
+        if let option = Option(spelling: name) { take(option, value: value) } else { unknown(name) }
       case .unknownOption(let name): unknown(name)
       }
     }

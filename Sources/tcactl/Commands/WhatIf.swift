@@ -7,6 +7,8 @@ import Wire
 enum WhatIf {
   static func run(_ invocation: Invocation, client: WireClient) throws(ClientError) -> Invocation.ExitCode {
     // The parser refuses a what-if without --without or --replace.
+    // invariant: the parser refuses a what-if without --without or --replace (Invocation.validate), before a command
+    // runs
     let version = invocation.edited!
     let edit: ClientMessage.HistoryEdit
     if let path = invocation.words.first {

@@ -44,6 +44,13 @@ struct MakesIDs: Reducer {
     }
   }
 
+  /// Every count has its UUID, past 12 hexadecimal digits too.
+  @Test func countingUUIDsHoldTheirNumber() {
+    #expect(UUID(counting: 10).uuidString == "00000000-0000-0000-0000-00000000000A")
+    #expect(UUID(counting: 1 << 48).uuidString == "00000000-0000-0000-0001-000000000000")
+    #expect(UUID(counting: .max).uuidString == "00000000-0000-0000-FFFF-FFFFFFFFFFFF")
+  }
+
   @Test func reducerScopedOverrideWins() {
     let fixed = UUID(counting: 7)
     let reducer = MakesIDs().dependency(\.uuid, .constant(fixed))

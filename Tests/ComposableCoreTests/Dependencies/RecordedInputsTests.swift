@@ -21,8 +21,9 @@ import Testing
       @Dependency(\.randomNumbers) var random
       return (date.now, uuid(), random.int(in: 1...6), uuid(), random.int(in: 1...6))
     }
-    // The date is cut to the millisecond, and the reducer sees that date.
-    #expect(drawn.0 == Date(timeIntervalSince1970: 1_700_000_000.123))
+    // The date is at the nearest millisecond, and the reducer sees that
+    // date: the one its JSON and a replay give.
+    #expect(drawn.0 == JSONDate.date(milliseconds: 1_700_000_000_123))
     let inputs = recorder.take()
     #expect(
       inputs
@@ -42,6 +43,29 @@ import Testing
     }
     recorder.discard()
     #expect(recorder.take() == nil, "an undone reduction's draws are forgotten")
+  }
+
+  /// The live clock gives whole milliseconds: the date a reducer keeps in
+  /// its state is the one its JSON, the journal's record and a replay give
+  /// (``JSONDate``), bit for bit.
+  @Test func theLiveClockGivesWholeMilliseconds() throws {
+    let recorder = InputRecorder()
+    let values = DependencyValues().recordingInputs(into: recorder)
+    for _ in 0..<1_000 {
+      let live = DateGenerator.live.now
+      let milliseconds = try #require(JSONDate.milliseconds(of: live))
+      #expect(
+        JSONDate.date(milliseconds: milliseconds).timeIntervalSinceReferenceDate.bitPattern
+          == live.timeIntervalSinceReferenceDate.bitPattern)
+      #expect(try JSONValueDecoder.decode(Date.self, from: JSONValueEncoder.encode(live)) == live)
+      let recorded = DependencyValues.$current.withValue(values) {
+        @Dependency(\.date) var date
+        return date.now
+      }
+      let inputs = try #require(recorder.take())
+      #expect(inputs.dates.map(JSONDate.date(milliseconds:)) == [recorded])
+      #expect(try JSONValueDecoder.decode(Date.self, from: JSONValueEncoder.encode(recorded)) == recorded)
+    }
   }
 
   @Test func recordedInputsReadBackAndBadOnesSayWhatWasExpected() throws {

@@ -20,7 +20,7 @@ enum BMIFixtures {
 
   /// The stored document of ``saved``, byte for byte.
   static let savedJSON =
-    #"{"date":"2023-11-14T22:13:20Z","height":170,"id":"00000000-0000-0000-0000-000000000000","weight":70}"#
+    #"{"date":"2023-11-14T22:13:20.000Z","height":170,"id":"00000000-0000-0000-0000-000000000000","weight":70}"#
 
   /// A storage document with `json` under `key`.
   static func document(_ key: String, _ json: String) -> StorageDocument {

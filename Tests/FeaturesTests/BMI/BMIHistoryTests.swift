@@ -53,6 +53,25 @@ import Testing
     }
   }
 
+  /// A key the storage worker lists twice is read once and named; a record
+  /// that comes twice in the action (a journal's, replayed) is listed once:
+  /// neither stops the daemon.
+  @Test func aRecordListedTwiceIsShownOnce() {
+    let store = TestStore(initialState: BMIHistory.State()) { BMIHistory() }
+    store.send(.onAppear) { $0.isLoading = true }
+    store.respond(to: list, with: .storage(.documents([BMIFixtures.newerDocument, BMIFixtures.newerDocument])))
+    let twice = "\(BMIFixtures.newer.id.uuidString): listed twice by the storage worker (the first is kept)"
+    store.receive(.loaded(records: [BMIFixtures.newer], unreadable: [twice])) {
+      $0.isLoading = false
+      $0.records = [BMIFixtures.newer]
+      $0.unreadableMessage = "1 saved entry could not be read and was skipped: \(twice)."
+    }
+    store.send(.loaded(records: [BMIFixtures.older, BMIFixtures.newer, BMIFixtures.older], unreadable: [])) {
+      $0.records = [BMIFixtures.newer, BMIFixtures.older]
+      $0.unreadableMessage = nil
+    }
+  }
+
   @Test func loadReplacesTheListAndClearsOldMessages() {
     let store = TestStore(
       initialState: BMIHistory.State(records: [BMIFixtures.older], unreadableMessage: "1 saved entry …")

@@ -128,6 +128,16 @@ import Wire
     let client = try daemon.client()
     #expect(try client.send(path: "lend", arguments: ["cy"]) == 9)
     #expect(try client.send(path: "visit") == 10)
+    // The visit's date, from the live clock, keeps its milliseconds in the
+    // state's JSON (docs/PROTOCOL.md, "State as JSON"): what verify below
+    // reproduces is the state to the millisecond.
+    guard case .string(let lastVisit) = try client.get(path: "/lastVisit").value,
+      let milliseconds = try? JSONDate.milliseconds(parsing: lastVisit)
+    else {
+      Issue.record("lastVisit is not a date")
+      return
+    }
+    #expect(try JSONDate.string(of: JSONDate.date(milliseconds: milliseconds)) == lastVisit, "\(lastVisit)")
     #expect(daemon.stop() == 0)
 
     let same = try runProduct("shelf-v2", ["verify", "--state-dir", daemon.stateDirectory])

@@ -53,7 +53,7 @@ import Wire
   /// An inbox and an event poll as the store loop has them, with `pairs`
   /// registered as tokens 1, 2, …
   static func loop(_ pairs: [Pair] = []) -> (Inbox<Int>, EventPoll) {
-    let inbox = Inbox<Int>()
+    let inbox = try! Inbox<Int>()
     let poll = try! EventPoll()
     try! poll.add(inbox.wake.descriptor, token: LoopWaiter.wakeToken, interest: .readable)
     for (index, pair) in pairs.enumerated() { try! poll.add(pair.near, token: UInt64(index + 1), interest: .readable) }
