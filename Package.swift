@@ -141,7 +141,7 @@ let package = Package(
       ],
       swiftSettings: settings),
     .testTarget(
-      name: "WireTests", dependencies: ["Wire", "ComposableCore", "JSON"],
+      name: "WireTests", dependencies: ["Wire", "ComposableCore", "JSON", "TestSupport"],
       swiftSettings: settings),
     /// The journal's tests run this in child processes: it appends until killed
     /// with SIGKILL, or until a file size limit stops it.

@@ -17,6 +17,11 @@ struct ProtocolPromisesTests {
     return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
   }()
 
+  /// The document with its lines joined, for looking up a sentence that a
+  /// line break may cut.
+  static let protocolProse = protocolDocument.split(separator: "\n").map { $0.drop { $0 == " " } }.joined(
+    separator: " ")
+
   /// A root subscriber sees every version, an empty patch for an action that
   /// changed nothing; a subscriber to a part sees only the changes to it.
   /// The document says both.
@@ -93,6 +98,117 @@ struct ProtocolPromisesTests {
       return
     }
     #expect(message.contains("no state at '/cart/nothing'"))
+  }
+
+  /// Resuming a part that names nothing now is refused unless the daemon
+  /// holds the missed diffs and one of them may have removed it: from
+  /// another epoch, from a version to come, or across diffs that only added
+  /// to the list it names an element of. A part that exists is a
+  /// `compacted` snapshot from such a version.
+  @Test func resumingAPartThatNamesNothingIsRefusedUnlessAHeldDiffMayHaveRemovedIt() throws {
+    #expect(Self.protocolProse.contains("so a part that was removed is `invalid_path` then, as a mistyped one is."))
+    let daemon = try DaemonProcess()
+    let sender = try daemon.client()
+    #expect(try sender.send(path: "cart.addItem", arguments: ["3"]) == 1)
+    #expect(try sender.send(path: "cart.addItem", arguments: ["5"]) == 2)
+    let epoch = try #require(try daemon.epoch())
+    let otherEpoch = String(repeating: "0", count: epoch.utf8.count)
+    var requests = 0
+    /// Subscribes on a connection of its own; returns the first answer.
+    func resume(_ path: String, since: UInt64, epoch: String) throws -> ServerMessage? {
+      requests += 1
+      let connection = try RawConnection(daemon)
+      try connection.hello()
+      try connection.send(
+        #"{"type":"subscribe","id":\#(requests),"path":"\#(path)","since":\#(since),"epoch":"\#(epoch)"}"#)
+      return try connection.read()
+    }
+    for (path, since, epoch) in [
+      ("/cart/nothing", 1, otherEpoch), ("/cart/nothing", 99, epoch), ("/cart/items/5", 1, epoch),
+      ("/cart/items/5", 0, otherEpoch),
+    ] as [(String, UInt64, String)] {
+      guard case .error(_, .invalidPath, let message)? = try resume(path, since: since, epoch: epoch) else {
+        Issue.record("resuming \(path) since \(since) must be refused")
+        continue
+      }
+      #expect(message.hasPrefix("no state at '\(path)'"), "\(message)")
+    }
+    guard
+      case .snapshot(2, "/cart/items/1", let line, .compacted)? = try resume(
+        "/cart/items/1", since: 1, epoch: otherEpoch)
+    else {
+      Issue.record("resuming a part that exists from another epoch must be a compacted snapshot")
+      return
+    }
+    #expect(line[path: "quantity"] == .int(1))
+
+    // Removing the first line leaves nothing at /cart/items/1.
+    #expect(try sender.send(path: "cart.removeItem", arguments: ["3"]) == 3)
+    guard case .error(_, .invalidPath, _)? = try resume("/cart/items/1", since: 2, epoch: otherEpoch) else {
+      Issue.record("a part that went away, resumed without the diffs that removed it, must be refused")
+      return
+    }
+    guard case .snapshot(3, _, .null, .compacted)? = try resume("/cart/items/1", since: 2, epoch: epoch) else {
+      Issue.record("a part that a held diff may have removed must be a compacted null")
+      return
+    }
+  }
+
+  /// Dismissing what is not presented is refused with `invalid_action`,
+  /// by path and by JSON, an alert's too; no version is spent on it.
+  /// Dismissing what is presented is applied.
+  @Test func dismissingWhatIsNotPresentedIsRefused() throws {
+    #expect(
+      Self.protocolDocument.contains(
+        "`dice.destination.dismiss was not applied: nothing is presented at destination`"))
+    let daemon = try DaemonProcess()
+    let raw = try RawConnection(daemon)
+    try raw.hello()
+    let refusals: [(String, String)] = [
+      (
+        #""path":"dice.destination.dismiss""#,
+        "dice.destination.dismiss was not applied: nothing is presented at destination"
+      ),
+      (
+        #""action":{"dice":{"destination":"dismiss"}}"#,
+        "dice.destination.dismiss was not applied: nothing is presented at destination"
+      ),
+      (#""path":"cart.alert.dismiss""#, "cart.alert.dismiss was not applied: nothing is presented at alert"),
+      (
+        #""path":"parent.settings.dismiss""#,
+        "parent.settings.dismiss was not applied: nothing is presented at settings"
+      ),
+    ]
+    for (index, (request, reason)) in refusals.enumerated() {
+      try raw.send(#"{"type":"send","id":\#(index),\#(request)}"#)
+      guard case .error(index, .invalidAction, let message)? = try raw.read() else {
+        Issue.record("\(request) must be refused")
+        continue
+      }
+      #expect(message.hasPrefix(reason), "\(message)")
+      #expect(message.hasSuffix("no version was used"), "\(message)")
+    }
+    try raw.send(#"{"type":"send","id":10,"path":"dice.view.viewFullHistoryTapped"}"#)
+    #expect(try raw.read() == .ack(id: 10, version: 1))
+    try raw.send(#"{"type":"send","id":11,"path":"dice.destination.dismiss"}"#)
+    #expect(try raw.read() == .ack(id: 11, version: 2))
+    #expect(try daemon.client().get(path: "/dice/destination").value == .null)
+  }
+
+  /// The journal records a client whose `hello` gave no name as `""`.
+  @Test func aNamelessClientIsRecordedWithAnEmptyName() throws {
+    #expect(Self.protocolProse.contains("`hello`, `\"\"` when it gave none)"))
+    let daemon = try DaemonProcess()
+    let raw = try RawConnection(daemon)
+    try raw.send(#"{"type":"hello","protocol":1}"#)
+    guard case .welcome? = try raw.read() else {
+      Issue.record("a hello without a name must be welcome")
+      return
+    }
+    try raw.send(#"{"type":"send","id":1,"path":"counter.incrementButtonTapped"}"#)
+    #expect(try raw.read() == .ack(id: 1, version: 1))
+    let records = try daemon.client().log(since: nil, last: 1).records
+    #expect(records.first?.origin[path: "client"] == .string(""))
   }
 
   /// An action for an element that does not exist, or for a destination

@@ -5,8 +5,9 @@ extension Reducer {
   /// A button's action (`.presented(action)`) reaches this reducer, which
   /// handles it, and then the alert closes, unless this reducer presented
   /// another. An action no button of the presented alert sends (or any
-  /// action while none is presented) is reported and dropped: a client
-  /// cannot press a button that is not on screen. `.dismiss` closes it.
+  /// action while none is presented, `.dismiss` too) is reported and
+  /// dropped: a client cannot press a button that is not on screen.
+  /// `.dismiss` closes it.
   public func ifLet<Buttons: ButtonsState>(
     _ toButtons: WritableKeyPath<State, Buttons?>,
     action toPresentationAction: CasePath<Action, PresentationAction<Buttons.ButtonAction>>,
@@ -32,12 +33,13 @@ where Buttons: Equatable, Buttons.ButtonAction: Equatable & Sendable {
       return parent.reduce(into: &state, action: action)
     }
     let shown = state[keyPath: toButtons]
+    let name = DroppedAction.name(of: toButtons)
+    guard let shown else {
+      // No button to press, nothing to dismiss.
+      reportDroppedAction("nothing is presented at \(name)", action: action, location: location)
+      return .none
+    }
     if case .presented(let buttonAction) = presentation {
-      let name = DroppedAction.name(of: toButtons)
-      guard let shown else {
-        reportDroppedAction("nothing is presented at \(name)", action: action, location: location)
-        return .none
-      }
       guard shown.buttons.contains(where: { $0.action == buttonAction }) else {
         reportDroppedAction(
           "the \(name) shown has no button that sends \(CaseName.of(buttonAction)); its buttons: "

@@ -35,7 +35,9 @@ extension Reducer {
   ///
   /// Like TCA's `@Presents`: the parent presents by setting the state,
   /// ``PresentationAction/dismiss`` (sent by anyone) sets it back to `nil`, and
-  /// dismissal cancels every effect the destination started.
+  /// dismissal cancels every effect the destination started. A destination's
+  /// action, or `dismiss`, while nothing is presented is reported and
+  /// dropped (``reportDroppedAction(_:action:location:)``).
   public func ifLet<ChildState, ChildAction: Sendable, Child: Reducer<ChildState, ChildAction>>(
     _ toChildState: WritableKeyPath<State, ChildState?>,
     action toPresentationAction: CasePath<Action, PresentationAction<ChildAction>>,
@@ -115,6 +117,10 @@ public struct IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
         reportDroppedAction(
           dismiss == nil ? "\(name) is nil" : "nothing is presented at \(name)", action: action, location: location)
       }
+    } else if !wasPresent, let dismiss, dismiss(action) {
+      // There is nothing to dismiss: TCA reports this too.
+      let name = DroppedAction.name(of: toChildState)
+      reportDroppedAction("nothing is presented at \(name)", action: action, location: location)
     }
     let parentEffect = parent.reduce(into: &state, action: action)
     if let dismiss, dismiss(action) {

@@ -18,7 +18,7 @@ public enum EffectReply: Hashable, Sendable, Codable {
 /// Why an effect failed, as a value a feature can map to its failure action.
 public struct EffectFailure: Error, Hashable, Sendable, Codable, CustomStringConvertible {
   /// The broad reason, for features that react differently to each.
-  public enum Kind: String, Hashable, Sendable, Codable {
+  public enum Kind: String, Hashable, Sendable, Codable, CaseIterable {
     /// The connection was refused or reset, or the host could not be resolved.
     case connection
     /// The request did not complete within its deadline.

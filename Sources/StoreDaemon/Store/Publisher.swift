@@ -250,11 +250,12 @@ final class Publisher {
     }
     let missed = since.flatMap { since in resumable ? history.changes(after: since, upTo: version) : nil }
     let value = pointer.value(in: document)
-    // A part that names nothing now is refused, unless the subscriber may
-    // have seen it at `since`: a missed change removed it (or the missed
-    // changes are no longer known). It then reads as null, as it does for a
-    // live subscriber whose part went away.
-    if value == nil && (since == nil || missed?.contains(where: { replacesView(pointer, $0) }) == false) {
+    // A part that names nothing now is refused, unless one of the missed
+    // changes, all still held, may have removed it: then it reads as null,
+    // as it does for a live subscriber whose part went away. Without the
+    // missed changes nothing shows that the part ever existed, so a
+    // mistyped path is refused however old the version resumed from.
+    if value == nil && missed?.contains(where: { JSONPatch.mayRemove($0.patch, at: pointer) }) != true {
       answer(
         .error(
           id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"
@@ -265,7 +266,7 @@ final class Publisher {
     subscribers[connection.id] = subscriber
     // The open batch's diffs so far are in the snapshot, or resumed below.
     subscriber.batchRootOffset = batchRootFrames.count
-    if let since, let missed, pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) }) {
+    if let since, let missed, value != nil, pointer.isRoot || !missed.contains(where: { replacesView(pointer, $0) }) {
       answer(.ack(id: id, version: since), to: connection)
       // A resync (the queue filled up) sends a snapshot of the current
       // version: the older diffs must not follow it.

@@ -93,6 +93,18 @@ private struct Checkout: Reducer {
     }
   }
 
+  /// Closing an alert that is not shown is refused as pressing one of its
+  /// buttons is: there is nothing to close.
+  @Test func anAlertThatIsNotShownCannotBeDismissed() throws {
+    let store = Store(initialState: Checkout.State(), reducer: Checkout(), executor: RecordingExecutor())
+    #expect {
+      try store.sendRefusingDropped(.alert(.dismiss))
+    } throws: { error in
+      (error as? DroppedAction)?.reason == "nothing is presented at alert"
+    }
+    #expect(store.version == 0)
+  }
+
   @Test func aConfirmationDialogIsPresentedAndAnsweredTheSameWay() {
     let store = TestStore(initialState: Checkout.State()) { Checkout() }
     store.send(.moreButtonTapped) { $0.dialog = Checkout.more }

@@ -125,6 +125,24 @@ private struct Presenter: Reducer {
     #expect(store.version == 0)
   }
 
+  /// Dismissing what is not presented is refused too, as TCA reports it:
+  /// there is nothing to dismiss, and no version is spent.
+  @Test func aStoreRefusesToDismissWhatIsNotPresented() throws {
+    let store = Store(initialState: Presenter.State(), reducer: Presenter(), executor: RecordingExecutor())
+    #expect {
+      try store.sendRefusingDropped(.destination(.dismiss))
+    } throws: { error in
+      (error as? DroppedAction)?.reason == "nothing is presented at destination"
+    }
+    #expect(store.version == 0)
+    let test = TestStore(initialState: Presenter.State()) { Presenter() }
+    withKnownIssue {
+      test.send(.destination(.dismiss))
+    } matching: { issue in
+      issue.comments.contains { $0.rawValue.contains("nothing is presented at destination") }
+    }
+  }
+
   @Test func recoveryAsksThePresentedCaseOnly() {
     struct Waiting: RecoverableFeature {
       var body: some Reducer<Child.State, Child.Action> { Child() }

@@ -207,9 +207,11 @@ import Testing
     }
   }
 
-  @Test func dismissingWhileNotPresentedDoesNothing() {
+  @Test func dismissingWhileNotPresentedIsReported() {
     let store = makeStore()
-    store.send(.destination(.dismiss))
+    withKnownIssue("nothing is presented, so there is nothing to dismiss: reported and dropped") {
+      store.send(.destination(.dismiss))
+    }
   }
 
   @Test func actionsEncodeUnderTheirCaseNames() throws {

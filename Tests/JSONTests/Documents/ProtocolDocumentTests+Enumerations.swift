@@ -13,6 +13,11 @@ extension ProtocolDocumentTests {
     case orderPlaced(orderID: Int?)
   }
 
+  enum Tally: Codable, Equatable {
+    case counts([String: Int])
+    case maybe([String: Int]?)
+  }
+
   @Test func enumerationExamples() throws {
     let examples: [(declaration: String, value: Status, json: String)] = [
       ("case idle", .idle, #""idle""#),
@@ -39,6 +44,18 @@ extension ProtocolDocumentTests {
       _ = try JSONValueDecoder.decode(Status.self, from: json(sent))
       expectDocumented("`\(sent)`")
     }
+    // The longer form, where the short one would read as it.
+    #expect(canonical(try JSONValueEncoder.encode(Tally.counts([:]))) == #"{"counts":{"_0":{}}}"#)
+    #expect(canonical(try JSONValueEncoder.encode(Tally.counts(["a": 1]))) == #"{"counts":{"a":1}}"#)
+    expectDocumented(#"`case counts([String: Int])` holding `[:]` is `{"counts":{"_0":{}}}`,"#)
+    expectDocumented(#"holding `["a": 1]` it is `{"counts":{"a":1}}`"#)
+    // Read: `_0` when it is the only member, no value for `{}`, else the object itself.
+    #expect(try JSONValueDecoder.decode(Tally.self, from: json(#"{"counts":{"_0":{}}}"#)) == .counts([:]))
+    #expect(try JSONValueDecoder.decode(Tally.self, from: json(#"{"counts":{"_0":{"a":1}}}"#)) == .counts(["a": 1]))
+    #expect(try JSONValueDecoder.decode(Tally.self, from: json(#"{"counts":{"a":1}}"#)) == .counts(["a": 1]))
+    #expect(try JSONValueDecoder.decode(Tally.self, from: json(#"{"maybe":{}}"#)) == .maybe(nil))
+    #expect(throws: (any Error).self) { try JSONValueDecoder.decode(Tally.self, from: json(#"{"counts":{}}"#)) }
+
     // Foundation's shape, as format 1 journals hold it, is read.
     #expect(try JSONValueDecoder.decode(Status.self, from: json(#"{"idle":{}}"#)) == .idle)
     #expect(try JSONValueDecoder.decode(Status.self, from: json(#"{"failed":{"_0":"…"}}"#)) == .failed("…"))

@@ -44,11 +44,11 @@ import Testing
 
   static let examples = [
     Example(
-      old: #"{"cart":{"items":[{"id":1,"qty":1},{"id":2,"qty":5}]},"rates":{"EUR/USD":1.08}}"#,
-      new: #"{"cart":{"items":[{"id":1,"qty":2},{"id":2,"qty":5}]},"rates":{"EUR/USD":1.09}}"#,
+      old: #"{"order":{"lines":[{"id":1,"qty":1},{"id":2,"qty":5}]},"rates":{"EUR/USD":1.08}}"#,
+      new: #"{"order":{"lines":[{"id":1,"qty":2},{"id":2,"qty":5}]},"rates":{"EUR/USD":1.09}}"#,
       patch:
-        #"[{"op":"replace","path":"/cart/items/0/qty","value":2},{"op":"replace","path":"/rates/EUR~1USD","value":1.09}]"#,
-      scoped: [("/cart", #"[{"op":"replace","path":"/items/0/qty","value":2}]"#)]),
+        #"[{"op":"replace","path":"/order/lines/0/qty","value":2},{"op":"replace","path":"/rates/EUR~1USD","value":1.09}]"#,
+      scoped: [("/order", #"[{"op":"replace","path":"/lines/0/qty","value":2}]"#)]),
     Example(
       old:
         #"{"todos":[{"done":false,"id":1},{"done":false,"id":2},{"done":false,"id":3},{"done":false,"id":4},{"done":false,"id":5}]}"#,

@@ -26,10 +26,14 @@ final class RawConnection {
 
   /// The next message, or nil when the daemon closed the connection.
   func read() throws -> ServerMessage? {
+    try readPayload().map { try ServerMessage(json: MessageCodec.parse($0)) }
+  }
+
+  /// The next frame's payload, as the daemon wrote it, or nil when the
+  /// daemon closed the connection.
+  func readPayload() throws -> [UInt8]? {
     while true {
-      if let payload = try decoder.nextFrame() {
-        return try ServerMessage(json: MessageCodec.parse(payload))
-      }
+      if let payload = try decoder.nextFrame() { return payload }
       let bytes = try socket.read(timeout: eventTimeout)
       if bytes.isEmpty { return nil }
       decoder.append(bytes)

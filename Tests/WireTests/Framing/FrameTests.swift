@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 import Wire
 
@@ -62,6 +63,17 @@ extension String {
     #expect(try decoder.nextFrame() == [])
     #expect(try decoder.nextFrame() == [2, 3])
     #expect(try decoder.nextFrame() == nil)
+  }
+
+  /// The table of docs/PROTOCOL.md, "Frames", shows these vectors and the
+  /// decoder's own refusal.
+  @Test func theDocumentShowsTheVectors() {
+    let rows = ["| (empty) |", "| `A` |", #"| `{"type":"ping"}` (15 bytes) |"#]
+    for (row, vector) in zip(rows, frameVectors) {
+      #expect(ProtocolDocument.text.contains("\(row) `\(vector.frameHex)` |"), "\(row) `\(vector.frameHex)`")
+    }
+    let refusal = "\(FrameError.oversized(length: 1025, maximum: 1024))"
+    #expect(ProtocolDocument.text.contains("| `00000401` → refused: `\(refusal)` |"), "\(refusal)")
   }
 
   @Test func oversizedHeaderFailsBeforeThePayloadArrives() {

@@ -1,6 +1,7 @@
 import ComposableCore
 import FoundationEssentials
 import JSON
+import TestSupport
 import Testing
 
 @testable import Wire
@@ -47,15 +48,33 @@ import Testing
 
   /// The exact bytes of the documented examples (docs/PROTOCOL.md, "Worker protocol").
   @Test func documentedExamples() throws {
-    #expect(
-      CanonicalJSON.text(try WorkerCommand.start(id: 7, request: .timer(.after(.milliseconds(500)))).json())
-        == #"{"id":7,"request":{"timer":{"milliseconds":500,"repeats":false}},"type":"start"}"#)
-    #expect(
-      CanonicalJSON.text(try WorkerEvent.reply(id: 7, reply: .timerFired(tick: 1)).json())
-        == #"{"id":7,"reply":{"timerFired":{"tick":1}},"type":"reply"}"#)
-    #expect(
-      CanonicalJSON.text(try WorkerEvent.ready(kind: .timer, pid: 4242, protocol: 1).json())
-        == #"{"kind":"timer","pid":4242,"protocol":1,"type":"ready"}"#)
+    let examples = [
+      (
+        CanonicalJSON.text(try WorkerCommand.start(id: 7, request: .timer(.after(.milliseconds(500)))).json()),
+        #"{"id":7,"request":{"timer":{"milliseconds":500,"repeats":false}},"type":"start"}"#
+      ),
+      (
+        CanonicalJSON.text(try WorkerEvent.reply(id: 7, reply: .timerFired(tick: 1)).json()),
+        #"{"id":7,"reply":{"timerFired":{"tick":1}},"type":"reply"}"#
+      ),
+      (
+        CanonicalJSON.text(try WorkerEvent.ready(kind: .timer, pid: 4242, protocol: 1).json()),
+        #"{"kind":"timer","pid":4242,"protocol":1,"type":"ready"}"#
+      ),
+    ]
+    for (written, documented) in examples {
+      #expect(written == documented)
+      #expect(ProtocolDocument.text.contains("\n\(documented)\n"), "not in docs/PROTOCOL.md: \(documented)")
+    }
+  }
+
+  /// Both lists of a failure's kinds in docs/PROTOCOL.md ("Actions as
+  /// JSON" and "Worker protocol") name every kind there is, in order.
+  @Test func theDocumentListsEveryFailureKind() {
+    let prose = ProtocolDocument.text.split(separator: "\n").joined(separator: " ")
+    let list = EffectFailure.Kind.allCases.map { "`\($0.rawValue)`" }
+    let written = list.dropLast().joined(separator: ", ") + ", " + list[list.count - 1]
+    #expect(prose.components(separatedBy: "one of " + written).count == 3, "docs/PROTOCOL.md must list: \(written)")
   }
 
   /// The examples of an app's own kind (docs/PROTOCOL.md, "An app's own
