@@ -153,37 +153,3 @@ extension BMIHistory: RecoverableFeature {
     state.isAwaitingEffect ? .recovered : nil
   }
 }
-
-extension BMIHistory.State {
-  private enum CodingKeys: String, CodingKey {
-    case records, isLoading, errorMessage, unreadableMessage
-  }
-
-  /// The stored members, each record published with what the history's row
-  /// shows of it, its BMI and category (``PublishedRecord``); decoding reads
-  /// the stored members only.
-  public func encode(to encoder: any Encoder) throws {
-    var container = encoder.container(keyedBy: CodingKeys.self)
-    try container.encode(records.map(PublishedRecord.init), forKey: .records)
-    try container.encode(isLoading, forKey: .isLoading)
-    try container.encodeIfPresent(errorMessage, forKey: .errorMessage)
-    try container.encodeIfPresent(unreadableMessage, forKey: .unreadableMessage)
-  }
-}
-
-/// A record as the history publishes it: its own members, and its
-/// ``BMIResult`` (value, one-decimal text, category) under `result`, derived
-/// from them and read-only, so that a client draws the row without the BMI
-/// formula: `{"date":…,"height":180,"id":…,"result":{"category":"Normal",
-/// "formattedValue":"23.1","value":23.14…},"weight":75}`.
-struct PublishedRecord: Encodable {
-  let record: BMIRecord
-
-  private enum DerivedKeys: String, CodingKey { case result }
-
-  func encode(to encoder: any Encoder) throws {
-    try record.encode(to: encoder)
-    var derived = encoder.container(keyedBy: DerivedKeys.self)
-    try derived.encode(record.result, forKey: .result)
-  }
-}

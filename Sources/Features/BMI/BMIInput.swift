@@ -237,25 +237,6 @@ extension BMIInput.State {
     case height, weight, heightError, weightError, result, saveStatus, recordBeingSaved, alert
   }
 
-  /// What the form's view derives from the state, published with it.
-  private enum DerivedKeys: String, CodingKey { case isSaveButtonEnabled }
-
-  /// The stored members, then whether "Save to History" can be tapped
-  /// (``isSaveButtonEnabled``, read-only).
-  public func encode(to encoder: any Encoder) throws {
-    var stored = encoder.container(keyedBy: CodingKeys.self)
-    try stored.encode(height, forKey: .height)
-    try stored.encode(weight, forKey: .weight)
-    try stored.encodeIfPresent(heightError, forKey: .heightError)
-    try stored.encodeIfPresent(weightError, forKey: .weightError)
-    try stored.encodeIfPresent(result, forKey: .result)
-    try stored.encode(saveStatus, forKey: .saveStatus)
-    try stored.encodeIfPresent(recordBeingSaved, forKey: .recordBeingSaved)
-    try stored.encodeIfPresent(alert, forKey: .alert)
-    var derived = encoder.container(keyedBy: DerivedKeys.self)
-    try derived.encode(isSaveButtonEnabled, forKey: .isSaveButtonEnabled)
-  }
-
   /// Decodes the form; a form saved before the alert was kept in state
   /// shows the alert its saved status stood for (a saved status is shown
   /// with its alert until both are dismissed together).

@@ -75,6 +75,9 @@ public struct Counter: Reducer {
 
       case .numberFactFailed(let failure):
         state.isLoading = false
+        // The fact shown was about the count when it was asked for, not the
+        // one whose fact just failed: it goes, not to stand beside the failure.
+        state.numberFact = nil
         state.errorMessage = failure.sentence(about: Self.serviceName)
         return .none
 

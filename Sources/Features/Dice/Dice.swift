@@ -239,29 +239,18 @@ extension Dice {
   }
 }
 
+extension Dice.State: PublishesView {
+  /// The dice as its screen shows it: the inline preview of the last rolls,
+  /// and whether undo is possible.
+  public struct View: Encodable, Equatable, Sendable {
+    public let lastFiveRolls: [Int]
+    public let canUndo: Bool
+  }
+
+  public var view: View { View(lastFiveRolls: lastFiveRolls, canUndo: canUndo) }
+}
+
 extension Dice.State {
-  /// What a view of the dice derives from the state, published with it
-  /// (read-only): the inline preview of the last rolls, and whether undo is
-  /// possible.
-  private enum DerivedKeys: String, CodingKey {
-    case lastFiveRolls, canUndo
-  }
-
-  /// The stored members, then the derived ones (``lastFiveRolls``,
-  /// ``canUndo``), in one object; decoding reads the stored ones only.
-  public func encode(to encoder: any Encoder) throws {
-    var stored = encoder.container(keyedBy: CodingKeys.self)
-    try stored.encodeIfPresent(currentRoll, forKey: .currentRoll)
-    try stored.encode(isRolling, forKey: .isRolling)
-    try stored.encode(rollHistory, forKey: .rollHistory)
-    try stored.encode(rollAnimationAngle, forKey: .rollAnimationAngle)
-    try stored.encodeIfPresent(destination, forKey: .destination)
-    try stored.encodeIfPresent(errorMessage, forKey: .errorMessage)
-    var derived = encoder.container(keyedBy: DerivedKeys.self)
-    try derived.encode(lastFiveRolls, forKey: .lastFiveRolls)
-    try derived.encode(canUndo, forKey: .canUndo)
-  }
-
   /// Decodes the stored members. A history presented by a daemon from
   /// before the destination was an enum (the history's state itself, not
   /// `{"history":…}`) is read as the history.

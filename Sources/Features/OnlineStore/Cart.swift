@@ -278,23 +278,6 @@ extension Cart.State {
     case catalog, items, totalPrice, alert, orderStatus, errorMessage, userID
   }
 
-  /// What the cart's view derives from the state, published with it.
-  private enum DerivedKeys: String, CodingKey { case totalPriceText }
-
-  /// The stored members (the catalog is shared, and left out), then the
-  /// total as the view shows it (``totalPriceText``, read-only).
-  public func encode(to encoder: any Encoder) throws {
-    var stored = encoder.container(keyedBy: CodingKeys.self)
-    try stored.encode(items, forKey: .items)
-    try stored.encode(totalPrice, forKey: .totalPrice)
-    try stored.encodeIfPresent(alert, forKey: .alert)
-    try stored.encode(orderStatus, forKey: .orderStatus)
-    try stored.encodeIfPresent(errorMessage, forKey: .errorMessage)
-    try stored.encode(userID, forKey: .userID)
-    var derived = encoder.container(keyedBy: DerivedKeys.self)
-    try derived.encode(totalPriceText, forKey: .totalPriceText)
-  }
-
   /// Decodes the state; the catalog is the product list's, shared, not
   /// read here (a state saved before it was shared holds a copy, which is
   /// left), and an alert saved by a storedaemon from before `AlertState`

@@ -116,8 +116,33 @@ public enum JSONValueEncoder {
     }
     let encoder = ValueEncoder(path: path, memberCache: cache, omitsNil: omitsNil)
     try value.encode(to: encoder)
-    return encoder.finish()
+    guard let json = encoder.finish() else { return nil }
+    guard publishesView(T.self), let viewed = value as? any PublishesView else { return json }
+    return try adding(viewed, to: json, path: path)
   }
+
+  /// `json`, the object `value` encoded to, with its ``PublishesView/view``
+  /// as the member `view`.
+  private static func adding(_ value: some PublishesView, to json: JSONValue, path: CodingPath) throws -> JSONValue {
+    guard case .object(var members) = json else { return json }
+    members[PublishesViewKey.name] =
+      try box(value.view, path: path.child(IndexKey(stringValue: PublishesViewKey.name))) ?? .object([:])
+    return .object(members)
+  }
+
+  /// Whether values of `type` publish a view, kept per type as
+  /// ``isElementwise(_:)``'s answers are: asked for every value encoded
+  /// through its own `encode(to:)`.
+  private static func publishesView<T>(_ type: T.Type) -> Bool {
+    let id = ObjectIdentifier(type)
+    if let known = viewTypes.withLock({ $0[id] }) { return known }
+    let answer = type is any PublishesView.Type
+    viewTypes.withLock { $0[id] = answer }
+    return answer
+  }
+
+  /// ``publishesView(_:)``'s answers, by type.
+  private static let viewTypes = Mutex<[ObjectIdentifier: Bool]>([:])
 
   /// Whether values of `type` encode element by element (an array, a
   /// chunked array). Asked for every value encoded with a cache, so the

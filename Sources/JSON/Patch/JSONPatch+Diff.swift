@@ -18,9 +18,13 @@ extension JSONPatch {
   ///   surviving element at its final index. Otherwise elements are compared
   ///   position by position, and the surplus is removed (from the end) or added
   ///   (by index, never `-`, so that every path names one position).
-  /// - when that would take more operations than the new array has elements
-  ///   (and more than one), a single `replace` of the whole array is sent
-  ///   instead: clearing 10,000 items is one operation, not 10,000.
+  /// - when that would touch more elements (each added, removed, moved or
+  ///   changed element counted once, however many operations its change
+  ///   takes) than the new array has (and more than one), a single `replace`
+  ///   of the whole array is sent instead: clearing 10,000 items is one
+  ///   operation, not 10,000, and changing two members of a one-element
+  ///   array stays two small operations; and an element (an object) whose
+  ///   changes take more operations than it has members is replaced whole.
   ///
   /// So inserting, removing or changing one element of a 10,000-element
   /// identified array is one operation, and a reordering costs one `move` per
@@ -106,13 +110,24 @@ private struct Differ {
     } else {
       matchByPosition(old: oldRange, new: newRange, in: new, pairs: &pairs)
     }
+    // Elements added, removed, moved or changed: what a replace is weighed
+    // against, however many operations a change inside one element takes.
+    var touched = operations.count - start
     for pair in pairs {
+      let before = operations.count
       path.append(String(pair.new))
       diff(old[pair.old], new[pair.new])
+      // An element whose changes take more operations than it has members
+      // is sent whole: another product in a cart line is one replace.
+      if case .object(let members) = new[pair.new], operations.count - before > max(members.count, 1) {
+        operations.removeSubrange(before...)
+        operations.append(.replace(path: JSONPointer(tokens: path), value: new[pair.new]))
+      }
       path.removeLast()
+      if operations.count > before { touched += 1 }
     }
 
-    if operations.count - start > max(new.count, 1) {
+    if touched > max(new.count, 1) {
       operations.removeSubrange(start...)
       operations.append(.replace(path: pointer, value: .array(new)))
     }

@@ -164,22 +164,28 @@ import Testing
   }
 }
 
-/// What the history's rows show of each record is published with it.
+/// What the history's rows show of each record is published in its view.
 @Suite struct BMIHistoryPublishingTests {
-  @Test func eachRecordIsPublishedWithItsBMIAndCategory() throws {
+  @Test func eachRowIsPublishedWithItsDateBMIAndCategory() throws {
     let record = BMIRecord(
       id: UUID(uuidString: "3F2504E0-4F89-41D3-9A0C-0305E82C3301")!, height: 180, weight: 100,
       date: Date(timeIntervalSince1970: 1_700_000_000))
     let state = BMIHistory.State(records: [record])
     let json = try JSONValueEncoder.encode(state)
-    guard case .object(let members) = json, case .array(let rows)? = members["records"],
-      case .object(let row)? = rows.first, case .object(let result)? = row["result"]
-    else {
-      Issue.record("the history publishes each record with its result: \(json)")
+    guard case .object(let members) = json, case .object(let view)? = members["view"] else {
+      Issue.record("the history publishes no view: \(json)")
       return
     }
-    #expect(result["formattedValue"] == .string("30.9"))
-    #expect(result["category"] == .string("Obese"))
+    #expect(
+      view["rows"]
+        == .array([
+          .object([
+            "id": .string("3F2504E0-4F89-41D3-9A0C-0305E82C3301"), "dateText": .string("14 Nov 2023, 22:13 UTC"),
+            "bmiText": .string("30.9"), "category": .string("Obese"),
+          ])
+        ]))
+    // The record itself is the document storage keeps: no view inside it.
+    #expect(members["records"] == .array([try CanonicalJSON.value(of: record)]))
     #expect(try CanonicalJSON.decode(BMIHistory.State.self, from: json) == state)
   }
 }

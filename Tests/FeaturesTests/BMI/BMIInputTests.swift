@@ -230,7 +230,9 @@ import Testing
 
   @Test(arguments: [BMISaveStatus.idle, .saved(BMIFixtures.saved), .failed("Could not save your BMI: disk full")])
   func recoveredWithNoSaveInFlightDoesNothing(status: BMISaveStatus) {
-    let store = makeStore(BMIInput.State(height: "170", weight: "70", saveStatus: status))
+    // A saved status is shown with its alert, as the reducer leaves it.
+    let alert: AlertState<BMIInput.Alert>? = if case .saved = status { BMIInput.savedAlert } else { nil }
+    let store = makeStore(BMIInput.State(height: "170", weight: "70", saveStatus: status, alert: alert))
     store.send(.recovered)
     store.expectInFlight([])
   }

@@ -144,7 +144,8 @@ import Testing
   @Test func recoveredWithNothingInFlightDoesNothing() {
     let store = makeStore(
       BMI.State(
-        input: BMIInput.State(height: "170", weight: "70", saveStatus: .saved(BMIFixtures.saved)),
+        input: BMIInput.State(
+          height: "170", weight: "70", saveStatus: .saved(BMIFixtures.saved), alert: BMIInput.savedAlert),
         history: BMIHistory.State(records: [BMIFixtures.saved]), selectedTab: .history))
     #expect(!store.state.isAwaitingEffect)
     store.send(.recovered)

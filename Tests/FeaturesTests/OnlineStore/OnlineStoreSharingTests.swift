@@ -82,8 +82,8 @@ import Testing
     #expect(store.state.cart.items[id: 1]?.quantity == 1)
   }
 
-  /// What is shared is held once: a counter's tap changes the cart's line
-  /// and its total (and the total's text, derived), and nothing of the row;
+  /// What is shared is held once: a counter's tap changes the cart's lines
+  /// and its total (and the view derived from them), and nothing of the row;
   /// the rows and the cart hold no copy of what they share in the state's JSON.
   @Test func aTapIsOneChangeInTheStatesJSON() throws {
     var state = loaded
@@ -94,7 +94,8 @@ import Testing
     let after = try CanonicalJSON.value(of: store.state)
     #expect(
       JSONPatch.diff(from: before, to: after).map(\.path.description) == [
-        "/cart/items/0/quantity", "/cart/totalPrice", "/cart/totalPriceText",
+        "/cart/items/0/quantity", "/cart/items/0/view/subtotal", "/cart/items/0/view/subtotalText",
+        "/cart/totalPrice", "/cart/view/itemCount", "/cart/view/totalText",
       ])
     guard case .object(let members) = after, case .object(let cart)? = members["cart"],
       case .object(let products)? = members["products"], case .array(let rows)? = products["rows"],

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import JSON
 import Testing
 
 /// Something in the journal directory named like a segment or a snapshot
@@ -73,6 +74,11 @@ struct StrayFileTests {
       Issue.record("the load did not fail: \(try client.get(path: "/bmi/history").value)")
       return
     }
-    #expect(message.contains("\(fifo): it is not a regular file"), "\(message)")
+    #expect(message.hasPrefix("Could not load the history."), "\(message)")
+    // The worker's reason, naming the file, is in the failure the log keeps.
+    let failed = try client.log(since: nil, last: 10).records.last { $0.summary.hasPrefix("bmi.history.loadFailed") }
+    #expect(
+      failed.map { CanonicalJSON.text($0.action).contains("\(fifo): it is not a regular file") } == true,
+      "\(String(describing: failed))")
   }
 }
