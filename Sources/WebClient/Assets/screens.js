@@ -95,7 +95,10 @@ function message(text, className = "error") {
 }
 
 /** The seed apps' screens, by name; each shows when the state has its
- * `part` (a hosted app of another shape gets the state tree alone). */
+ * `part` (a hosted app of another shape gets the state tree alone). A
+ * click on a screen's tab sends `tabSelected` with its `tab`; a page
+ * opened without a screen shows the one whose `tabs` hold the app's
+ * `selectedTab`. */
 const screens = {
   counter: {
     part: "counter",
@@ -360,7 +363,9 @@ const screens = {
                     ["system", "As the system"],
                     ["light", "Light"],
                     ["dark", "Dark"],
-                  ].map(([theme, label]) => h("option", { value: theme, selected: settings.draft.theme === theme }, label)),
+                  ].map(([theme, label]) =>
+                    h("option", { value: theme, selected: settings.draft.theme === theme }, label),
+                  ),
                 ),
               ),
               h(
@@ -501,7 +506,9 @@ function stackScreen(element, inventory) {
 function productsStatusView(status, rowCount) {
   switch (caseName(status)) {
     case "idle":
-      return rowCount === 0 ? actionButton("Load the catalog", "products.fetchProducts", [], { id: "load-catalog" }) : null;
+      return rowCount === 0
+        ? actionButton("Load the catalog", "products.fetchProducts", [], { id: "load-catalog" })
+        : null;
     case "bundled":
       return h(
         "p",
