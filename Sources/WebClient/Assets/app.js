@@ -144,8 +144,9 @@ const view = {
   argumentTypes: new Map(),
   /** Called at the next `welcome`: the daemon can be reached again. */
   welcomeWaiters: [],
-  /** Settles once the daemon's actions are listed (`argumentTypes`). */
-  actionsListed: Promise.resolve(),
+  /** Settles once the daemon's actions are listed (`argumentTypes`), with
+   * whether they could be. */
+  actionsListed: Promise.resolve(false),
 };
 
 /** Makes the element `from` look like `to`, in place: the elements that
@@ -385,6 +386,9 @@ function connect() {
     view.retry = 500;
     setConnection("live");
     for (const waiter of view.welcomeWaiters.splice(0)) waiter();
+    view.actionsListed.then((listed) => {
+      if (!listed) listActions();
+    });
   });
   stream.addEventListener("snapshot", (event) => {
     const snapshot = JSON.parse(event.data);
@@ -572,6 +576,25 @@ function refusalText(label, path, error) {
   }
 }
 
+/** Lists the daemon's actions: a form each on the State tab, and the
+ * type of each one's value (`argumentTypes`). `actionsListed` settles with
+ * whether it could; a page opened while the daemon is away lists them
+ * once it is back (at the next `welcome`). */
+function listActions() {
+  view.actionsListed = showActions().then(
+    () => {
+      if (document.getElementById("result").textContent === actionsUnlisted) showPageResult("");
+      return true;
+    },
+    (error) => {
+      showPageResult(actionsUnlisted, true, error.message);
+      return false;
+    },
+  );
+}
+
+const actionsUnlisted = "The list of actions could not be read.";
+
 async function showActions() {
   const { actions } = await request({ type: "actions" });
   for (const action of actions) {
@@ -579,11 +602,14 @@ async function showActions() {
       view.argumentTypes.set(action.path.replace(/\[[^\]]*\]/g, "[]"), action.arguments[0].type);
     }
   }
-  const container = document.getElementById("actions");
-  container.replaceChildren(...actions.map(actionForm));
+  document.getElementById("actions").replaceChildren(...actions.map(actionForm));
+}
+
+/** The State tab's filter of its action forms. */
+function listenToActionFilter() {
   document.getElementById("action-filter").addEventListener("input", (event) => {
     const filter = event.target.value.toLowerCase();
-    for (const child of container.children) {
+    for (const child of document.getElementById("actions").children) {
       child.hidden = !child.querySelector("form").dataset.path.toLowerCase().includes(filter);
     }
   });
@@ -647,7 +673,6 @@ document.addEventListener("DOMContentLoaded", () => {
   view.screen = location.hash.slice(1).split("/")[0] || "counter";
   showOutage();
   connect();
-  view.actionsListed = showActions().catch((error) =>
-    showPageResult("The list of actions could not be read.", true, error.message),
-  );
+  listenToActionFilter();
+  listActions();
 });
