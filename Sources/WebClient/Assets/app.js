@@ -206,9 +206,11 @@ function showState() {
   const next = h("div", { class: "screen", "data-screen": view.screen }, h("h2", {}, screen.title), screen.render(view.state));
   if (container.firstElementChild) morph(container.firstElementChild, next);
   else container.replaceChildren(next);
-  // A refusal's message goes with its field.
-  for (const path of view.fieldMessages.keys()) {
-    if (!container.querySelector(`[data-bind="${CSS.escape(path)}"]`)) view.fieldMessages.delete(path);
+  // A refusal goes with its field.
+  for (const path of new Set([...view.fieldMessages.keys(), ...view.resync.keys()])) {
+    if (container.querySelector(`[data-bind="${CSS.escape(path)}"]`)) continue;
+    view.fieldMessages.delete(path);
+    view.resync.delete(path);
   }
   showAlerts(container);
 }
