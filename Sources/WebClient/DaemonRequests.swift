@@ -16,8 +16,10 @@ struct DaemonRequests: Sendable {
 
   /// Answers `body`, a client message without its `id` (docs/PROTOCOL.md,
   /// "Client messages"): 200 with the daemon's answer, 400 with an `error`
-  /// message for what the daemon or this client refuses, 502 when the
-  /// daemon cannot be reached.
+  /// message for what the daemon or this client refuses, 503 when the
+  /// daemon cannot be reached (nothing was sent, and the page may send it
+  /// again), 502 when the daemon went away after the message was sent (it
+  /// may or may not have been applied).
   func answer(_ body: [UInt8]) -> HTTPResponse {
     let message: ClientMessage
     do {
@@ -29,7 +31,7 @@ struct DaemonRequests: Sendable {
     do {
       client = try WireClient(path: socketPath, clientName: "tcaweb", daemon: app, daemonUser: daemonUser)
     } catch {
-      return Self.error(.internal, "\(error)", status: 502)
+      return Self.error(.internal, "\(error)", status: 503)
     }
     defer { client.close() }
     do {

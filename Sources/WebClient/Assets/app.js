@@ -4,17 +4,52 @@
 // no libraries, no build step.
 "use strict";
 
+/** Why a request to the daemon did not get what it asked for. `kind` says
+ * what the page can do about it:
+ * - `refused`: the daemon or tcaweb refused it (`code` and `message` as
+ *   `tcactl` prints them); nothing changed;
+ * - `tooLarge`: the request is past tcaweb's limit (docs/WEB.md, "HTTP
+ *   limits"); nothing was sent;
+ * - `unreachable`: tcaweb could not reach the daemon, so nothing was sent,
+ *   and the request may be made again;
+ * - `unknown`: the answer was lost (the daemon or tcaweb went away), and
+ *   the request may or may not have been applied. */
+class RequestError extends Error {
+  constructor(kind, message, code = null) {
+    super(message);
+    this.kind = kind;
+    this.code = code;
+  }
+}
+
 /** Sends a client message (docs/PROTOCOL.md) through tcaweb; resolves with
- * the daemon's answer, rejects with its error message. */
+ * the daemon's answer, rejects with a `RequestError`. */
 async function request(message) {
-  const response = await fetch("/api/request", {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify(message),
-  });
-  const answer = await response.json();
-  if (answer.type === "error") throw new Error(`${answer.code}: ${answer.message}`);
-  return answer;
+  let status;
+  let text;
+  try {
+    const response = await fetch("/api/request", {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(message),
+    });
+    status = response.status;
+    text = await response.text();
+  } catch (error) {
+    throw new RequestError("unknown", `the web client did not answer: ${error.message}`);
+  }
+  let answer = null;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    // An answer of the HTTP server's own (413, 408, …) is text.
+  }
+  if (status === 200 && answer !== null && answer.type !== "error") return answer;
+  const described = answer?.type === "error" ? `${answer.code}: ${answer.message}` : `${status}: ${text.trim()}`;
+  if (status === 413) throw new RequestError("tooLarge", described);
+  if (status === 503) throw new RequestError("unreachable", described, answer?.code);
+  if (status >= 500) throw new RequestError("unknown", described, answer?.code);
+  throw new RequestError("refused", described, answer?.code ?? `http_${status}`);
 }
 
 // JSON Pointer and JSON Patch (RFC 6901, RFC 6902), for the diffs.
@@ -83,12 +118,42 @@ function renderTree(value, changedPaths, path = "") {
   return leaf;
 }
 
-const view = { state: null, version: null, epoch: null, changed: new Set(), stream: null, retry: 500, screen: "counter" };
+const view = {
+  state: null,
+  version: null,
+  epoch: null,
+  changed: new Set(),
+  stream: null,
+  retry: 500,
+  screen: "counter",
+  connection: "connecting",
+  /** What the page shows under a field whose last value was refused, by
+   * the field's `data-bind` path. */
+  fieldMessages: new Map(),
+  /** The fields to show the state's value in again, though focused, with
+   * the version the state must reach first: their last value was refused. */
+  resync: new Map(),
+  /** The highest version a send of the page's was acknowledged with. */
+  acknowledged: 0,
+  /** Sends made and not yet answered, and whether the first of them waits
+   * for the daemon to come back. */
+  pending: 0,
+  held: false,
+  /** The argument type of each action with one argument, by its path with
+   * ids left out (`inventory.path[].edit.binding.quantity`). */
+  argumentTypes: new Map(),
+  /** Called at the next `welcome`: the daemon can be reached again. */
+  welcomeWaiters: [],
+  /** Settles once the daemon's actions are listed (`argumentTypes`), with
+   * whether they could be. */
+  actionsListed: Promise.resolve(false),
+};
 
 /** Makes the element `from` look like `to`, in place: the elements that
  * stay keep their identity, so a click under way still lands, and a field
  * being typed in keeps what it holds and its cursor (the state catches up
- * with the keystrokes it was sent). */
+ * with the keystrokes it was sent), unless its last value was refused:
+ * then it shows the state's value again. An open dialog stays open. */
 function morph(from, to) {
   if (from.nodeType !== to.nodeType || from.nodeName !== to.nodeName) {
     from.replaceWith(to);
@@ -98,11 +163,19 @@ function morph(from, to) {
     if (from.nodeValue !== to.nodeValue) from.nodeValue = to.nodeValue;
     return;
   }
-  for (const { name } of [...from.attributes]) if (!to.hasAttribute(name)) from.removeAttribute(name);
+  const isDialog = from.nodeName === "DIALOG";
+  for (const { name } of [...from.attributes]) {
+    if (!to.hasAttribute(name) && !(isDialog && name === "open")) from.removeAttribute(name);
+  }
   for (const { name, value } of [...to.attributes]) if (from.getAttribute(name) !== value) from.setAttribute(name, value);
-  if (["INPUT", "SELECT", "TEXTAREA"].includes(from.nodeName) && from !== document.activeElement) {
-    if (from.value !== to.value) from.value = to.value;
-    if (from.checked !== to.checked) from.checked = to.checked;
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(from.nodeName)) {
+    const path = from.dataset.bind;
+    const resync = path !== undefined && view.resync.has(path);
+    if (from !== document.activeElement || resync) {
+      if (from.value !== to.value) from.value = to.value;
+      if (from.checked !== to.checked) from.checked = to.checked;
+    }
+    if (resync && (view.version ?? 0) >= view.resync.get(path)) view.resync.delete(path);
   }
   const current = [...from.childNodes];
   const wanted = [...to.childNodes];
@@ -111,6 +184,12 @@ function morph(from, to) {
     else from.append(child);
   });
   for (const extra of current.slice(wanted.length)) extra.remove();
+}
+
+/** What to show under the field bound to `path` (screens.js): why its
+ * last value was refused, or nothing. */
+function fieldMessage(path) {
+  return view.fieldMessages.get(path) ?? null;
 }
 
 /** Redraws what is shown: the active screen, or the state tree. */
@@ -127,6 +206,59 @@ function showState() {
   const next = h("div", { class: "screen", "data-screen": view.screen }, h("h2", {}, screen.title), screen.render(view.state));
   if (container.firstElementChild) morph(container.firstElementChild, next);
   else container.replaceChildren(next);
+  // A refusal goes with its field.
+  for (const path of new Set([...view.fieldMessages.keys(), ...view.resync.keys()])) {
+    if (container.querySelector(`[data-bind="${CSS.escape(path)}"]`)) continue;
+    view.fieldMessages.delete(path);
+    view.resync.delete(path);
+  }
+  showAlerts(container);
+}
+
+/** Opens the screen's alerts as modal dialogs: while one is shown, nothing
+ * behind it takes a click, the focus or a keystroke. */
+function showAlerts(container) {
+  for (const dialog of container.querySelectorAll("dialog.alert")) {
+    if (!dialog.open) dialog.showModal();
+  }
+}
+
+/** An alert's keys: Escape is its cancel button, if it has one (the state
+ * closes it), otherwise nothing; Tab goes from one of its buttons to the
+ * next. A dialog closed anyway opens again while the state still shows
+ * it. */
+function listenToAlerts() {
+  document.addEventListener(
+    "cancel",
+    (event) => {
+      if (!event.target.matches?.("dialog.alert")) return;
+      event.preventDefault();
+      event.target.querySelector("button[data-role=cancel]")?.click();
+    },
+    true,
+  );
+  // The focus goes round the alert's buttons.
+  document.addEventListener(
+    "keydown",
+    (event) => {
+      const dialog = document.querySelector("dialog.alert[open]");
+      if (event.key !== "Tab" || !dialog) return;
+      const buttons = [...dialog.querySelectorAll("button:not([disabled])")];
+      if (buttons.length === 0) return;
+      event.preventDefault();
+      const index = buttons.indexOf(document.activeElement);
+      const next = event.shiftKey ? (index <= 0 ? buttons.length - 1 : index - 1) : (index + 1) % buttons.length;
+      buttons[next].focus();
+    },
+    true,
+  );
+  document.addEventListener(
+    "close",
+    (event) => {
+      if (event.target.matches?.("dialog.alert") && event.target.isConnected) event.target.showModal();
+    },
+    true,
+  );
 }
 
 /** The first screen the state has, or the tree. */
@@ -134,12 +266,27 @@ function defaultScreen() {
   return Object.keys(screens).find((name) => screens[name].part in view.state) ?? "state";
 }
 
-/** Shows the screen `name` (or the state tree, "state"), and tells the app,
- * which fetches what a tab shows. */
-function selectScreen(name) {
+/** The screen that shows the app's tab `tab` (`selectedTab`), if any. */
+function screenForTab(tab) {
+  return Object.keys(screens).find((name) => screens[name].tabs.includes(tab) && screens[name].part in view.state);
+}
+
+/** Whether `name` is a screen this state can show. */
+function isKnownScreen(name) {
+  return ["state", "inspector"].includes(name) || (screens[name] !== undefined && screens[name].part in view.state);
+}
+
+/** Shows the screen `name` (or the state tree, "state"; or the inspector,
+ * "inspector/V"). Only a person's click on a tab (`clicked`) tells the
+ * app, which fetches what the tab shows: opening or reloading a page, or
+ * going back, changes no state. */
+function selectScreen(name, { clicked = false, replace = false } = {}) {
   const [screenName, version] = name.split("/");
   view.screen = screenName;
-  if (location.hash.slice(1) !== name) location.hash = name;
+  if (location.hash.slice(1) !== name) {
+    if (replace) history.replaceState(null, "", `#${name}`);
+    else location.hash = name;
+  }
   for (const tab of document.querySelectorAll("#tabs button")) {
     tab.setAttribute("aria-selected", tab.dataset.screen === screenName);
   }
@@ -151,7 +298,7 @@ function selectScreen(name) {
     startInspector(version === undefined ? undefined : Number(version));
     return;
   }
-  if (screens[screenName]) send("tabSelected", [screens[screenName].tab], { quiet: true });
+  if (clicked && screens[screenName]) send("tabSelected", [screens[screenName].tab], { quiet: true });
   showState();
 }
 
@@ -169,18 +316,49 @@ function showTabs() {
   );
 }
 
-/** The tabs' clicks. */
+/** The tabs' clicks, and the browser's back and forward. */
 function listenToTabs() {
   document.getElementById("tabs").addEventListener("click", (event) => {
     const tab = event.target.closest("button[data-screen]");
-    if (tab) selectScreen(tab.dataset.screen);
+    if (tab) selectScreen(tab.dataset.screen, { clicked: true });
+  });
+  window.addEventListener("hashchange", () => {
+    const name = location.hash.slice(1);
+    if (view.state !== null && name.split("/")[0] !== view.screen && isKnownScreen(name.split("/")[0])) {
+      selectScreen(name);
+    }
   });
 }
 
+/** The connection's state, `connecting`, `live` or `reconnecting`, as its
+ * `data-state`, and in words. */
 function setConnection(state) {
+  view.connection = state;
   const label = document.getElementById("connection");
   label.dataset.state = state;
-  label.textContent = state;
+  label.textContent = { connecting: "Connecting…", live: "Connected", reconnecting: "Reconnecting…" }[state];
+  showOutage();
+}
+
+/** The banner a person sees while the app cannot be reached, and what
+ * becomes of the changes they made meanwhile; gone once the page is live
+ * and nothing waits. */
+function showOutage() {
+  const banner = document.getElementById("outage");
+  const down = view.connection === "reconnecting" || view.held;
+  banner.hidden = !down;
+  document.body.dataset.pending = view.pending;
+  document.body.dataset.held = view.held;
+  if (!down) {
+    banner.textContent = "";
+    return;
+  }
+  const waiting = !view.held
+    ? ""
+    : view.pending === 1
+      ? " Your change will be made as soon as it is back."
+      : ` Your ${view.pending} changes will be made, in order, as soon as it is back.`;
+  banner.textContent = `The app cannot be reached at the moment; trying again…${waiting}`;
 }
 
 function addLog(diff) {
@@ -209,6 +387,10 @@ function connect() {
     view.epoch = welcome.epoch;
     view.retry = 500;
     setConnection("live");
+    for (const waiter of view.welcomeWaiters.splice(0)) waiter();
+    view.actionsListed.then((listed) => {
+      if (!listed) listActions();
+    });
   });
   stream.addEventListener("snapshot", (event) => {
     const snapshot = JSON.parse(event.data);
@@ -218,11 +400,13 @@ function connect() {
     view.changed = new Set();
     showTabs();
     if (first) {
+      // The address names the screen; without one, the app's selected tab.
       const wanted = location.hash.slice(1);
-      const known = screens[view.screen]?.part in view.state || ["state", "inspector"].includes(view.screen);
-      selectScreen(known ? wanted || view.screen : defaultScreen());
-    }
-    else showState();
+      const shown = isKnownScreen(wanted.split("/")[0])
+        ? wanted
+        : (screenForTab(view.state.selectedTab) ?? defaultScreen());
+      selectScreen(shown, { replace: true });
+    } else showState();
   });
   stream.addEventListener("diff", (event) => {
     const diff = JSON.parse(event.data);
@@ -245,6 +429,15 @@ function connect() {
   stream.addEventListener("goodbye", reconnect);
   stream.addEventListener("closed", reconnect);
   stream.addEventListener("error", reconnect);
+}
+
+/** Resolves at the next `welcome` (the daemon can be reached again) or
+ * after `delay` ms, whichever comes first. */
+function nextWelcome(delay) {
+  return new Promise((resolve) => {
+    view.welcomeWaiters.push(resolve);
+    setTimeout(resolve, delay);
+  });
 }
 
 // The actions, a form each.
@@ -272,7 +465,7 @@ function actionForm(action) {
   form.append(button);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    await send(action.path, inputs.map((input) => input.value));
+    await send(action.path, inputs.map((input) => input.value), { form: true });
   });
   container.append(form);
   if (action.summary) {
@@ -290,32 +483,135 @@ function actionForm(action) {
 let sending = Promise.resolve();
 
 /** Sends the action `path` with `args`, as `tcactl send` does, after the
- * page's earlier sends, and says what came of it (unless `quiet`). */
+ * page's earlier sends. A send the daemon could not be reached for waits
+ * until it is back and is made then, once, and the sends after it wait
+ * behind it; one whose answer was lost is not made again, and the page
+ * says so. `field` is the field whose value it sends, which shows a
+ * refusal; `form`, an action form of the State tab, which shows the
+ * outcome as the daemon gave it. */
 function send(path, args = [], options = {}) {
-  sending = sending.then(() => sendNow(path, args, options));
+  view.pending += 1;
+  showOutage();
+  sending = sending.then(() =>
+    sendNow(path, args, options).finally(() => {
+      view.pending -= 1;
+      showOutage();
+    }),
+  );
   return sending;
 }
 
-async function sendNow(path, args, { quiet = false }) {
-  const result = document.getElementById("result");
-  try {
-    const ack = await request({ type: "send", path, arguments: args });
-    if (quiet) return;
-    result.className = "result";
-    result.textContent = `${path}: version ${ack.version}`;
-  } catch (error) {
-    result.className = "result error";
-    result.textContent = error.message;
+async function sendNow(path, args, { field = null, form = false, quiet = false }) {
+  let delay = 500;
+  while (true) {
+    try {
+      const ack = await request({ type: "send", path, arguments: args });
+      view.held = false;
+      view.acknowledged = Math.max(view.acknowledged, ack.version);
+      if (field) fieldAccepted(field);
+      if (form) showPageResult(`${path}: version ${ack.version}`);
+      else if (!quiet) showPageResult("");
+      return;
+    } catch (error) {
+      if (error.kind === "unreachable") {
+        view.held = true;
+        showOutage();
+        await nextWelcome(delay);
+        delay = Math.min(delay * 2, 5000);
+        continue;
+      }
+      view.held = false;
+      if (field && (error.kind === "refused" || error.kind === "tooLarge")) {
+        // The refusal is told by the type of the action's value, once listed.
+        await view.actionsListed;
+        fieldRefused(field, error);
+      }
+      else if (error.kind === "unknown") {
+        showPageResult(
+          "The app stopped before it answered: your last change may or may not have been made.",
+          true,
+          error.message,
+        );
+      } else if (form) showPageResult(error.message, true);
+      else showPageResult("That could not be done.", true, error.message);
+      return;
+    }
   }
 }
 
+/** Says `text` in the page's header, as an error if `isError`, with
+ * `detail` for whoever points at it. */
+function showPageResult(text, isError = false, detail = "") {
+  const result = document.getElementById("result");
+  result.className = isError ? "result error" : "result";
+  result.textContent = text;
+  result.title = detail;
+}
+
+/** A field's value reached the state: its refusal, if any, is over. */
+function fieldAccepted({ path }) {
+  if (view.fieldMessages.delete(path)) showState();
+}
+
+/** A field's value was refused: why, under the field, in a person's
+ * words; the field shows the state's value again, unless the person has
+ * typed on since (that text is on its way). */
+function fieldRefused({ path, value, label }, error) {
+  view.fieldMessages.set(path, refusalText(label, path, error));
+  const element = document.querySelector(`#screen [data-bind="${CSS.escape(path)}"]`);
+  if (element && element.value === value) view.resync.set(path, view.acknowledged);
+  showState();
+}
+
+/** Why the value of the field labelled `label`, bound to `path`, was
+ * refused: too long for a request, or not of the type the action takes
+ * (`tcactl actions`). */
+function refusalText(label, path, error) {
+  if (error.kind === "tooLarge" || error.code === "invalid_message") return `${label} is too long.`;
+  switch (view.argumentTypes.get(path.replace(/\[[^\]]*\]/g, "[]"))) {
+    case "Int":
+      return `${label} must be a whole number.`;
+    case "Double":
+      return `${label} must be a number.`;
+    default:
+      return `${label} cannot be set to that.`;
+  }
+}
+
+/** Lists the daemon's actions: a form each on the State tab, and the
+ * type of each one's value (`argumentTypes`). `actionsListed` settles with
+ * whether it could; a page opened while the daemon is away lists them
+ * once it is back (at the next `welcome`). */
+function listActions() {
+  view.actionsListed = showActions().then(
+    () => {
+      if (document.getElementById("result").textContent === actionsUnlisted) showPageResult("");
+      return true;
+    },
+    (error) => {
+      showPageResult(actionsUnlisted, true, error.message);
+      return false;
+    },
+  );
+}
+
+const actionsUnlisted = "The list of actions could not be read.";
+
 async function showActions() {
   const { actions } = await request({ type: "actions" });
-  const container = document.getElementById("actions");
-  container.replaceChildren(...actions.map(actionForm));
+  for (const action of actions) {
+    if (action.arguments?.length === 1) {
+      view.argumentTypes.set(action.path.replace(/\[[^\]]*\]/g, "[]"), action.arguments[0].type);
+    }
+  }
+  document.getElementById("actions").replaceChildren(...actions.map(actionForm));
+}
+
+/** The State tab's filter of its action forms. */
+function listenToActionFilter() {
   document.getElementById("action-filter").addEventListener("input", (event) => {
     const filter = event.target.value.toLowerCase();
-    for (const child of container.children) {
+    for (const child of document.getElementById("actions").children) {
       child.hidden = !child.querySelector("form").dataset.path.toLowerCase().includes(filter);
     }
   });
@@ -346,14 +642,19 @@ function listenToScreens() {
     const button = event.target.closest("button[data-action]");
     if (button && !button.disabled) send(button.dataset.action, JSON.parse(button.dataset.args || "[]"));
   });
+  const sendField = (field, value) => {
+    const path = field.dataset.bind;
+    view.resync.delete(path);
+    send(path, [value], { field: { path, value, label: field.dataset.label ?? "This field" } });
+  };
   screen.addEventListener("input", (event) => {
     const field = event.target.closest("[data-bind]");
-    if (field && field.type !== "checkbox" && field.nodeName !== "SELECT") send(field.dataset.bind, [field.value]);
+    if (field && field.type !== "checkbox" && field.nodeName !== "SELECT") sendField(field, field.value);
   });
   screen.addEventListener("change", (event) => {
     const field = event.target.closest("[data-bind]");
-    if (field?.type === "checkbox") send(field.dataset.bind, [String(field.checked)]);
-    else if (field?.nodeName === "SELECT") send(field.dataset.bind, [field.value]);
+    if (field?.type === "checkbox") sendField(field, String(field.checked));
+    else if (field?.nodeName === "SELECT") sendField(field, field.value);
   });
   screen.addEventListener("submit", (event) => event.preventDefault());
 }
@@ -366,9 +667,14 @@ document.addEventListener("DOMContentLoaded", () => {
   }
   listenToTabs();
   listenToScreens();
-  view.screen = location.hash.slice(1).split("/")[0] || "counter";
-  connect();
-  showActions().catch((error) => {
-    document.getElementById("result").textContent = error.message;
+  listenToAlerts();
+  // Changes waiting for the app to come back would be lost with the page.
+  window.addEventListener("beforeunload", (event) => {
+    if (view.held) event.preventDefault();
   });
+  view.screen = location.hash.slice(1).split("/")[0] || "counter";
+  showOutage();
+  connect();
+  listenToActionFilter();
+  listActions();
 });

@@ -36,9 +36,25 @@ function actionButton(label, path, args = [], attributes = {}) {
   );
 }
 
-/** A text field bound to `path`: every keystroke sends its value. */
-function boundField(label, value, path, attributes = {}) {
-  return h("label", {}, label, h("input", { value, "data-bind": path, ...attributes }));
+/** A text field bound to `path`: every keystroke sends its value. Under
+ * it, why its last value was refused (app.js), else `error`, the app's
+ * message about the value it holds; with an `id`, the message's is
+ * `ID-error`. */
+function boundField(label, value, path, attributes = {}, error = null) {
+  return [
+    h("label", {}, label, h("input", { value, "data-bind": path, "data-label": label, ...attributes })),
+    fieldError(path, error, attributes.id),
+  ];
+}
+
+/** The line under the field bound to `path`: why its last value was
+ * refused, else the app's `error`, else empty. */
+function fieldError(path, error, id) {
+  return h(
+    "p",
+    { class: "field-error", id: id ? `${id}-error` : undefined, "data-error-for": path },
+    fieldMessage(path) ?? error ?? "",
+  );
 }
 
 /** An enumeration case's name: `"idle"`, or `{"placed": …}` → "placed". */
@@ -51,11 +67,13 @@ function caseValue(value) {
   return value !== null && typeof value === "object" ? Object.values(value)[0] : undefined;
 }
 
-/** An alert as its state describes it: title, message, a button each. */
+/** An alert as its state describes it: title, message, a button each, in
+ * a dialog the page opens as modal (app.js): nothing behind it can be
+ * clicked, focused or typed into while it is shown. */
 function alertDialog(alert, prefix) {
   if (!alert) return null;
   return h(
-    "div",
+    "dialog",
     { class: "alert", role: "alertdialog", "aria-labelledby": "alert-title" },
     h("h3", { id: "alert-title" }, alert.title),
     alert.message ? h("p", { class: "alert-message" }, alert.message) : null,
@@ -65,6 +83,7 @@ function alertDialog(alert, prefix) {
       alert.buttons.map((button) =>
         actionButton(button.label, button.path ? `${prefix}.presented.${button.path}` : `${prefix}.dismiss`, [], {
           class: button.role === "cancel" ? "secondary" : button.role === "destructive" ? "destructive" : "",
+          "data-role": button.role ?? undefined,
         }),
       ),
     ),
@@ -76,18 +95,23 @@ function message(text, className = "error") {
 }
 
 /** The seed apps' screens, by name; each shows when the state has its
- * `part` (a hosted app of another shape gets the state tree alone). */
+ * `part` (a hosted app of another shape gets the state tree alone). A
+ * click on a screen's tab sends `tabSelected` with its `tab`; a page
+ * opened without a screen shows the one whose `tabs` hold the app's
+ * `selectedTab`. */
 const screens = {
   counter: {
     part: "counter",
     title: "Counter",
     tab: "counter",
+    tabs: ["counter"],
     render: (state) => counterView(state.counter, "counter"),
   },
   dice: {
     part: "dice",
     title: "Dice",
     tab: "dice",
+    tabs: ["dice"],
     render: (state) => {
       const dice = state.dice;
       const history = dice.destination?.history;
@@ -103,7 +127,7 @@ const screens = {
           actionButton("Reset", "dice.view.resetHistory", [], { disabled: dice.rollHistory.length === 0 }),
           actionButton("Full history", "dice.view.viewFullHistoryTapped"),
         ),
-        h("p", {}, "Last rolls: ", h("span", { id: "last-rolls" }, dice.lastFiveRolls.join(" ") || "none")),
+        h("p", {}, "Last rolls: ", h("span", { id: "last-rolls" }, dice.lastFiveRolls.join(" ") || "no rolls yet")),
         h("p", {}, "Rolls so far: ", h("span", { id: "roll-count" }, dice.rollHistory.length)),
         message(dice.errorMessage),
         history
@@ -122,6 +146,7 @@ const screens = {
     part: "cart",
     title: "Store",
     tab: "products",
+    tabs: ["products", "cart", "profile"],
     render: (state) => {
       const quantities = new Map(state.cart.items.map((item) => [item.product.id, item.quantity]));
       const rows = state.products.rows;
@@ -134,8 +159,7 @@ const screens = {
           "section",
           { class: "products", "data-status": caseName(state.products.status) },
           h("h3", {}, "Products"),
-          caseName(state.products.status) === "failed" ? message(caseValue(state.products.status)) : null,
-          rows.length === 0 ? actionButton("Load the catalog", "products.fetchProducts") : null,
+          productsStatusView(state.products.status, rows.length),
           h(
             "ul",
             { class: "rows" },
@@ -145,7 +169,7 @@ const screens = {
                 { class: "row", "data-product": row.product.id },
                 h("img", { src: row.product.image, alt: "", loading: "lazy" }),
                 h("span", { class: "title" }, row.product.title),
-                h("span", { class: "price" }, `$${row.product.price.toFixed(2)}`),
+                h("span", { class: "price" }, storeDollars(row.product.price)),
                 actionButton("−", `products.rows[${row.product.id}].addToCart.minusButtonTapped`, [], {
                   "aria-label": "one fewer",
                   class: "minus",
@@ -171,6 +195,8 @@ const screens = {
                 "li",
                 { "data-product": item.product.id },
                 `${item.quantity} × ${item.product.title} `,
+                h("span", { class: "subtotal" }, cartLineSubtotalText(item)),
+                " ",
                 actionButton("Remove", "cart.removeItem", [String(item.product.id)]),
               ),
             ),
@@ -194,8 +220,8 @@ const screens = {
                 { id: "profile" },
                 `${profile.profile.name.firstname} ${profile.profile.name.lastname} · ${profile.profile.email}`,
               )
-            : actionButton("Load the profile", "profile.fetchProfile"),
-          h("p", { class: "hint" }, caseName(profile.status)),
+            : null,
+          profileStatusView(profile.status, profile.profile !== null && profile.profile !== undefined),
         ),
       );
     },
@@ -204,6 +230,7 @@ const screens = {
     part: "bmi",
     title: "BMI",
     tab: "bmi",
+    tabs: ["bmi"],
     render: (state) => {
       const bmi = state.bmi;
       const input = bmi.input;
@@ -245,10 +272,8 @@ const screens = {
         h(
           "form",
           {},
-          boundField("Height (cm)", input.height, "bmi.input.binding.height", { id: "height" }),
-          h("p", { class: "field-error", id: "height-error" }, input.heightError ?? ""),
-          boundField("Weight (kg)", input.weight, "bmi.input.binding.weight", { id: "weight" }),
-          h("p", { class: "field-error", id: "weight-error" }, input.weightError ?? ""),
+          boundField("Height (cm)", input.height, "bmi.input.binding.height", { id: "height" }, input.heightError),
+          boundField("Weight (kg)", input.weight, "bmi.input.binding.weight", { id: "weight" }, input.weightError),
         ),
         h(
           "p",
@@ -256,6 +281,7 @@ const screens = {
           input.result ? `BMI ${input.result.formattedValue}: ${input.result.category}` : "",
         ),
         actionButton("Save", "bmi.input.saveButtonTapped", [], { id: "save", disabled: !input.isSaveButtonEnabled }),
+        caseName(input.saveStatus) === "saving" ? h("p", { class: "hint" }, "Saving…") : null,
         caseName(input.saveStatus) === "failed" ? message(caseValue(input.saveStatus)) : null,
         alert,
       );
@@ -265,6 +291,7 @@ const screens = {
     part: "search",
     title: "GIF search",
     tab: "search",
+    tabs: ["search"],
     render: (state) => {
       const search = state.search;
       return h(
@@ -274,9 +301,20 @@ const screens = {
           "label",
           {},
           "Search GIFs ",
-          h("input", { id: "search-text", type: "search", value: search.text, "data-bind": "search.textChanged" }),
+          h("input", {
+            id: "search-text",
+            type: "search",
+            value: search.text,
+            "data-bind": "search.textChanged",
+            "data-label": "The search",
+          }),
         ),
-        h("p", { class: "hint", id: "search-status" }, search.isLoading ? "searching…" : search.query ? `results for “${search.query}”` : ""),
+        fieldError("search.textChanged", null, "search-text"),
+        h(
+          "p",
+          { class: "hint", id: "search-status" },
+          search.isLoading ? "Searching…" : search.query ? `Results for “${search.query}”` : "",
+        ),
         search.errorMessage ? h("div", {}, message(search.errorMessage), actionButton("Retry", "search.retryButtonTapped")) : null,
         h(
           "ul",
@@ -292,6 +330,7 @@ const screens = {
     part: "parent",
     title: "Settings",
     tab: "parent",
+    tabs: ["parent"],
     render: (state) => {
       const parent = state.parent;
       const settings = parent.settings;
@@ -311,8 +350,8 @@ const screens = {
                 settings.draft.displayName,
                 "parent.settings.presented.binding.displayName",
                 { id: "display-name" },
+                settings.displayNameError,
               ),
-              h("p", { class: "field-error" }, settings.displayNameError ?? ""),
               h(
                 "label",
                 {},
@@ -320,8 +359,12 @@ const screens = {
                 h(
                   "select",
                   { id: "theme", "data-bind": "parent.settings.presented.binding.theme" },
-                  ["system", "light", "dark"].map((theme) =>
-                    h("option", { value: theme, selected: settings.draft.theme === theme }, theme),
+                  [
+                    ["system", "As the system"],
+                    ["light", "Light"],
+                    ["dark", "Dark"],
+                  ].map(([theme, label]) =>
+                    h("option", { value: theme, selected: settings.draft.theme === theme }, label),
                   ),
                 ),
               ),
@@ -351,6 +394,7 @@ const screens = {
     part: "inventory",
     title: "Inventory",
     tab: "inventory",
+    tabs: ["inventory"],
     render: (state) => {
       const inventory = state.inventory;
       const destination = inventory.destination;
@@ -393,8 +437,8 @@ function counterView(counter, prefix) {
       actionButton("+", `${prefix}.incrementButtonTapped`, [], { "aria-label": "increment" }),
     ),
     actionButton("Number fact", `${prefix}.numberFactButtonTapped`, [], { disabled: counter.isLoading }),
-    counter.isLoading ? h("p", { class: "hint" }, "fetching a fact…") : null,
-    counter.numberFact ? h("p", { class: "fact" }, counter.numberFact) : null,
+    counter.isLoading ? h("p", { class: "hint" }, "Fetching a fact…") : null,
+    counterFactShown(counter) ? h("p", { class: "fact" }, counterFactShown(counter)) : null,
     message(counter.errorMessage),
   );
 }
@@ -420,13 +464,15 @@ function itemForm(form, prefix) {
     "div",
     { class: "sheet item-form" },
     h("h3", {}, form.item.name ? `Item: ${form.item.name}` : "New item"),
-    boundField("Name", form.item.name, `${prefix}.binding.name`, { class: "item-name" }),
-    h("p", { class: "field-error" }, form.nameError ?? ""),
-    boundField("Quantity", String(form.item.quantity), `${prefix}.binding.quantity`, {
-      inputmode: "numeric",
-    }),
-    h("p", { class: "field-error" }, form.quantityError ?? ""),
-    boundField("Notes", form.item.notes, `${prefix}.binding.notes`),
+    boundField("Name", form.item.name, `${prefix}.binding.name`, { class: "item-name" }, form.nameError),
+    boundField(
+      "Quantity",
+      String(form.item.quantity),
+      `${prefix}.binding.quantity`,
+      { class: "item-quantity", inputmode: "numeric" },
+      form.quantityError,
+    ),
+    boundField("Notes", form.item.notes, `${prefix}.binding.notes`, { class: "item-notes" }),
     h(
       "div",
       { class: "buttons" },
@@ -452,4 +498,76 @@ function stackScreen(element, inventory) {
     actionButton("Edit", `${prefix}.detail.editButtonTapped`),
     back,
   );
+}
+
+/** What the product list says of its catalog: nothing once the live one
+ * is shown; otherwise where the rows come from and a button to load it,
+ * the load under way, or why it failed with a button to try again. */
+function productsStatusView(status, rowCount) {
+  switch (caseName(status)) {
+    case "idle":
+      return rowCount === 0
+        ? actionButton("Load the catalog", "products.fetchProducts", [], { id: "load-catalog" })
+        : null;
+    case "bundled":
+      return h(
+        "p",
+        { class: "hint" },
+        "These are the products that came with the app. ",
+        actionButton("Load the latest catalog", "products.fetchProducts", [], { id: "load-catalog" }),
+      );
+    case "loading":
+      return h("p", { class: "hint" }, "Loading the catalog…");
+    case "failed":
+      return h(
+        "div",
+        {},
+        message(caseValue(status)),
+        actionButton("Try again", "products.fetchProducts", [], { id: "load-catalog" }),
+      );
+    default:
+      return null;
+  }
+}
+
+/** What the profile section says besides the profile: a button to load it,
+ * the load under way, or why it failed with a button to try again. */
+function profileStatusView(status, hasProfile) {
+  switch (caseName(status)) {
+    case "loading":
+      return h("p", { class: "hint" }, "Loading the profile…");
+    case "failed":
+      return h("div", {}, message(caseValue(status)), actionButton("Try again", "profile.fetchProfile"));
+    case "loaded":
+      return null;
+    default:
+      return hasProfile ? null : actionButton("Load the profile", "profile.fetchProfile", [], { id: "load-profile" });
+  }
+}
+
+// Values the page derives from the state, one function each, until the
+// app publishes them beside its state (issue 41, item 6: the features'
+// view values); each is then read from there instead.
+
+/** The number fact to show beside the count, or null: the fact is the
+ * answer to the last request only when no request is under way and the
+ * last one did not fail; otherwise it is about an earlier count. */
+function counterFactShown(counter) {
+  if (counter.isLoading || counter.errorMessage) return null;
+  return counter.numberFact ?? null;
+}
+
+/** A cart line's own price: its unit price times its quantity (the
+ * feature's `CartItem.subtotal`), as the store writes prices. */
+function cartLineSubtotalText(item) {
+  return storeDollars(item.product.price * item.quantity);
+}
+
+/** A dollar amount as the store writes prices: rounded to the cent, always
+ * two decimals, "$66.90" (the feature's `StorePriceFormat.dollars`). */
+function storeDollars(amount) {
+  const cents = Math.sign(amount) * Math.round(Math.abs(amount) * 100);
+  const magnitude = Math.abs(cents);
+  const fraction = magnitude % 100;
+  return `${cents < 0 ? "-" : ""}$${Math.floor(magnitude / 100)}.${fraction < 10 ? "0" : ""}${fraction}`;
 }

@@ -53,7 +53,7 @@ final class Browser {
     guard case .string(let targetID)? = target["targetId"] else { throw DaemonTestError("no target in \(target)") }
     let attached = try command("Target.attachToTarget", ["targetId": .string(targetID), "flatten": .bool(true)])
     guard case .string(let session)? = attached["sessionId"] else { throw DaemonTestError("no session in \(attached)") }
-    let page = BrowserPage(browser: self, session: session)
+    let page = BrowserPage(browser: self, session: session, target: targetID)
     try page.navigate(to: url)
     return page
   }
@@ -109,10 +109,18 @@ final class Browser {
 final class BrowserPage {
   let browser: Browser
   let session: String
+  let target: String
 
-  init(browser: Browser, session: String) {
+  init(browser: Browser, session: String, target: String) {
     self.browser = browser
     self.session = session
+    self.target = target
+  }
+
+  /// Closes the tab, and with it its connections (a browser keeps at most
+  /// six to one server).
+  func close() throws {
+    _ = try browser.command("Target.closeTarget", ["targetId": .string(target)])
   }
 
   private func command(_ method: String, _ params: JSONObject = [:]) throws -> JSONObject {
@@ -123,6 +131,14 @@ final class BrowserPage {
   func navigate(to url: String) throws {
     _ = try command("Page.navigate", ["url": .string(url)])
     try waitUntil("document.readyState === 'complete'")
+  }
+
+  /// Loads the page again, as the browser's reload button does, and waits
+  /// until the new document and its scripts have run.
+  func reload() throws {
+    try evaluate("window.beforeReload = true")
+    _ = try command("Page.reload")
+    try waitUntil("window.beforeReload === undefined && document.readyState === 'complete'")
   }
 
   /// The value of the JavaScript `expression` in the page (a promise is
@@ -187,6 +203,39 @@ final class BrowserPage {
       _ = try command(
         "Input.dispatchMouseEvent",
         ["type": .string(type), "x": point[0], "y": point[1], "button": .string("left"), "clickCount": .int(1)])
+    }
+  }
+
+  /// Presses the mouse where the first element `selector` finds is drawn,
+  /// whatever is on top there (a modal dialog's backdrop, say), as a person
+  /// clicking at that spot would.
+  func click(whereDrawn selector: String) throws {
+    try waitUntil("document.querySelector(\(Self.quoted(selector)))")
+    let measure =
+      "(() => { const r = document.querySelector(\(Self.quoted(selector))).getBoundingClientRect();"
+      + " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
+    guard case .array(let point) = try evaluate(measure), point.count == 2 else {
+      throw DaemonTestError("\(selector) has no place on the page")
+    }
+    for type in ["mousePressed", "mouseReleased"] {
+      _ = try command(
+        "Input.dispatchMouseEvent",
+        ["type": .string(type), "x": point[0], "y": point[1], "button": .string("left"), "clickCount": .int(1)])
+    }
+  }
+
+  /// Presses and releases `key` (`Tab` or `Escape`), as a keyboard would,
+  /// in the page's focused element.
+  func press(_ key: String) throws {
+    let codes = ["Tab": 9, "Escape": 27]
+    guard let code = codes[key] else { throw DaemonTestError("no key code for \(key)") }
+    for type in ["rawKeyDown", "keyUp"] {
+      _ = try command(
+        "Input.dispatchKeyEvent",
+        [
+          "type": .string(type), "key": .string(key), "code": .string(key), "windowsVirtualKeyCode": .int(code),
+          "nativeVirtualKeyCode": .int(code),
+        ])
     }
   }
 

@@ -1,3 +1,4 @@
+import Features
 import Foundation
 import Glibc
 import JSON
@@ -38,6 +39,22 @@ struct BrowserTests {
       let run = try tcactl(["get", path, "--json"], socket: daemon.socketPath)
       return try JSONParser.parse(Array(run.output.utf8))
     }
+
+    /// The action log's summaries, oldest first.
+    func loggedActions() throws -> [String] {
+      try daemon.client().log(since: nil, last: 1000).records.map(\.summary)
+    }
+  }
+
+  /// Collects what the page throws from now on, read by ``pageErrors(_:)``.
+  static func collectErrors(_ page: BrowserPage) throws {
+    try page.evaluate(
+      "window.pageErrors = []; addEventListener('error', e => pageErrors.push(String(e.message)));"
+        + " addEventListener('unhandledrejection', e => pageErrors.push(String(e.reason))); true")
+  }
+
+  static func pageErrors(_ page: BrowserPage) throws -> JSONValue {
+    try page.evaluate("window.pageErrors")
   }
 
   @Test func theCounterCountsWhatIsClicked() throws {
@@ -72,7 +89,9 @@ struct BrowserTests {
   @Test func addToCartAndPayThroughTheAlert() throws {
     let setup = try Setup()
     let page = try setup.open("store")
-    // The tab fetches the live catalog, which replaces the bundled rows.
+    // A click on the tab fetches the live catalog, which replaces the
+    // bundled rows (opening the page sends nothing).
+    try page.click("#tabs button[data-screen=store]")
     try page.waitUntil("document.querySelector('.products[data-status=loaded] .row[data-product=\"1\"]')")
     try page.click(".row[data-product=\"1\"] .plus")
     try page.click(".row[data-product=\"1\"] .plus")
@@ -278,6 +297,9 @@ struct BrowserTests {
     try page.click("#pay")
     try page.waitUntil("document.querySelector('.alert')")
     try shoot("store")
+    // The alert is modal: the tabs take clicks again once it is closed.
+    try page.click(".alert button[data-role=cancel]")
+    try page.waitUntil("document.querySelector('.alert') === null")
     try show("bmi")
     try page.type("17x", into: "#height")
     try page.type("70", into: "#weight")
@@ -380,5 +402,270 @@ struct BrowserTests {
     try page.click("#screen button[aria-label=increment]")
     try page.waitUntil("document.querySelector('#screen .count').textContent === '1'")
     #expect(try daemon.client().get(path: "/counter/count").value == .int(1))
+  }
+
+  /// A letter in the inventory's quantity: the daemon refuses the value,
+  /// and the page says why under the field, in words for a person, shows
+  /// the quantity the state holds again, and leaves the rest as it was.
+  @Test func aRefusedValueShowsUnderItsField() throws {
+    let setup = try Setup()
+    let page = try setup.open("inventory")
+    try Self.collectErrors(page)
+    try page.click("#add-item")
+    try page.type("Hammer", into: ".item-form .item-name")
+    try waitUntil("the form holds the name typed") {
+      try setup.get("inventory.destination.addItem.item.name") == .string("Hammer")
+    }
+    try page.type("11x", into: ".item-form .item-quantity")
+    let quantityError = "document.querySelector('.item-form .item-quantity').closest('label').nextElementSibling"
+    try page.waitUntil("\(quantityError).textContent === 'Quantity must be a whole number.'")
+    try page.waitUntil("document.querySelector('.item-form .item-quantity').value === '1'")
+    #expect(try page.text("#result") == "")
+    #expect(try page.evaluate("document.querySelector('.item-form .item-name').value") == .string("Hammer"))
+    #expect(try setup.get("inventory.destination.addItem.item.quantity") == .int(1))
+    // A whole number is taken, and the message goes.
+    try page.type("12", into: ".item-form .item-quantity")
+    try page.waitUntil("\(quantityError).textContent === ''")
+    try waitUntil("the form holds the quantity typed") {
+      try setup.get("inventory.destination.addItem.item.quantity") == .int(12)
+    }
+    #expect(try Self.pageErrors(page) == .array([]))
+  }
+
+  /// A paste past the request limits, tcaweb's (100 KB) and the daemon's
+  /// (20 KB): refused under the field, which shows the state's value again.
+  @Test func textPastTheRequestLimitIsRefusedUnderItsField() throws {
+    let setup = try Setup()
+    let page = try setup.open("settings")
+    try Self.collectErrors(page)
+    try page.click("#open-settings")
+    for size in [100_000, 20_000] {
+      try page.type(String(repeating: "a", count: size), into: "#display-name")
+      try page.waitUntil("document.querySelector('#display-name-error').textContent === 'Display name is too long.'")
+      try page.waitUntil("document.querySelector('#display-name').value === 'Friend'")
+      try page.type("Ada", into: "#display-name")
+      try page.waitUntil("document.querySelector('#display-name-error').textContent === ''")
+      try waitUntil("the draft holds the name typed") {
+        try setup.get("parent.settings.draft.displayName") == .string("Ada")
+      }
+      try page.type("Friend", into: "#display-name")
+      try waitUntil("the draft holds the name typed") {
+        try setup.get("parent.settings.draft.displayName") == .string("Friend")
+      }
+    }
+    #expect(try page.text("#result") == "")
+    #expect(try Self.pageErrors(page) == .array([]))
+  }
+
+  /// A click while the daemon is down waits, visibly, and is sent once it
+  /// is back, once; then the page says nothing more of the outage.
+  @Test func aClickWhileTheDaemonRestartsIsSentOnceItIsBack() throws {
+    let api = try FakeSeedAPI()
+    let daemon = try DaemonProcess(arguments: api.daemonArguments + ["--fsync", "always"])
+    let web = try WebClientProcess(socket: daemon.socketPath)
+    let browser = try Browser(directory: daemon.directory)
+    let page = try browser.open("http://127.0.0.1:\(web.port)/#counter")
+    try page.waitUntil("document.querySelector('#screen .count')")
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '1'")
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    try page.waitUntil("document.querySelector('#connection').dataset.state === 'reconnecting'")
+    try page.waitUntil("!document.querySelector('#outage').hidden")
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.body.dataset.held === 'true'")
+    let outage = try page.text("#outage")
+    #expect(outage.contains("will be made as soon as it is back"), "\(outage)")
+    #expect(!outage.contains("/") && !outage.contains("storedaemon") && !outage.contains("sock"), "\(outage)")
+    #expect(try page.text("#screen .count") == "1")
+
+    let restarted = try DaemonProcess(reusing: daemon, arguments: api.daemonArguments + ["--fsync", "always"])
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '2'")
+    try page.waitUntil(
+      "document.body.dataset.pending === '0' && document.querySelector('#outage').hidden"
+        + " && document.querySelector('#connection').dataset.state === 'live'")
+    #expect(try page.text("#result") == "")
+    #expect(try restarted.client().get(path: "/counter/count").value == .int(2))
+    let increments = try restarted.client().log(since: nil, last: 1000).records.filter {
+      $0.summary == "counter.incrementButtonTapped"
+    }
+    #expect(increments.count == 2)
+  }
+
+  /// While an alert is shown, the rest of the page takes no click and no
+  /// focus; Escape is its cancel button.
+  @Test func anOpenAlertIsModal() throws {
+    let setup = try Setup()
+    let page = try setup.open("store")
+    try page.click(".row[data-product=\"1\"] .plus")
+    try page.waitUntil("document.querySelectorAll('.cart li').length === 1")
+    try page.click("#pay")
+    try page.waitUntil("document.querySelector('dialog.alert')?.matches(':modal')")
+    // A click on what the alert covers lands nowhere.
+    try page.click(whereDrawn: ".row[data-product=\"1\"] .plus")
+    try page.click(whereDrawn: "#tabs button[data-screen=counter]")
+    #expect(try page.evaluate("document.querySelector('#screen [data-screen=store]') !== null") == .bool(true))
+    // The keyboard's focus stays in the alert.
+    for _ in 0..<6 {
+      try page.press("Tab")
+      #expect(try page.evaluate("document.activeElement.closest('dialog.alert') !== null") == .bool(true))
+    }
+    try page.evaluate("document.querySelector('#tabs button').focus()")
+    #expect(try page.evaluate("document.activeElement.closest('dialog.alert') !== null") == .bool(true))
+    try page.press("Escape")
+    try page.waitUntil("document.querySelector('dialog.alert') === null")
+    #expect(try setup.get("cart.alert") == .null)
+    // Sends leave in order: one made behind the alert would be logged
+    // before the cancel.
+    let logged = try setup.loggedActions()
+    #expect(logged.suffix(2) == ["cart.payButtonTapped", "cart.alert.presented.cancelPurchase"], "\(logged)")
+    #expect(logged.filter { $0.contains("plusButtonTapped") }.count == 1, "\(logged)")
+    #expect(try page.text(".row[data-product=\"1\"] .quantity") == "1")
+  }
+
+  /// Opening or reloading a screen sends nothing; a person's click on a
+  /// tab sends `tabSelected`, and a page opened without a screen shows
+  /// the tab the app has selected.
+  @Test func openingAPageChangesNoState() throws {
+    let setup = try Setup()
+    let page = try setup.open("store")
+    for load in 0..<2 {
+      if load > 0 { try page.reload() }
+      try page.waitUntil(
+        "document.querySelector('#screen [data-screen=store] #load-catalog') && document.body.dataset.pending === '0'")
+      #expect(try setup.daemon.client().get().version == 0)
+    }
+    // Each in a tab of its own, closed after (a browser keeps at most six
+    // connections to a server, and each page holds its streams open).
+    for screen in ["state", "inspector", "bmi"] {
+      let other = try setup.browser.open("http://127.0.0.1:\(setup.web.port)/#\(screen)")
+      try other.waitUntil("document.body.dataset.version !== '' && document.body.dataset.pending === '0'")
+      try other.close()
+    }
+    #expect(try setup.daemon.client().get().version == 0)
+    // Without a screen in the address, the app's selected tab.
+    let plain = try setup.browser.open("http://127.0.0.1:\(setup.web.port)/")
+    try plain.waitUntil("document.querySelector('#screen [data-screen=counter]') && location.hash === '#counter'")
+
+    try plain.click("#tabs button[data-screen=store]")
+    try plain.waitUntil("document.querySelector('.products[data-status=loaded]')")
+    #expect(try setup.get("selectedTab") == .string("products"))
+    #expect(try setup.loggedActions().first == "tabSelected products")
+    let version = try setup.daemon.client().get().version
+    let again = try setup.browser.open("http://127.0.0.1:\(setup.web.port)/")
+    try again.waitUntil(
+      "document.querySelector('#screen [data-screen=store]') && location.hash === '#store'"
+        + " && document.body.dataset.pending === '0'")
+    #expect(try setup.daemon.client().get().version == version)
+  }
+
+  /// The fact about 3 is not shown beside the failure of the fact about 4.
+  @Test func aFactFromAnEarlierCountIsNotShownBesideAFailure() throws {
+    let setup = try Setup()
+    let page = try setup.open("counter")
+    for expected in 1...3 {
+      try page.click("#screen button[aria-label=increment]")
+      try page.waitUntil("document.querySelector('#screen .count').textContent === '\(expected)'")
+    }
+    try page.click("#screen button[data-action=\"counter.numberFactButtonTapped\"]")
+    try page.waitUntil("document.querySelector('#screen .fact')")
+    #expect(try page.text("#screen .fact") == FakeSeedAPI.numberFact(about: 3))
+    setup.api.setFault(.status(500), for: .numberFact)
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '4'")
+    try page.click("#screen button[data-action=\"counter.numberFactButtonTapped\"]")
+    try page.waitUntil("document.querySelector('#screen .counter .error')")
+    #expect(try page.evaluate("document.querySelector('#screen .fact')") == .null)
+    guard case .string(let error) = try setup.get("counter.errorMessage") else {
+      Issue.record("no error in the state")
+      return
+    }
+    #expect(try page.text("#screen .counter .error") == error)
+    // The state still holds the fact about 3; the page does not show it.
+    #expect(try setup.get("counter.numberFact") == .string(FakeSeedAPI.numberFact(about: 3)))
+  }
+
+  /// The words the apps' state uses for where things stand (`idle`,
+  /// `loaded`, …) are not what a person reads, on any seed screen, before
+  /// or after their loads.
+  @Test func stateWordsAreNotShownOnTheSeedScreens() throws {
+    let setup = try Setup(arguments: ["--dice-roll", "0"])
+    let page = try setup.open("counter")
+    let stateWords = [
+      "idle", "bundled", "loading", "loaded", "failed", "sending", "placed", "saving", "saved", "none", "null",
+      "undefined", "true", "false", "system", "light", "dark", "live", "reconnecting", "connecting",
+    ]
+    let find =
+      "(() => { const words = new Set(\(BrowserPage.quoted(stateWords.joined(separator: " "))).split(' ')); const found = [];"
+      + " for (const root of [document.querySelector('#screen'), document.querySelector('header')]) {"
+      + " const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);"
+      + " while (walker.nextNode()) { const text = walker.currentNode.textContent.trim();"
+      + " if (words.has(text)) found.push(text);"
+      + " for (const word of text.split(/[^A-Za-z]+/)) if (['idle', 'bundled', 'loaded'].includes(word)) found.push(text); } }"
+      + " return found; })()"
+    func check(_ screen: String) throws {
+      try page.click("#tabs button[data-screen=\(screen)]")
+      try page.waitUntil("document.querySelector('#screen [data-screen=\(screen)]')")
+      try page.waitUntil("document.body.dataset.pending === '0'")
+      #expect(try page.evaluate(find) == .array([]), "\(screen)")
+    }
+    #expect(try page.evaluate(find) == .array([]), "counter as opened")
+    try page.click("#screen button[data-action=\"counter.numberFactButtonTapped\"]")
+    try page.waitUntil("document.querySelector('#screen .fact')")
+    try check("counter")
+    try check("dice")
+    try page.click("#roll")
+    try page.waitUntil("document.querySelector('#roll-count').textContent === '1'")
+    try check("dice")
+    try check("store")
+    try page.waitUntil("document.querySelector('.products[data-status=loaded]')")
+    try page.click("#load-profile")
+    try page.waitUntil("document.querySelector('#profile')")
+    try check("store")
+    try check("bmi")
+    try check("search")
+    try check("settings")
+    try page.click("#open-settings")
+    try page.waitUntil("document.querySelector('#settings')")
+    try check("settings")
+    #expect(
+      try page.evaluate("[...document.querySelectorAll('#theme option')].map(o => o.textContent)")
+        == .array([.string("As the system"), .string("Light"), .string("Dark")]))
+    try check("inventory")
+  }
+
+  /// Each cart line shows its own price, unit price times quantity, written
+  /// as the store writes its prices.
+  @Test func aCartLineShowsItsOwnPrice() throws {
+    let setup = try Setup()
+    let page = try setup.open("store")
+    try page.click(".row[data-product=\"1\"] .plus")
+    try page.click(".row[data-product=\"1\"] .plus")
+    try page.click(".row[data-product=\"3\"] .plus")
+    try page.waitUntil(
+      "document.querySelectorAll('.cart li').length === 2"
+        + " && document.querySelector('.row[data-product=\"1\"] .quantity').textContent === '2'")
+    guard case .array(let items) = try setup.get("cart.items") else {
+      Issue.record("no items in the cart")
+      return
+    }
+    #expect(items.count == 2)
+    for item in items {
+      guard case .int(let id)? = item[path: "product", "id"], case .int(let quantity)? = item[path: "quantity"] else {
+        Issue.record("an item without an id or a quantity: \(item)")
+        continue
+      }
+      let price: Double
+      switch item[path: "product", "price"] {
+      case .double(let value)?: price = value
+      case .int(let value)?: price = Double(value)
+      default:
+        Issue.record("no price in \(item)")
+        continue
+      }
+      let expected = StorePriceFormat.dollars(price * Double(quantity))
+      #expect(try page.text(".cart li[data-product=\"\(id)\"] .subtotal") == expected)
+      #expect(try page.text(".row[data-product=\"\(id)\"] .price") == StorePriceFormat.dollars(price))
+    }
   }
 }

@@ -90,6 +90,25 @@ import Wire
     #expect(try daemon.client().get(path: "/counter/count").value == .int(0))
   }
 
+  /// A daemon that cannot be reached is 503: nothing was sent, and the
+  /// page may send it again once the daemon is back (docs/WEB.md, "While
+  /// the daemon is away").
+  @Test func aDaemonThatCannotBeReachedIs503AndNothingIsSent() throws {
+    let daemon = try DaemonProcess(arguments: ["--fsync", "always"])
+    let web = try WebClientProcess(socket: daemon.socketPath)
+    let send = #"{"type":"send","path":"counter.incrementButtonTapped"}"#
+    #expect(try web.post(send).status == 200)
+    kill(daemon.pid, SIGKILL)
+    daemon.process.waitUntilExit()
+    let away = try web.post(send)
+    #expect(away.status == 503)
+    #expect(try JSONParser.parse(away.body)[path: "code"] == .string("internal"))
+    let restarted = try DaemonProcess(reusing: daemon, arguments: ["--fsync", "always"])
+    #expect(try restarted.client().get(path: "/counter/count").value == .int(1))
+    #expect(try web.post(send).status == 200)
+    #expect(try restarted.client().get(path: "/counter/count").value == .int(2))
+  }
+
   @Test func crossSiteRequestsForeignHostsAndWrongMethodsAreRefused() throws {
     let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
     let web = try WebClientProcess(socket: daemon.socketPath)
