@@ -54,17 +54,13 @@ struct TcactlTests {
       #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
     let result = try tcactl(["send", "bmi.history.loaded", "[\(record)]", "[]"], socket: daemon.socketPath)
     #expect(result.status == 0, "\(result.error)")
-    // The record lands as written, and the history publishes its BMI and category beside it.
-    var landed = try daemon.client().get(path: "/bmi/history/records/0").value
-    guard case .object(var members) = landed, case .object(let result)? = members.removeValue(forKey: "result") else {
-      Issue.record("the record is published with its result: \(landed)")
-      return
-    }
-    landed = .object(members)
+    // The record lands as written, and the history's view publishes its BMI and category.
+    let landed = try daemon.client().get(path: "/bmi/history/records/0").value
+    let row = try daemon.client().get(path: "/bmi/history/view/rows/0").value
     // As written, its date in the state's own form, with its milliseconds.
     let written = record.replacingOccurrences(of: #""2026-11-21T09:30:00Z""#, with: #""2026-11-21T09:30:00.000Z""#)
     #expect(landed == (try JSONParser.parse(Array(written.utf8))))
-    #expect(result["category"] == .string("Normal") && result["formattedValue"] == .string("23.1"))
+    #expect(row[path: "category"] == .string("Normal") && row[path: "bmiText"] == .string("23.1"))
     let numeric = try tcactl(
       ["send", "bmi.input.saved", record.replacingOccurrences(of: #""2026-11-21T09:30:00Z""#, with: "0")],
       socket: daemon.socketPath)

@@ -65,6 +65,9 @@ public struct Counter: Reducer {
 
       case .numberFactButtonTapped:
         state.isLoading = true
+        // The fact shown was about the count when it was asked for: it goes
+        // until the one about this count arrives, not to stand beside it.
+        state.numberFact = nil
         state.errorMessage = nil
         return fetchFact(about: state.count)
 
@@ -75,9 +78,6 @@ public struct Counter: Reducer {
 
       case .numberFactFailed(let failure):
         state.isLoading = false
-        // The fact shown was about the count when it was asked for, not the
-        // one whose fact just failed: it goes, not to stand beside the failure.
-        state.numberFact = nil
         state.errorMessage = failure.sentence(about: Self.serviceName)
         return .none
 

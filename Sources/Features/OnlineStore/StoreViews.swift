@@ -33,20 +33,35 @@ extension Cart.State: PublishesView {
     /// Where the last order stands, for a person: nil when there is nothing
     /// to say.
     public let orderText: String?
+    /// Each product's quantity in the cart, by its id: what the product
+    /// rows' counters show (a row's own count is the cart's, shared, and not
+    /// in the row's JSON).
+    public let quantities: [String: Int]
   }
 
   public var view: View {
     let orderText: String? =
       switch orderStatus {
       case .idle: nil
-      case .sending: "Sending your order…"
-      case .placed(let orderID): orderID.map { "Order #\($0) placed." } ?? "Order placed."
+      case .sending: "Sending the order…"
+      case .placed(let orderID): orderID.map { "Order \($0) placed." } ?? "Order placed."
       case .failed(let message): message
       }
     return View(
       itemCount: items.reduce(0) { $0 + $1.quantity }, totalText: totalPriceText,
-      isPayEnabled: !items.isEmpty && !isSending, orderText: orderText)
+      isPayEnabled: !items.isEmpty && !isSending, orderText: orderText,
+      quantities: Dictionary(uniqueKeysWithValues: items.map { (String($0.id), $0.quantity) }))
   }
+}
+
+extension ProductRow.State: PublishesView {
+  /// A product row as the list shows it.
+  public struct View: Encodable, Equatable, Sendable {
+    /// The price, e.g. "$109.95".
+    public let priceText: String
+  }
+
+  public var view: View { View(priceText: StorePriceFormat.dollars(product.price)) }
 }
 
 extension StoreLoadStatus {

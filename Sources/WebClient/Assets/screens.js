@@ -123,11 +123,11 @@ const screens = {
           "div",
           { class: "buttons" },
           actionButton("Roll", "dice.view.rollButtonTapped", [], { disabled: dice.isRolling, id: "roll" }),
-          actionButton("Undo", "dice.view.undoLastRoll", [], { disabled: !dice.canUndo, id: "undo" }),
+          actionButton("Undo", "dice.view.undoLastRoll", [], { disabled: !dice.view.canUndo, id: "undo" }),
           actionButton("Reset", "dice.view.resetHistory", [], { disabled: dice.rollHistory.length === 0 }),
           actionButton("Full history", "dice.view.viewFullHistoryTapped"),
         ),
-        h("p", {}, "Last rolls: ", h("span", { id: "last-rolls" }, dice.lastFiveRolls.join(" ") || "no rolls yet")),
+        h("p", {}, "Last rolls: ", h("span", { id: "last-rolls" }, dice.view.lastFiveRolls.join(" ") || "no rolls yet")),
         h("p", {}, "Rolls so far: ", h("span", { id: "roll-count" }, dice.rollHistory.length)),
         message(dice.errorMessage),
         history
@@ -148,9 +148,8 @@ const screens = {
     tab: "products",
     tabs: ["products", "cart", "profile"],
     render: (state) => {
-      const quantities = new Map(state.cart.items.map((item) => [item.product.id, item.quantity]));
+      const quantities = state.cart.view.quantities;
       const rows = state.products.rows;
-      const status = state.cart.orderStatus;
       const profile = state.profile;
       return h(
         "div",
@@ -159,7 +158,7 @@ const screens = {
           "section",
           { class: "products", "data-status": caseName(state.products.status) },
           h("h3", {}, "Products"),
-          productsStatusView(state.products.status, rows.length),
+          productsStatusView(state.products, rows.length),
           h(
             "ul",
             { class: "rows" },
@@ -169,12 +168,12 @@ const screens = {
                 { class: "row", "data-product": row.product.id },
                 h("img", { src: row.product.image, alt: "", loading: "lazy" }),
                 h("span", { class: "title" }, row.product.title),
-                h("span", { class: "price" }, storeDollars(row.product.price)),
+                h("span", { class: "price" }, row.view.priceText),
                 actionButton("−", `products.rows[${row.product.id}].addToCart.minusButtonTapped`, [], {
                   "aria-label": "one fewer",
                   class: "minus",
                 }),
-                h("output", { class: "quantity" }, quantities.get(row.product.id) ?? 0),
+                h("output", { class: "quantity" }, quantities[row.product.id] ?? 0),
                 actionButton("+", `products.rows[${row.product.id}].addToCart.plusButtonTapped`, [], {
                   "aria-label": "one more",
                   class: "plus",
@@ -195,18 +194,18 @@ const screens = {
                 "li",
                 { "data-product": item.product.id },
                 `${item.quantity} × ${item.product.title} `,
-                h("span", { class: "subtotal" }, cartLineSubtotalText(item)),
+                h("span", { class: "subtotal" }, item.view.subtotalText),
                 " ",
                 actionButton("Remove", "cart.removeItem", [String(item.product.id)]),
               ),
             ),
           ),
-          h("p", {}, "Total: ", h("strong", { id: "total" }, state.cart.totalPriceText)),
+          h("p", {}, "Total: ", h("strong", { id: "total" }, state.cart.view.totalText)),
           actionButton("Pay", "cart.payButtonTapped", [], {
             id: "pay",
-            disabled: state.cart.items.length === 0 || caseName(status) === "sending",
+            disabled: !state.cart.view.isPayEnabled,
           }),
-          h("p", { id: "order-status", role: "status" }, orderText(status)),
+          h("p", { id: "order-status", role: "status" }, state.cart.view.orderText ?? ""),
           message(state.cart.errorMessage),
           alertDialog(state.cart.alert, "cart.alert"),
         ),
@@ -218,10 +217,10 @@ const screens = {
             ? h(
                 "p",
                 { id: "profile" },
-                `${profile.profile.name.firstname} ${profile.profile.name.lastname} · ${profile.profile.email}`,
+                `${profile.view.displayName} · ${profile.profile.email}`,
               )
             : null,
-          profileStatusView(profile.status, profile.profile !== null && profile.profile !== undefined),
+          profileStatusView(profile, profile.profile !== null && profile.profile !== undefined),
         ),
       );
     },
@@ -254,14 +253,15 @@ const screens = {
           h(
             "ul",
             { id: "bmi-history" },
-            bmi.history.records.map((record) =>
-              h(
+            bmi.history.records.map((record, index) => {
+              const row = bmi.history.view.rows[index];
+              return h(
                 "li",
                 {},
-                `${record.date.slice(0, 10)}: ${record.height} cm, ${record.weight} kg → ${record.result.formattedValue} (${record.result.category}) `,
+                `${row.dateText}: ${record.height} cm, ${record.weight} kg → ${row.bmiText} (${row.category}) `,
                 actionButton("Delete", "bmi.history.delete", [record.id]),
-              ),
-            ),
+              );
+            }),
           ),
         );
       }
@@ -280,9 +280,9 @@ const screens = {
           { id: "bmi-result" },
           input.result ? `BMI ${input.result.formattedValue}: ${input.result.category}` : "",
         ),
-        actionButton("Save", "bmi.input.saveButtonTapped", [], { id: "save", disabled: !input.isSaveButtonEnabled }),
-        caseName(input.saveStatus) === "saving" ? h("p", { class: "hint" }, "Saving…") : null,
-        caseName(input.saveStatus) === "failed" ? message(caseValue(input.saveStatus)) : null,
+        actionButton("Save", "bmi.input.saveButtonTapped", [], { id: "save", disabled: !input.view.isSaveButtonEnabled }),
+        caseName(input.saveStatus) === "saving" ? h("p", { class: "hint" }, input.view.saveText) : null,
+        caseName(input.saveStatus) === "failed" ? message(input.view.saveText) : null,
         alert,
       );
     },
@@ -313,7 +313,7 @@ const screens = {
         h(
           "p",
           { class: "hint", id: "search-status" },
-          search.isLoading ? "Searching…" : search.query ? `Results for “${search.query}”` : "",
+          search.view.statusText ?? (search.query ? `Results for “${search.query}”` : ""),
         ),
         search.errorMessage ? h("div", {}, message(search.errorMessage), actionButton("Retry", "search.retryButtonTapped")) : null,
         h(
@@ -438,24 +438,9 @@ function counterView(counter, prefix) {
     ),
     actionButton("Number fact", `${prefix}.numberFactButtonTapped`, [], { disabled: counter.isLoading }),
     counter.isLoading ? h("p", { class: "hint" }, "Fetching a fact…") : null,
-    counterFactShown(counter) ? h("p", { class: "fact" }, counterFactShown(counter)) : null,
+    counter.numberFact ? h("p", { class: "fact" }, counter.numberFact) : null,
     message(counter.errorMessage),
   );
-}
-
-function orderText(status) {
-  switch (caseName(status)) {
-    case "sending":
-      return "Sending the order…";
-    case "placed": {
-      const id = caseValue(status)?.orderID;
-      return id === null || id === undefined ? "Order placed." : `Order ${id} placed.`;
-    }
-    case "failed":
-      return `The order failed: ${caseValue(status)}`;
-    default:
-      return "";
-  }
 }
 
 /** The add or edit form of an item, its actions under `prefix`. */
@@ -489,7 +474,7 @@ function stackScreen(element, inventory) {
   if (caseName(element.state) === "edit") {
     return h("div", {}, itemForm(element.state.edit, `${prefix}.edit`), back);
   }
-  const item = inventory.items.find((candidate) => candidate.id === element.state.detail.itemID);
+  const item = inventory.view.path.find((screen) => screen.id === element.id)?.item ?? null;
   return h(
     "div",
     { class: "sheet" },
@@ -503,7 +488,8 @@ function stackScreen(element, inventory) {
 /** What the product list says of its catalog: nothing once the live one
  * is shown; otherwise where the rows come from and a button to load it,
  * the load under way, or why it failed with a button to try again. */
-function productsStatusView(status, rowCount) {
+function productsStatusView(products, rowCount) {
+  const status = products.status;
   switch (caseName(status)) {
     case "idle":
       return rowCount === 0
@@ -517,12 +503,12 @@ function productsStatusView(status, rowCount) {
         actionButton("Load the latest catalog", "products.fetchProducts", [], { id: "load-catalog" }),
       );
     case "loading":
-      return h("p", { class: "hint" }, "Loading the catalog…");
+      return h("p", { class: "hint" }, products.view.statusText);
     case "failed":
       return h(
         "div",
         {},
-        message(caseValue(status)),
+        message(products.view.statusText),
         actionButton("Try again", "products.fetchProducts", [], { id: "load-catalog" }),
       );
     default:
@@ -532,12 +518,12 @@ function productsStatusView(status, rowCount) {
 
 /** What the profile section says besides the profile: a button to load it,
  * the load under way, or why it failed with a button to try again. */
-function profileStatusView(status, hasProfile) {
-  switch (caseName(status)) {
+function profileStatusView(profile, hasProfile) {
+  switch (caseName(profile.status)) {
     case "loading":
-      return h("p", { class: "hint" }, "Loading the profile…");
+      return h("p", { class: "hint" }, profile.view.statusText);
     case "failed":
-      return h("div", {}, message(caseValue(status)), actionButton("Try again", "profile.fetchProfile"));
+      return h("div", {}, message(profile.view.statusText), actionButton("Try again", "profile.fetchProfile"));
     case "loaded":
       return null;
     default:
@@ -545,29 +531,3 @@ function profileStatusView(status, hasProfile) {
   }
 }
 
-// Values the page derives from the state, one function each, until the
-// app publishes them beside its state (issue 41, item 6: the features'
-// view values); each is then read from there instead.
-
-/** The number fact to show beside the count, or null: the fact is the
- * answer to the last request only when no request is under way and the
- * last one did not fail; otherwise it is about an earlier count. */
-function counterFactShown(counter) {
-  if (counter.isLoading || counter.errorMessage) return null;
-  return counter.numberFact ?? null;
-}
-
-/** A cart line's own price: its unit price times its quantity (the
- * feature's `CartItem.subtotal`), as the store writes prices. */
-function cartLineSubtotalText(item) {
-  return storeDollars(item.product.price * item.quantity);
-}
-
-/** A dollar amount as the store writes prices: rounded to the cent, always
- * two decimals, "$66.90" (the feature's `StorePriceFormat.dollars`). */
-function storeDollars(amount) {
-  const cents = Math.sign(amount) * Math.round(Math.abs(amount) * 100);
-  const magnitude = Math.abs(cents);
-  const fraction = magnitude % 100;
-  return `${cents < 0 ? "-" : ""}$${Math.floor(magnitude / 100)}.${fraction < 10 ? "0" : ""}${fraction}`;
-}

@@ -31,7 +31,7 @@ import Testing
     cart.orderStatus = .sending
     json = try CanonicalJSON.value(of: cart)
     #expect(value(json, "view", "isPayEnabled") == .bool(false))
-    #expect(value(json, "view", "orderText") == .string("Sending your order…"))
+    #expect(value(json, "view", "orderText") == .string("Sending the order…"))
   }
 
   @Test func theProfileAndTheListSayWhatALoadIsInWords() throws {

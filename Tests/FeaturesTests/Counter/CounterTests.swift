@@ -131,4 +131,20 @@ import Testing
     store.send(.recovered)
     store.expectInFlight([])
   }
+
+  /// The fact about 3 is not shown while the one about 4 is fetched, nor
+  /// beside its failure.
+  @Test func aFactAboutAnEarlierCountGoesWhenAnotherIsAskedFor() {
+    let store = TestStore(initialState: Counter.State(count: 4, numberFact: "3 is a prime.")) { Counter() }
+    store.send(.numberFactButtonTapped) {
+      $0.isLoading = true
+      $0.numberFact = nil
+    }
+    let failure = EffectFailure(.connection, "connection refused")
+    store.respond(to: store.inFlight[0].id, with: .failure(failure))
+    store.receive(.numberFactFailed(failure)) {
+      $0.isLoading = false
+      $0.errorMessage = "Could not connect to the number facts service."
+    }
+  }
 }

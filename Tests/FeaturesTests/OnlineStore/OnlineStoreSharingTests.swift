@@ -95,7 +95,7 @@ import Testing
     #expect(
       JSONPatch.diff(from: before, to: after).map(\.path.description) == [
         "/cart/items/0/quantity", "/cart/items/0/view/subtotal", "/cart/items/0/view/subtotalText",
-        "/cart/totalPrice", "/cart/view/itemCount", "/cart/view/totalText",
+        "/cart/totalPrice", "/cart/view/itemCount", "/cart/view/quantities/3", "/cart/view/totalText",
       ])
     guard case .object(let members) = after, case .object(let cart)? = members["cart"],
       case .object(let products)? = members["products"], case .array(let rows)? = products["rows"],
