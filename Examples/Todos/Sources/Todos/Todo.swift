@@ -12,15 +12,9 @@ public struct Todo: Reducer {
     /// Drawn from the `uuid` dependency when the row is added.
     public let id: UUID
     /// What is to be done, as typed.
-    public var title: String
+    public var title = ""
     /// Whether it is done.
-    public var isComplete: Bool
-
-    public init(id: UUID, title: String = "", isComplete: Bool = false) {
-      self.id = id
-      self.title = title
-      self.isComplete = isComplete
-    }
+    public var isComplete = false
   }
 
   public enum Action: Equatable, Sendable, Codable, BindableAction {
@@ -34,8 +28,6 @@ public struct Todo: Reducer {
       if case .binding(let action) = self { action } else { nil }
     }
   }
-
-  public init() {}
 
   public var body: some Reducer<State, Action> {
     BindingReducer()

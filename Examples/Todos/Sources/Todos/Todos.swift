@@ -23,17 +23,11 @@ import FoundationEssentials
 public struct Todos: Reducer {
   public struct State: Equatable, Sendable, Codable {
     /// Which rows are shown.
-    public var filter: Filter
+    public var filter: Filter = .all
     /// Every row, newest first, completed ones moved down.
-    public var todos: IdentifiedArrayOf<Todo.State>
+    public var todos: IdentifiedArrayOf<Todo.State> = []
     /// The last export of the list to a file (``Export``).
-    public var export: Export.Status
-
-    public init(filter: Filter = .all, todos: IdentifiedArrayOf<Todo.State> = [], export: Export.Status = .idle) {
-      self.filter = filter
-      self.todos = todos
-      self.export = export
-    }
+    public var export: Export.Status = .idle
 
     /// The rows ``filter`` shows, in list order.
     public var filteredTodos: IdentifiedArrayOf<Todo.State> {
@@ -170,6 +164,11 @@ public struct Todos: Reducer {
   private func sortLater() -> Effect<Action> {
     .debounce(id: CancelID.todoCompletion, for: Self.sortDelay, send: .sortCompletedTodos)
   }
+}
+
+extension Todos {
+  /// An empty list, as the daemon first serves it.
+  public static let emptyList = State()
 }
 
 extension Todos: RecoverableFeature {

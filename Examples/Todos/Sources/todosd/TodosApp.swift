@@ -12,7 +12,7 @@ enum TodosApp: HostedApp {
 
   static func makeRoot() -> Todos { Todos() }
 
-  static var initialState: Todos.State { Todos.State() }
+  static var initialState: Todos.State { Todos.emptyList }
 
   /// `todos-export` is installed beside `todosd`; `--worker export=PATH`
   /// points the daemon at another copy (the tests, a checkout).

@@ -97,8 +97,8 @@ struct TodosDaemonTests {
     #expect(log.output.contains(#""inputs":{"uuid":["#), "row ids are recorded: \(log.output)")
     let file = daemon.directory.appendingPathComponent("session.jsonl").path
     try log.output.write(toFile: file, atomically: true, encoding: .utf8)
-    assertReplays(logFile: file, reducer: Todos(), initialState: Todos.State())
-    assertReplays(stateDirectory: daemon.stateDirectory, reducer: Todos(), initialState: Todos.State())
+    assertReplays(logFile: file, reducer: Todos(), initialState: Todos.emptyList)
+    assertReplays(stateDirectory: daemon.stateDirectory, reducer: Todos(), initialState: Todos.emptyList)
 
     let verify = try daemon.run("todosd", ["verify", "--state-dir", daemon.stateDirectory])
     #expect(verify.status == 0, "\(verify.output)")

@@ -14,7 +14,7 @@ import Todos
     .appendingPathComponent("Recordings/session.jsonl").path
 
   @Test func theRecordedSessionReplays() {
-    assertReplays(logFile: Self.session, reducer: Todos(), initialState: Todos.State())
+    assertReplays(logFile: Self.session, reducer: Todos(), initialState: Todos.emptyList)
   }
 
   /// The test would catch a changed rule: new rows at the bottom instead of
@@ -33,7 +33,7 @@ import Todos
       typealias Action = Todos.Action
     }
     withKnownIssue {
-      assertReplays(logFile: Self.session, reducer: RowsAtTheBottom(), initialState: Todos.State())
+      assertReplays(logFile: Self.session, reducer: RowsAtTheBottom(), initialState: Todos.emptyList)
     } matching: { issue in
       let text = issue.comments.map(\.rawValue).joined(separator: "\n")
       return text.contains(#"Version 2, "addTodoButtonTapped", does not replay as recorded."#)
