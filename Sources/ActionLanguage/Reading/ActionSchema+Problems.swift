@@ -38,7 +38,11 @@ extension ActionSchema {
       guard let body else { return nil }
       let keys = actionCase.arguments.map(\.codingKey)
       guard let values = EnumCaseJSON.values(body, isValueName: actionCase.isValueName) else { return nil }
-      if !casesOnly, let extra = values.keys.first(where: { !keys.contains($0) }) {
+      // `{"_0":…,"x":1}` reads as one value, the whole object; the `_0` in it
+      // says it was meant as the case's values, one of them misspelt.
+      let written: [String] =
+        if case .object(let members) = body, members["_0"] != nil { Array(members.keys) } else { Array(values.keys) }
+      if !casesOnly, let extra = written.first(where: { !keys.contains($0) }) {
         let expected = keys.isEmpty ? "no values" : "only \(keys.map { "'\($0)'" }.joined(separator: ", "))"
         return "unexpected member '\(extra)' in \(path.joined(separator: ".")), which takes \(expected)"
       }
@@ -51,6 +55,7 @@ extension ActionSchema {
         guard let (_, elementAction) = ActionRenderer.element(inner) else { return nil }
         (schema, json) = (element.schema, elementAction)
       case .stack(let element, let operations):
+        if !casesOnly, let extra = Self.unexpectedElementMember(in: inner, path: path) { return extra }
         if let (_, elementAction) = ActionRenderer.element(inner) {
           (schema, json) = (element.schema, elementAction)
         } else if let (name, _) = EnumCaseJSON.split(inner), operations.schema.actionCase(named: name) != nil {

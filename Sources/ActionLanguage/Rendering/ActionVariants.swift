@@ -22,7 +22,7 @@ public struct ActionVariants: Sendable {
   /// value left out beside it written `null`.
   public var equivalent: [(ActionInput, ActionInput, note: String)] = []
   /// Inputs that must be refused, each with what is wrong with it: a value
-  /// left out, `null`, of the wrong type or nested too deep, a word or a
+  /// left out, `null`, of the wrong type or an array nested 600 deep, a word or a
   /// member too many, a case or field the schema lacks.
   public var malformed: [(ActionInput, note: String)] = []
 }

@@ -11,10 +11,15 @@ public struct ActionSchema: Sendable {
   /// that is not an enum case, a case described twice. ``allProblems`` walks
   /// the levels below too.
   public let problems: [ActionSchemaProblem]
+  /// Action types this one is made from beyond its cases' values: a
+  /// presentation's child, whose own description ``allProblems`` must check
+  /// even when it gave no case to present.
+  let nested: [ActionSchemaReference]
 
-  init(cases: [ActionCase], problems: [ActionSchemaProblem] = []) {
+  init(cases: [ActionCase], problems: [ActionSchemaProblem] = [], nested: [ActionSchemaReference] = []) {
     self.cases = cases
     self.problems = problems
+    self.nested = nested
   }
 
   /// The schema of `Action`, each case read from its sample (``CaseProbe``).
@@ -40,7 +45,7 @@ public struct ActionSchema: Sendable {
     if cases.isEmpty && problems.isEmpty {
       problems.append(ActionSchemaProblem(typeName: typeName, "no case is described"))
     }
-    self.init(cases: cases, problems: problems)
+    self.init(cases: cases, problems: problems, nested: (Action.self as? any NestsActions.Type)?.nestedActions ?? [])
   }
 
   /// The case named `name`, if the enum has one.
@@ -83,10 +88,9 @@ extension ActionSchema {
     var visited = Set<ObjectIdentifier>()
     func walk(_ schema: ActionSchema) {
       problems += schema.problems
-      for argument in schema.cases.flatMap(\.arguments) {
-        for reference in argument.value.references where visited.insert(reference.typeID).inserted {
-          walk(reference.schema)
-        }
+      let references = schema.cases.flatMap(\.arguments).flatMap(\.value.references) + schema.nested
+      for reference in references where visited.insert(reference.typeID).inserted {
+        walk(reference.schema)
       }
     }
     walk(self)
@@ -105,4 +109,10 @@ extension ValueSchema {
     default: []
     }
   }
+}
+
+/// An action type made from others in a way its cases may not show (a
+/// presentation's child, when it describes no case to present).
+protocol NestsActions {
+  static var nestedActions: [ActionSchemaReference] { get }
 }

@@ -142,10 +142,13 @@ private struct ProbeContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     let json = values[key.stringValue]
     let schema = ValueSchema.derived(for: T.self, example: json)
     probe.arguments.append(ActionArgument(codingKey: key.stringValue, value: optional ? .optional(schema) : schema))
-    guard let json, json != .null else {
+    guard let json else {
       if optional { return nil }
       throw ProbeFailure("the sample has no value for '\(key.stringValue)'")
     }
+    // A value of a type that is itself written `null` (a JSON value) decodes
+    // from it; an optional's `null` is its `nil`.
+    if optional && json == .null { return nil }
     return try json.decode(T.self)
   }
 

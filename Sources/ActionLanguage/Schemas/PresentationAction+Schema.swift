@@ -3,6 +3,10 @@ import ComposableCore
 extension PresentationAction: DescribedValue where Action: DescribedAction {}
 extension PresentationAction: ActionPathDescribable where Action: DescribedAction {}
 
+extension PresentationAction: NestsActions where Action: DescribedAction {
+  static var nestedActions: [ActionSchemaReference] { [ActionSchemaReference(Action.self)] }
+}
+
 extension PresentationAction: DescribedAction where Action: DescribedAction {
   /// `presented` goes on with the child's actions; `dismiss` closes it:
   /// `dice.destination.presented.history.closeButtonTapped`, `dice.destination.dismiss`.

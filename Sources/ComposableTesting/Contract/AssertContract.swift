@@ -21,8 +21,9 @@ import Testing
 ///   same JSON, as do the other spellings of it (the long JSON form, an
 ///   optional value written `null` or left out);
 /// - every malformed spelling is refused with a message, never taken and
-///   never a crash: a value left out, `null`, of the wrong type or nested
-///   too deep, a word or a member too many, a case or field the schema
+///   never a crash: a value left out, `null`, of the wrong type or an array
+///   nested 600 deep in its place, a word or a member too many, a case or
+///   field the schema
 ///   lacks (``ActionSchema/variants(of:)``);
 /// - an internal case is found internal in its JSON, so the daemon refuses
 ///   it from clients.

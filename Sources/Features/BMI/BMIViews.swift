@@ -64,12 +64,17 @@ extension BMIHistory.State: PublishesView {
   /// `date` as "14 Nov 2023, 22:13 UTC": the same on every machine, whatever
   /// its locale and time zone, as the daemon publishes it to every client.
   static func personDate(_ date: Date) -> String {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-    let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
+    let parts = utcCalendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
     let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
     let month = months[max(0, min(11, (parts.month ?? 1) - 1))]
     func twoDigits(_ value: Int?) -> String { value.map { $0 < 10 ? "0\($0)" : "\($0)" } ?? "00" }
     return "\(parts.day ?? 1) \(month) \(parts.year ?? 1970), \(twoDigits(parts.hour)):\(twoDigits(parts.minute)) UTC"
   }
 }
+
+/// The Gregorian calendar in UTC, whatever the machine's time zone.
+private let utcCalendar: Calendar = {
+  var calendar = Calendar(identifier: .gregorian)
+  calendar.timeZone = .gmt
+  return calendar
+}()

@@ -50,7 +50,7 @@ extension Cart.State: PublishesView {
     return View(
       itemCount: items.reduce(0) { $0 + $1.quantity }, totalText: totalPriceText,
       isPayEnabled: !items.isEmpty && !isSending, orderText: orderText,
-      quantities: Dictionary(uniqueKeysWithValues: items.map { (String($0.id), $0.quantity) }))
+      quantities: Dictionary(items.map { (String($0.id), $0.quantity) }, uniquingKeysWith: +))
   }
 }
 

@@ -71,7 +71,14 @@ public enum JSONValueEncoder {
       )
     }
     cache.commit()
-    return json
+    return try withView(of: value, json, path: .root)
+  }
+
+  /// `json`, the object `value` encoded to, with its view as the member
+  /// `view` when `value` publishes one (``PublishesView``): for a document
+  /// assembled from parts, whose root the encoder does not see whole.
+  public static func withView<T: Encodable>(of value: T, _ json: JSONValue) throws -> JSONValue {
+    try withView(of: value, json, path: .root)
   }
 
   /// The JSON of `value` as the member `key` of an object holds it (a
@@ -111,13 +118,19 @@ public enum JSONValueEncoder {
       return try number(text: decimal.description, path: path)
     }
     if T.self == JSONValue.self, let json = value as? JSONValue { return plain(json) }
-    if let cache, isElementwise(T.self), let array = value as? any ElementwiseEncodable {
+    let traits = Traits.of(T.self)
+    if let cache, traits.isElementwise, let array = value as? any ElementwiseEncodable {
       return try array.encodeElements(path: path, cache: cache)
     }
     let encoder = ValueEncoder(path: path, memberCache: cache, omitsNil: omitsNil)
     try value.encode(to: encoder)
     guard let json = encoder.finish() else { return nil }
-    guard publishesView(T.self), let viewed = value as? any PublishesView else { return json }
+    return traits.publishesView ? try withView(of: value, json, path: path) : json
+  }
+
+  /// `json` with `value`'s view added, when `value` publishes one.
+  private static func withView<T: Encodable>(of value: T, _ json: JSONValue, path: CodingPath) throws -> JSONValue {
+    guard Traits.of(T.self).publishesView, let viewed = value as? any PublishesView else { return json }
     return try adding(viewed, to: json, path: path)
   }
 
@@ -130,35 +143,29 @@ public enum JSONValueEncoder {
     return .object(members)
   }
 
-  /// Whether values of `type` publish a view, kept per type as
-  /// ``isElementwise(_:)``'s answers are: asked for every value encoded
-  /// through its own `encode(to:)`.
-  private static func publishesView<T>(_ type: T.Type) -> Bool {
-    let id = ObjectIdentifier(type)
-    if let known = viewTypes.withLock({ $0[id] }) { return known }
-    let answer = type is any PublishesView.Type
-    viewTypes.withLock { $0[id] = answer }
-    return answer
+  /// What the encoder needs to know of a type beyond its `encode(to:)`,
+  /// found once per type and kept: asked for every value encoded through
+  /// its own `encode(to:)`, and the runtime's own conformance check scans
+  /// every conformance in the program when its cache misses, which it did
+  /// for some types on every call, thousands of instructions each time.
+  private struct Traits {
+    /// Whether values encode element by element (an array, a chunked
+    /// array), which a cache compares one by one.
+    let isElementwise: Bool
+    /// Whether values publish a view (``PublishesView``).
+    let publishesView: Bool
+
+    static func of<T>(_ type: T.Type) -> Traits {
+      let id = ObjectIdentifier(type)
+      if let known = known.withLock({ $0[id] }) { return known }
+      let traits = Traits(
+        isElementwise: type is any ElementwiseEncodable.Type, publishesView: type is any PublishesView.Type)
+      known.withLock { $0[id] = traits }
+      return traits
+    }
+
+    private static let known = Mutex<[ObjectIdentifier: Traits]>([:])
   }
-
-  /// ``publishesView(_:)``'s answers, by type.
-  private static let viewTypes = Mutex<[ObjectIdentifier: Bool]>([:])
-
-  /// Whether values of `type` encode element by element (an array, a
-  /// chunked array). Asked for every value encoded with a cache, so the
-  /// answer is kept per type: the runtime's own check scans every
-  /// conformance in the program when its cache misses, which it did for
-  /// some types on every call, thousands of instructions each time.
-  private static func isElementwise<T>(_ type: T.Type) -> Bool {
-    let id = ObjectIdentifier(type)
-    if let known = elementwiseTypes.withLock({ $0[id] }) { return known }
-    let answer = type is any ElementwiseEncodable.Type
-    elementwiseTypes.withLock { $0[id] = answer }
-    return answer
-  }
-
-  /// ``isElementwise(_:)``'s answers, by type.
-  private static let elementwiseTypes = Mutex<[ObjectIdentifier: Bool]>([:])
 
   /// `value` as its own `encode(to:)` writes it here, without a container
   /// per value: an action carrying a large JSON value (a binding's) is

@@ -18,9 +18,10 @@ extension JSONPatch {
   ///   surviving element at its final index. Otherwise elements are compared
   ///   position by position, and the surplus is removed (from the end) or added
   ///   (by index, never `-`, so that every path names one position).
-  /// - when that would touch more elements (each added, removed, moved or
-  ///   changed element counted once, however many operations its change
-  ///   takes) than the new array has (and more than one), a single `replace`
+  /// - when that would touch more elements (each element added, removed or
+  ///   moved counted once, and once more if its contents also changed,
+  ///   however many operations that change takes) than the new array has
+  ///   (and more than one), a single `replace`
   ///   of the whole array is sent instead: clearing 10,000 items is one
   ///   operation, not 10,000, and changing two members of a one-element
   ///   array stays two small operations; and an element (an object) whose

@@ -251,10 +251,13 @@ final class FuzzRun: Sendable {
       } catch .rejected(let code, let message)
         where !message.isEmpty && (code == .invalidAction || (!send.isValid && code == .invalidJSON))
       {
-        if send.isValid {
+        if !send.isValid {
+          schemaRefused.add(1, ordering: .relaxed)
+        } else if message.contains(" was not applied: ") {
+          // The feature dropped it for the state it found (nothing to dismiss).
           schemaRefusedValid.add(1, ordering: .relaxed)
         } else {
-          schemaRefused.add(1, ordering: .relaxed)
+          schemaFailures.withLock { $0.append("\(send.note) was refused: \(message): \(Self.excerpt(send.input))") }
         }
       } catch {
         if !stopped.load(ordering: .relaxed) {

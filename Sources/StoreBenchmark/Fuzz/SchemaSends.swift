@@ -10,9 +10,15 @@ import Wire
 /// case the daemon does not have.
 ///
 /// A valid send must be acknowledged, or refused by the feature for the
-/// state it finds (`invalid_action`: nothing presented to dismiss, no row
-/// with that id); a near-valid one must be refused with `invalid_action`
-/// and a message, never taken.
+/// state it finds (`invalid_action` for a dropped action: nothing presented
+/// to dismiss, no row with that id); a near-valid one must be refused with
+/// `invalid_action` and a message, never taken.
+///
+/// It works from the listing alone, as a client in another language would,
+/// rather than from the app's Swift types, so that it can fuzz any hosted
+/// app's daemon and checks that the listing is enough to write valid and
+/// invalid actions; ``ActionVariants`` is the same idea from the types, for
+/// the conformance check.
 struct SchemaSends {
   /// One send, and whether the daemon may take it.
   struct Send {
@@ -30,7 +36,8 @@ struct SchemaSends {
     let ids: [JSONValue]
   }
 
-  let entries: [Entry]
+  /// Each listed action's sends, valid ones first, and how many are valid.
+  let sends: [(all: [Send], valid: Int)]
   var random: SplitMix64
 
   /// The sends for the entries of an `actions` answer (with `all`, so that
@@ -56,19 +63,21 @@ struct SchemaSends {
         entries.append(Entry(path: path, json: json, arguments: arguments, ids: ids))
       }
     }
-    self.entries = entries
+    self.sends = entries.map { entry in
+      let all = Self.sends(of: entry)
+      let valid = all.filter(\.isValid)
+      return (valid + all.filter { !$0.isValid }, valid.count)
+    }
     self.random = random
   }
 
   /// The next send: a valid one about a third of the time.
   mutating func next() -> Send? {
-    guard !entries.isEmpty else { return nil }
-    let entry = entries[random.below(entries.count)]
-    let sends = Self.sends(of: entry)
-    let valid = sends.filter(\.isValid)
-    if random.below(3) == 0, !valid.isEmpty { return valid[random.below(valid.count)] }
-    let spoilt = sends.filter { !$0.isValid }
-    return spoilt.isEmpty ? nil : spoilt[random.below(spoilt.count)]
+    guard !sends.isEmpty else { return nil }
+    let (all, valid) = sends[random.below(sends.count)]
+    if random.below(3) == 0, valid > 0 { return all[random.below(valid)] }
+    guard all.count > valid else { return nil }
+    return all[valid + random.below(all.count - valid)]
   }
 
   /// Every send of `entry`.
@@ -103,7 +112,7 @@ struct SchemaSends {
         sends.append(
           Send(input: .json(filled(replaced)), isValid: false, note: "\(what) as \(CanonicalJSON.text(wrong))"))
       }
-      replaced[index] = (0..<600).reduce(JSONValue.int(1)) { inner, _ in .array([inner]) }
+      replaced[index] = Self.deeplyNested
       sends.append(Send(input: .json(filled(replaced)), isValid: false, note: "\(what) nested 600 deep"))
       if !optional {
         sends.append(
@@ -158,8 +167,11 @@ struct SchemaSends {
     return .string("none-of-these")
   }
 
+  /// Arrays nested deeper than the daemon reads, around a number.
+  private static let deeplyNested = (0..<600).reduce(JSONValue.int(1)) { inner, _ in .array([inner]) }
+
   /// `template` with each placeholder replaced by its value; a `nil`
-  /// argument leaves its member out.
+  /// argument is `null`.
   private static func fill(_ template: JSONValue, arguments: [JSONValue?], ids: [JSONValue]) -> JSONValue {
     switch template {
     case .object(let members):

@@ -136,6 +136,10 @@ extension StateDocumentEncoder {
       last.caches[key] = cache
       document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
     }
+    // A root that publishes a view derives it from its parts, some changed.
+    if encoded > 0, case .object(let viewed) = try JSONValueEncoder.withView(of: state.pointee, .object(document)) {
+      document = viewed
+    }
     last.document = document
     holder.last = last
     counts.encodedParts = encoded

@@ -67,19 +67,13 @@ import Wire
     assertContract(of: AppFeature.self, states: [AppFeature.State()])
   }
 
-  /// Every described enum is reached from the root, and each of its cases
-  /// has a sample among the paths.
-  @Test func everyDescribedEnumIsReachedWithEveryCase() throws {
+  /// Every action enum of the seed apps is reached from the root's schema.
+  @Test func everyDescribedEnumIsReached() throws {
     var checked = Set<String>()
     var pending = [ActionSchemaReference(AppFeature.Action.self)]
     while let reference = pending.popLast() {
       guard checked.insert(reference.typeName).inserted else { continue }
-      let schema = reference.schema
-      let samples = schema.samples
-      for actionCase in schema.cases {
-        #expect(
-          samples.contains { Self.firstStep(of: $0.entry.path) == actionCase.name },
-          "\(reference.typeName).\(actionCase.name) has no sample")
+      for actionCase in reference.schema.cases {
         for argument in actionCase.arguments {
           switch argument.value.kind {
           case .action(let nested): pending.append(nested)
@@ -230,9 +224,5 @@ import Wire
     ] {
       #expect(usages.contains(recovered), "\(recovered)")
     }
-  }
-
-  private static func firstStep(of path: String) -> Substring {
-    path.prefix { $0 != "." && $0 != "[" }
   }
 }
