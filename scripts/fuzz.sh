@@ -7,10 +7,10 @@
 #   bash scripts/fuzz.sh                   # 10 minutes of a release build, 4 fuzzing connections
 #   bash scripts/fuzz.sh --minutes 1       # a shorter run
 #   bash scripts/fuzz.sh --seed 7          # another sequence of frames
-#   bash scripts/fuzz.sh --debug --actions-only --minutes 1 --seed 41
+#   bash scripts/fuzz.sh --debug --actions-only --no-latency-target --minutes 1 --seed 41
 #                                          # what CI runs: a debug build (assertions on),
-#                                          # the app's actions only
-#   bash scripts/fuzz.sh --debug --actions-only --todos
+#                                          # the app's actions only, timing reported only
+#   bash scripts/fuzz.sh --debug --actions-only --no-latency-target --todos
 #                                          # the same against Examples/Todos' todosd (built
 #                                          # there first: cd Examples/Todos && swift build)
 #

@@ -47,13 +47,18 @@ struct BenchOptions {
   /// `--worker KIND=PATH` for the fuzzed daemon: where an app's own
   /// worker is, when not beside the daemon (Examples/Todos' export worker).
   var fuzzWorkers: [String] = []
+  /// Whether the fuzz run's timing is reported without failing the run
+  /// (`--no-latency-target`): CI's runs, on a debug build on a machine
+  /// doing other work, check what the daemon answers; the release run
+  /// checks how fast.
+  var fuzzJudgesLatency = true
 
   static let usage = """
     usage: storedaemon-bench [--smoke] [--seconds S] [--only a,b,…] [--markdown FILE]
                              [--redis-server PATH | --no-redis] [--etcd PATH | --no-etcd]
                              [--binaries DIR] [--directory DIR]
            storedaemon-bench --fuzz [--minutes M] [--connections N] [--seed S] [--daemon NAME] [--actions-only]
-                             [--worker KIND=PATH]
+                             [--worker KIND=PATH] [--no-latency-target]
                              [--binaries DIR] [--directory DIR]
 
     Measures storedaemon beside Redis and a raw AF_UNIX ping-pong, in one run,
@@ -83,11 +88,15 @@ struct BenchOptions {
                            app's, such as todosd
       --actions-only       send only the app's actions, valid and spoilt, not the hostile frames
       --worker KIND=PATH   passed on to the fuzzed daemon: an app's own worker (repeatable)
+      --no-latency-target  report the client's p99 and the watchdog's longest gap without
+                           failing the run on them (CI's debug runs)
     """
 
   /// The options `--help` lists.
   static let options: [ArgumentParser.Option] =
-    ["--smoke", "--fuzz", "--actions-only", "--no-redis", "--no-etcd"].map { ArgumentParser.Option($0) }
+    ["--smoke", "--fuzz", "--actions-only", "--no-latency-target", "--no-redis", "--no-etcd"].map {
+      ArgumentParser.Option($0)
+    }
     + [ArgumentParser.Option("--help", "-h")]
     + [
       "--seconds", "--only", "--minutes", "--connections", "--seed", "--daemon", "--worker", "--markdown",
@@ -128,6 +137,7 @@ struct BenchOptions {
         only = Set(names)
       case .option("--fuzz", _): fuzz = true
       case .option("--actions-only", _): fuzzActionsOnly = true
+      case .option("--no-latency-target", _): fuzzJudgesLatency = false
       case .option("--worker", let text?): fuzzWorkers.append(text)
       case .option("--minutes", let text?):
         guard let parsed = Double(text), parsed > 0 else {

@@ -17,7 +17,7 @@ do {
     let run = FuzzRun(
       minutes: options.fuzzMinutes, connections: options.fuzzConnections, seed: options.fuzzSeed,
       daemonName: options.fuzzDaemon, actionsOnly: options.fuzzActionsOnly,
-      daemonArguments: options.fuzzWorkers.flatMap { ["--worker", $0] })
+      daemonArguments: options.fuzzWorkers.flatMap { ["--worker", $0] }, judgesLatency: options.fuzzJudgesLatency)
     let passed = try run.run(benchmark: benchmark)
     benchmark.removeDirectories()
     exit(passed ? 0 : 1)
