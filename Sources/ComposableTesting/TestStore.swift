@@ -75,10 +75,6 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
     self.state = initialState
     self.creationLocation = sourceLocation
     self.store = Store(initialState: initialState, reducer: reducer(), executor: executor, dependencies: dependencies)
-    store.didReduce = { [unowned self] _, action, state in
-      self.reduced.append((action, state))
-      self.contractProblems += StepContract.problems(action: action, state: state)
-    }
   }
 
   deinit {
@@ -104,7 +100,11 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
       state = received.last!.state
       received.removeAll()
     }
-    run(sourceLocation) { store.send(action) }
+    run(sourceLocation) {
+      store.reduce(action)
+      note(action)
+      reduceWaitingActions()
+    }
     guard !reduced.isEmpty else { return }
     let first = reduced.removeFirst()
     received.append(contentsOf: reduced)
@@ -207,7 +207,10 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
 
   /// Cancels every request in flight without checking them.
   public func skipInFlightEffects() {
-    for request in store.inFlight { store.cancel(request: request.id) }
+    for request in store.inFlight {
+      store.cancel(request: request.id)
+      reduceWaitingActions()
+    }
     reduced.removeAll()
   }
 
@@ -240,9 +243,26 @@ public final class TestStore<R: Reducer> where R.State: Equatable, R.Action: Equ
   // MARK: Helpers
 
   private func deliver(_ reply: EffectReply, to id: EffectID, _ sourceLocation: Testing.SourceLocation) {
-    run(sourceLocation) { store.deliver(reply, to: id) }
+    run(sourceLocation) {
+      store.receive(reply, for: id)
+      reduceWaitingActions()
+    }
     received.append(contentsOf: reduced)
     reduced.removeAll()
+  }
+
+  /// Steps the store as the daemon does (``Store/reduceNext(_:)``) until
+  /// nothing waits, noting each action reduced.
+  private func reduceWaitingActions() {
+    while store.reduceNext({ _, action, _ in note(action) }) {}
+  }
+
+  /// Notes an action the store just reduced, with the state after it, and
+  /// what it broke of the contract.
+  private func note(_ action: R.Action) {
+    let state = store.state
+    reduced.append((action, state))
+    contractProblems += StepContract.problems(action: action, state: state)
   }
 
   private func check(

@@ -171,14 +171,14 @@ extension JournalReplay {
   /// same JSON, the recorded one.
   private struct Run {
     let replay: JournalReplay
-    let reduceAction: (inout R.State, R.Action) -> Effect<R.Action>
+    /// Stepped as the daemon steps its own, without effects.
+    let store: Store<R>
     let playback = InputPlayback()
-    let values: DependencyValues
     let cache = JSONMemberCache()
     /// Whether each version is compared with its record (verify), or the
     /// two sides go their own ways (what-if).
     let comparing: Bool
-    var state: R.State
+    var state: R.State { store.state }
     /// The JSON of `state`, as the daemon encodes it.
     var document: JSONValue
     /// The recorded state, when it is not `document`: recorded in another
@@ -191,8 +191,6 @@ extension JournalReplay {
 
     init(_ replay: JournalReplay, recorded: RecordedState, comparing: Bool) throws(ReplayError) {
       self.replay = replay
-      self.reduceAction = replay.reducer.makeReduce()
-      self.values = replay.dependencies.replaying(playback)
       self.comparing = comparing
       self.recordedSchema = recorded.schema
       let decoded: R.State
@@ -201,7 +199,8 @@ extension JournalReplay {
       } catch {
         throw .unusableBase("the state at version \(recorded.version) \(error.reason)")
       }
-      state = decoded
+      store = Store(
+        replaying: decoded, reducer: replay.reducer, dependencies: replay.dependencies.replaying(playback))
       document = .null
       self.recorded = recorded
       document = try encoded(at: recorded.version)
@@ -278,7 +277,7 @@ extension JournalReplay {
         replayedPatch: record.schemaChange == nil ? JSONPatch.json(JSONPatch.diff(from: before, to: document)) : nil,
         problem: problem, recordedState: expected, replayedState: state)
       if let expected {
-        state = expected
+        store.restore(state: expected, version: store.version, forgettingRequestsFrom: store.nextRequestID)
         document = try encoded(at: record.version)
       }
       recorded = isInStep(with: recordedAfter) ? nil : recordedAfter
@@ -376,9 +375,10 @@ extension JournalReplay {
 
     private mutating func reduce(_ action: R.Action, inputs: RecordedInputs, time: Int64) -> String? {
       playback.load(inputs, time: time)
-      let (reduce, values) = (reduceAction, values)
+      let store = store
       let dropped = collectingDroppedAction {
-        DependencyValues.$current.withValue(values) { _ = reduce(&state, action) }
+        store.reduce(action)
+        while store.reduceNext({ _, _, _ in }) {}
       }
       var problems: [String] = []
       if let dropped { problems.append("the reducer dropped it: \(dropped.reason)") }

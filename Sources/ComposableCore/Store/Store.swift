@@ -1,15 +1,20 @@
 /// Runs a reducer: holds the state, reduces one action at a time in arrival
 /// order, and hands the effects' I/O requests to an ``EffectExecutor``.
 ///
-/// Actions an effect sends synchronously (``Effect/send(_:)``) are reduced
-/// first-in first-out right after the current action, before anything sent
+/// A store is stepped one way, by the daemon, ``TestStore`` and replay alike:
+/// ``reduce(_:origin:)`` (or ``reduceRefusingDropped(_:origin:)``) reduces
+/// an action from outside, ``receive(_:for:)`` takes in a worker's reply and
+/// ``cancel(request:)`` stops a request; then ``reduceNext(_:)``, called
+/// until it returns `false`, starts the effect of the action reduced last and
+/// reduces the next action waiting, one per call, each a version of its own
+/// that the caller sees. Actions an effect sends synchronously
+/// (``Effect/send(_:)``) are reduced first-in first-out, before anything sent
 /// from outside; no action is ever reduced inside another, so chains of any
-/// length use constant stack. Every reduced action produces a new ``version``.
+/// length use constant stack. ``send(_:origin:)`` and ``deliver(_:to:)`` are
+/// those steps run to the end, telling ``didReduce`` of each version.
 ///
 /// A store is confined to one thread (the daemon's store loop, or a test): it
-/// is not `Sendable`, and executors answer on that same thread, through
-/// ``deliver(_:to:)`` (a test) or ``receive(_:for:)`` (the daemon, which then
-/// reduces each waiting action with ``reduceNext(_:)`` and publishes it).
+/// is not `Sendable`, and executors answer on that same thread.
 ///
 /// The daemon runs this code unspecialized, generic over the hosted app, where
 /// every value of a generic type made from `R.Action` or `R.State` (an
@@ -29,8 +34,10 @@ public final class Store<R: Reducer> {
     // on each action binds its own.
     didSet { isBoundForMany = false }
   }
-  /// Called after every reduced action with its version, the action and the
-  /// new state.
+  /// Called by ``send(_:origin:)``, ``sendRefusingDropped(_:origin:)``,
+  /// ``deliver(_:to:)`` and ``cancelAndContinue(request:)`` after every
+  /// action they reduce, with its version, the action and the new state.
+  /// A host that steps the store itself sees each version as it steps.
   public var didReduce: ((_ version: UInt64, _ action: R.Action, _ state: R.State) -> Void)?
 
   /// Calls `body` with the state where it is, not a copy: a copy of a large
@@ -43,15 +50,19 @@ public final class Store<R: Reducer> {
   /// The reducer, its body built once (``Reducer/makeReduce()``).
   private let reduce: (inout R.State, R.Action) -> Effect<R.Action>
   private var runtime: EffectRuntime<R.Action>!
+  /// Whether effects run: `false` for a replay, whose journal holds what
+  /// the effects led to as versions of their own.
+  private let runsEffects: Bool
   /// The actions effects sent, waiting to be reduced, and their origins,
   /// read from a moving head.
   private var queuedActions: [R.Action] = []
   private var queuedOrigins: [Origin] = []
   private var queueHead = 0
-  private var isProcessing = false
-  /// The effect of the action ``reduceRefusingDropped(_:origin:)`` or
-  /// ``reduceNext(_:)`` reduced last, and its origin, started by the next
-  /// ``reduceNext(_:)`` (plain fields, not an optional tuple).
+  /// Whether ``send(_:origin:)`` (or another step run to the end) is under
+  /// way: a send from its ``didReduce`` joins the queue.
+  private var isRunningSteps = false
+  /// The effect of the action reduced last, and its origin, started by the
+  /// next ``reduceNext(_:)`` (plain fields, not an optional tuple).
   private var pendingEffect = Effect<R.Action>.none
   private var pendingOrigin: Origin = 0
   private var hasPendingEffect = false
@@ -62,14 +73,35 @@ public final class Store<R: Reducer> {
   /// whose dropping is refused is reduced.
   private let recorder = DroppedActionRecorder(isArmed: false)
 
-  public init(
+  /// Creates a store at `version` with `initialState`, whose effects'
+  /// requests go to `executor`.
+  public convenience init(
     initialState: R.State, reducer: R, executor: any EffectExecutor, version: UInt64 = 0,
     dependencies: DependencyValues = DependencyValues()
+  ) {
+    self.init(
+      initialState: initialState, reducer: reducer, executor: executor, version: version,
+      dependencies: dependencies, runsEffects: true)
+  }
+
+  /// Creates a replay's store: it steps as any other, but effects are
+  /// neither started nor followed, since the journal holds what they led to
+  /// as versions of their own.
+  public convenience init(replaying initialState: R.State, reducer: R, dependencies: DependencyValues) {
+    self.init(
+      initialState: initialState, reducer: reducer, executor: NoEffects(), version: 0, dependencies: dependencies,
+      runsEffects: false)
+  }
+
+  private init(
+    initialState: R.State, reducer: R, executor: any EffectExecutor, version: UInt64,
+    dependencies: DependencyValues, runsEffects: Bool
   ) {
     self.state = initialState
     self.reduce = reducer.makeReduce()
     self.version = version
     self.dependencies = dependencies
+    self.runsEffects = runsEffects
     self.runtime = EffectRuntime(executor: executor) { [unowned self] action, origin in
       self.queuedActions.append(action)
       self.queuedOrigins.append(origin)
@@ -96,127 +128,146 @@ public final class Store<R: Reducer> {
     }
   }
 
-  /// The origin of the action being reduced, for ``didReduce`` observers.
+  /// The origin of the action reduced last.
   public private(set) var reducingOrigin: Origin = 0
 
-  /// Reduces `action`, then every action its effects send synchronously, and
-  /// returns the version `action` itself produced. `origin` tags the action and
+  // MARK: Stepping
+
+  /// Reduces `action`, sent from outside with `origin`, and returns the
+  /// version it produced, ``state`` being the state after it. A reducer
+  /// that drops it reports that, as in TCA, and the version counts. Its
+  /// effect starts, and what follows from it is reduced, as the caller
+  /// calls ``reduceNext(_:)``, which it must do until that returns `false`
+  /// before it steps the store otherwise. `origin` tags the action and
   /// everything its effects lead to (see ``isSettled(origin:)``).
   @discardableResult
-  public func send(_ action: R.Action, origin: Origin = 0) -> UInt64 {
-    guard !isProcessing else {
-      queuedActions.append(action)
-      queuedOrigins.append(origin)
-      return version + UInt64(queuedActions.count - queueHead)
-    }
-    // Reduced at once: the queue is only for what its effects send.
-    isProcessing = true
-    apply(action, origin: origin)
-    return finishSend()
+  public func reduce(_ action: R.Action, origin: Origin = 0) -> UInt64 {
+    checkNoStepUnderWay("reduce(_:origin:)")
+    let effect = reduced(action)
+    return produced(effect, origin: origin)
   }
 
-  /// Reduces `action` as ``send(_:origin:)`` does, unless a reducer drops it
-  /// (``DroppedAction``: what it addresses is absent, or it does not fit):
-  /// then the state is put back as it was, no version is produced, no effect
-  /// starts, and the reason is thrown. For actions from outside, whose
-  /// sender should hear that the action went nowhere; actions that effects
-  /// send are dropped and reported as in TCA.
-  ///
-  /// - Throws: ``DroppedAction``, naming what was missing.
-  @discardableResult
-  public func sendRefusingDropped(_ action: R.Action, origin: Origin = 0) throws(DroppedAction) -> UInt64 {
-    guard !isProcessing else { return send(action, origin: origin) }
-    isProcessing = true
-    let effect: Effect<R.Action>
-    do throws(DroppedAction) {
-      effect = try reducedRefusingDropped(action)
-    } catch {
-      isProcessing = false
-      throw error
-    }
-    publish(action, effect: effect, origin: origin)
-    return finishSend()
-  }
-
-  // MARK: One action at a time
-
-  /// Reduces `action` as ``sendRefusingDropped(_:origin:)`` does, and returns
-  /// the version it produced, without telling ``didReduce``: the caller
-  /// publishes it with what it knows of it (who sent it, how it was
-  /// written), ``state`` being the state after it. Its effect starts, and
-  /// what its effects send is reduced, as the caller calls ``reduceNext(_:)``,
-  /// which it must do until that returns `false` before it sends or delivers
-  /// anything else.
+  /// Reduces `action` as ``reduce(_:origin:)`` does, unless a reducer drops
+  /// it (``DroppedAction``: what it addresses is absent, or it does not
+  /// fit): then the state is put back as it was, no version is produced, no
+  /// effect starts, and the reason is thrown. For actions from outside,
+  /// whose sender should hear that the action went nowhere; actions that
+  /// effects send are dropped and reported as in TCA.
   ///
   /// - Throws: ``DroppedAction``, naming what was missing.
   public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
-    // invariant: the host's own driving of the store (one thread, one step at a time), not input
-    precondition(
-      !isProcessing && !hasPendingEffect, "reduceRefusingDropped(_:origin:) before reduceNext(_:) returned false")
+    checkNoStepUnderWay("reduceRefusingDropped(_:origin:)")
     let effect = try reducedRefusingDropped(action)
-    version += 1
-    reducingOrigin = origin
-    (pendingEffect, pendingOrigin, hasPendingEffect) = (effect, origin, true)
-    return version
+    return produced(effect, origin: origin)
   }
 
   /// Takes in a worker's reply to the request `id`: the action it maps to
   /// waits for ``reduceNext(_:)``. Replies to cancelled requests are dropped.
   public func receive(_ reply: EffectReply, for id: EffectID) {
-    // invariant: the host's own driving of the store (one thread, one step at a time), not input
-    precondition(!isProcessing, "receive(_:for:) while reducing")
+    checkNoStepUnderWay("receive(_:for:)")
     runtime.deliver(reply, to: id)
+  }
+
+  /// Cancels the request `id` in flight, as if its feature had cancelled it:
+  /// the executor is told, and what waited for the request waits for
+  /// ``reduceNext(_:)``.
+  public func cancel(request id: EffectID) {
+    checkNoStepUnderWay("cancel(request:)")
+    runtime.cancel(request: id)
   }
 
   /// Starts the effect of the action reduced last, then reduces the next
   /// action waiting (one an effect sent, or a reply mapped to) and hands
   /// `reduced` the version it produced, the action and its origin (that of
   /// the action from outside it follows from), ``state`` being the state
-  /// after it. Returns `false`, calling nothing, once none waits. Nothing
-  /// is handed to ``didReduce``.
+  /// after it. Returns `false`, calling nothing, once none waits.
   public func reduceNext(_ reduced: (_ version: UInt64, _ action: R.Action, _ origin: Origin) -> Void) -> Bool {
-    // invariant: the host's own driving of the store (one thread, one step at a time), not input
-    precondition(!isProcessing, "reduceNext(_:) while reducing")
     if hasPendingEffect {
       hasPendingEffect = false
       let effect = pendingEffect
       pendingEffect = .none
-      runtime.run(effect, origin: pendingOrigin)
+      if runsEffects { runtime.run(effect, origin: pendingOrigin) }
     }
     guard hasQueued() else { return false }
     let action = queuedActions[queueHead]
     let origin = queuedOrigins[queueHead]
     dropQueuedHead()
     let effect = self.reduced(action)
-    version += 1
-    reducingOrigin = origin
-    (pendingEffect, pendingOrigin, hasPendingEffect) = (effect, origin, true)
-    reduced(version, action, origin)
+    reduced(produced(effect, origin: origin), action, origin)
     return true
   }
 
-  /// Ends a send whose action was published: reduces what its effects sent
-  /// meanwhile; returns the version the action itself produced.
-  private func finishSend() -> UInt64 {
-    isProcessing = false
-    let produced = version
-    drain()
-    return produced
+  /// Counts the version an action produced; its effect waits for
+  /// ``reduceNext(_:)``.
+  private func produced(_ effect: Effect<R.Action>, origin: Origin) -> UInt64 {
+    version += 1
+    reducingOrigin = origin
+    (pendingEffect, pendingOrigin, hasPendingEffect) = (effect, origin, true)
+    return version
+  }
+
+  private func checkNoStepUnderWay(_ step: String) {
+    // invariant: the host's own driving of the store (one thread, one step at a time), not input
+    precondition(!hasPendingEffect, "\(step) before reduceNext(_:) returned false")
+  }
+
+  // MARK: Steps run to the end
+
+  /// Reduces `action`, then every action its effects send synchronously,
+  /// telling ``didReduce`` of each, and returns the version `action` itself
+  /// produced. Sent from ``didReduce``, it joins the queue, and the version
+  /// it will produce is returned.
+  @discardableResult
+  public func send(_ action: R.Action, origin: Origin = 0) -> UInt64 {
+    guard !isRunningSteps else { return queue(action, origin: origin) }
+    return runToTheEnd(action, reduce(action, origin: origin))
+  }
+
+  /// Reduces `action` as ``send(_:origin:)`` does, unless a reducer drops
+  /// it: see ``reduceRefusingDropped(_:origin:)``.
+  ///
+  /// - Throws: ``DroppedAction``, naming what was missing.
+  @discardableResult
+  public func sendRefusingDropped(_ action: R.Action, origin: Origin = 0) throws(DroppedAction) -> UInt64 {
+    guard !isRunningSteps else { return queue(action, origin: origin) }
+    return runToTheEnd(action, try reduceRefusingDropped(action, origin: origin))
   }
 
   /// Delivers a worker's reply to the request `id` and reduces the action it
-  /// maps to (and what follows from it). Replies to cancelled requests are
-  /// dropped.
+  /// maps to (and what follows from it), telling ``didReduce``. Replies to
+  /// cancelled requests are dropped.
   public func deliver(_ reply: EffectReply, to id: EffectID) {
-    runtime.deliver(reply, to: id)
-    drain()
+    receive(reply, for: id)
+    runToTheEnd()
   }
 
-  /// Cancels the request `id` in flight, as if its feature had cancelled it:
-  /// the executor is told, and what waited for the request moves on.
-  public func cancel(request id: EffectID) {
-    runtime.cancel(request: id)
-    drain()
+  /// Cancels the request `id` as ``cancel(request:)`` does, and reduces
+  /// what follows, telling ``didReduce``.
+  public func cancelAndContinue(request id: EffectID) {
+    cancel(request: id)
+    runToTheEnd()
+  }
+
+  private func queue(_ action: R.Action, origin: Origin) -> UInt64 {
+    queuedActions.append(action)
+    queuedOrigins.append(origin)
+    return version + UInt64(queuedActions.count - queueHead)
+  }
+
+  /// Tells ``didReduce`` of the version `action` produced, then steps until
+  /// nothing waits; returns `version`.
+  @discardableResult
+  private func runToTheEnd(_ action: R.Action, _ version: UInt64) -> UInt64 {
+    isRunningSteps = true
+    didReduce?(version, action, state)
+    runToTheEnd()
+    return version
+  }
+
+  private func runToTheEnd() {
+    isRunningSteps = true
+    defer { isRunningSteps = false }
+    while reduceNext({ version, action, _ in didReduce?(version, action, state) }) {}
   }
 
   /// The id the next request will get. Ids only grow, so the requests started
@@ -229,7 +280,7 @@ public final class Store<R: Reducer> {
   /// cancelled stay cancelled.
   public func restore(state: R.State, version: UInt64, forgettingRequestsFrom firstID: EffectID) {
     // invariant: the host's own driving of the store (one thread, one step at a time), not input
-    precondition(!isProcessing && !hasPendingEffect, "restore(state:version:) while reducing")
+    precondition(!hasPendingEffect, "restore(state:version:) while reducing")
     self.state = state
     self.version = version
     runtime.forget(runtime.inFlight.map(\.id).filter { $0 >= firstID })
@@ -243,20 +294,6 @@ public final class Store<R: Reducer> {
   /// between calls).
   public func isSettled(origin: Origin) -> Bool {
     runtime.inFlightCount(origin: origin) == 0
-  }
-
-  /// Reduces the queued actions, first in first out, including those their
-  /// own effects send meanwhile.
-  private func drain() {
-    guard !isProcessing, queueHead < queuedActions.count else { return }
-    isProcessing = true
-    defer { isProcessing = false }
-    while hasQueued() {
-      let action = queuedActions[queueHead]
-      let origin = queuedOrigins[queueHead]
-      dropQueuedHead()
-      apply(action, origin: origin)
-    }
   }
 
   /// Whether an action is queued; empties the queue when none is left.
@@ -282,11 +319,6 @@ public final class Store<R: Reducer> {
       queuedOrigins.removeFirst(queueHead)
       queueHead = 0
     }
-  }
-
-  /// Reduces one action, publishes the new version and starts its effects.
-  private func apply(_ action: R.Action, origin: Origin) {
-    publish(action, effect: reduced(action), origin: origin)
   }
 
   /// Whether the bindings of ``reducingMany(_:)`` are in force: made, and
@@ -325,13 +357,10 @@ public final class Store<R: Reducer> {
       reduce(&state, action)
     }
   }
+}
 
-  /// Counts the version `action` produced, tells the observer, and starts
-  /// the action's effect.
-  private func publish(_ action: R.Action, effect: Effect<R.Action>, origin: Origin) {
-    version += 1
-    reducingOrigin = origin
-    didReduce?(version, action, state)
-    runtime.run(effect, origin: origin)
-  }
+/// The executor of a replay's store, which runs no effect.
+private final class NoEffects: EffectExecutor {
+  func start(_ request: EffectRequest, id: EffectID) {}
+  func cancel(_ id: EffectID) {}
 }
