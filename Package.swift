@@ -11,16 +11,17 @@ let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 ///     Platform           the operating system: sockets, signals, threads, processes,
 ///                        files, clocks, logging, command lines
 ///     JSON               values, parsing, canonical writing, coding, patch, pointer
-///     ComposableCore     State, Action, Reducer, Effect, Store, Dependencies    ← JSON, Platform
+///     EffectRequests     what effects ask of workers, and the replies           ← JSON
+///     ComposableCore     State, Action, Reducer, Effect, Store, Dependencies    ← EffectRequests, JSON, Platform
 ///     ActionLanguage     action paths, schemas, suggestions, rendering          ← ComposableCore, JSON
 ///     ComposableTesting  TestStore, the journal as a regression test            ← ComposableCore, Replay
 ///     Features           the seed apps                                          ← ComposableCore, ActionLanguage, JSON
-///     Wire               frames, client and worker messages, the client library ← ComposableCore, JSON, Platform
+///     Wire               frames, client and worker messages, the client library ← EffectRequests, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
 ///     HTTP               HTTP/1.1 requests, answers, event streams, a server    ← Platform
 ///     Replication        etcd v3 through its JSON gateway; the replicated log   ← HTTP, JSON, Journal, Platform
 ///     Replay             recorded history through this build's reducers         ← ComposableCore, Journal, JSON
-///     EffectWorkers      the worker programs: channel, timers, storage, network ← ComposableCore, Wire, Platform
+///     EffectWorkers      the worker programs: channel, timers, storage, network ← EffectRequests, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
 ///                                                                                 Wire, Journal, Replay, Replication,
 ///                                                                                 JSON, Platform
@@ -30,6 +31,7 @@ let package = Package(
   products: [
     .library(name: "Platform", targets: ["Platform"]),
     .library(name: "JSON", targets: ["JSON"]),
+    .library(name: "EffectRequests", targets: ["EffectRequests"]),
     .library(name: "ComposableCore", targets: ["ComposableCore"]),
     .library(name: "ActionLanguage", targets: ["ActionLanguage"]),
     .library(name: "ComposableTesting", targets: ["ComposableTesting"]),
@@ -53,13 +55,14 @@ let package = Package(
     .systemLibrary(name: "CLinux", path: "Sources/CLinux"),
     .target(name: "Platform", dependencies: ["CLinux"], swiftSettings: settings),
     .target(name: "JSON", swiftSettings: settings),
-    .target(name: "ComposableCore", dependencies: ["JSON", "Platform"], swiftSettings: settings),
+    .target(name: "EffectRequests", dependencies: ["JSON"], swiftSettings: settings),
+    .target(name: "ComposableCore", dependencies: ["EffectRequests", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "ActionLanguage", dependencies: ["ComposableCore", "JSON"], swiftSettings: settings),
     .target(
       name: "ComposableTesting", dependencies: ["ComposableCore", "ActionLanguage", "Replay", "JSON"],
       swiftSettings: settings),
     .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
-    .target(name: "Wire", dependencies: ["ComposableCore", "JSON", "Platform"], swiftSettings: settings),
+    .target(name: "Wire", dependencies: ["EffectRequests", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
     .target(name: "HTTP", dependencies: ["Platform"], swiftSettings: settings),
     .target(name: "Replication", dependencies: ["HTTP", "JSON", "Journal", "Platform"], swiftSettings: settings),
@@ -76,7 +79,7 @@ let package = Package(
     /// What both worker programs share (channel, command line, process
     /// setup) and the timer and storage engines.
     .target(
-      name: "EffectWorkers", dependencies: ["ComposableCore", "Wire", "Platform"],
+      name: "EffectWorkers", dependencies: ["EffectRequests", "Wire", "Platform"],
       exclude: ["effectworker", "Network"], swiftSettings: settings),
     /// `effectworker`: timers and storage, FoundationEssentials only.
     .executableTarget(
@@ -85,10 +88,10 @@ let package = Package(
     /// `effectworker-network`: HTTP through URLSession, the one worker that
     /// loads FoundationNetworking and libcurl.
     .executableTarget(
-      name: "NetworkWorker", dependencies: ["EffectWorkers", "ComposableCore", "Platform"],
+      name: "NetworkWorker", dependencies: ["EffectWorkers", "EffectRequests", "Platform"],
       path: "Sources/EffectWorkers/Network", swiftSettings: settings),
     .executableTarget(
-      name: "tcactl", dependencies: ["Wire", "ComposableCore", "JSON", "Platform"],
+      name: "tcactl", dependencies: ["Wire", "JSON", "Platform"],
       swiftSettings: settings),
     /// `tcaweb`: the apps and the inspector in a browser, a thin client
     /// beside tcactl (docs/WEB.md); its pages are built into it.

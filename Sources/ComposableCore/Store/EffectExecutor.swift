@@ -1,6 +1,3 @@
-/// Identifies one request in flight, unique for the life of a ``Store``.
-public typealias EffectID = UInt64
-
 /// Tags an action sent from outside the store, and everything that follows from
 /// it: the actions its effects send and the replies to its requests. The daemon
 /// uses it to tell a client when the effects of its action have settled. Zero

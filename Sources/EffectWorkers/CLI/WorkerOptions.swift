@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Platform
 
 /// The command line of a worker program (`effectworker`,

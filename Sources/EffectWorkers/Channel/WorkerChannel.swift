@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Glibc
 import Platform
 import Synchronization

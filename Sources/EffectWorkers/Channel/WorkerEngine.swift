@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Platform
 
 /// What one kind of worker does with the daemon's requests.

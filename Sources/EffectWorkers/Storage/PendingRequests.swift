@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Synchronization
 
 /// The storage requests started and neither answered nor cancelled, shared

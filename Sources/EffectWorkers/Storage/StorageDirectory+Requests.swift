@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 
 extension StorageDirectory {
   /// Carries out `request` and returns the reply the daemon gets: the

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Dispatch
 
 /// The storage worker: requests are carried out one at a time, in the order

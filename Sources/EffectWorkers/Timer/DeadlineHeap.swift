@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Platform
 
 /// A binary min-heap of timer deadlines: O(log n) insert and removal of the

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Platform
 
 /// The timer worker: every timer lives in one ``TimerSchedule`` on the

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import Platform
 
 /// The running timers and when each fires next: a pure value, driven with

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import JSON
 
 /// A message from a client to the daemon. Every payload is a JSON object whose

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import JSON
 
 /// Typed access to the members of a message object, with errors that name the

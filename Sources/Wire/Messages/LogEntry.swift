@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import JSON
 
 /// One record of the action log as the daemon sends it (`log` and `record`

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import JSON
 
 /// Turns messages into frame payloads and back.

@@ -1,4 +1,4 @@
-import ComposableCore
+import EffectRequests
 import JSON
 
 /// The protocol between storedaemon and its effect workers

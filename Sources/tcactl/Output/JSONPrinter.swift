@@ -1,4 +1,3 @@
-import ComposableCore
 import JSON
 import Wire
 

@@ -1,4 +1,3 @@
-import ComposableCore
 import Glibc
 import Platform
 

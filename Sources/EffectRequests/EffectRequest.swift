@@ -1,5 +1,8 @@
 import JSON
 
+/// Identifies one request in flight, unique for the life of a store.
+public typealias EffectID = UInt64
+
 /// An I/O request a reducer asks a worker to carry out.
 ///
 /// Requests are plain data so they can be logged, asserted in tests and sent to
