@@ -1,5 +1,5 @@
-import EffectRequests
 import Dispatch
+import EffectRequests
 
 /// The storage worker: requests are carried out one at a time, in the order
 /// they arrived, on one work thread (a serial queue), so a put followed by a
