@@ -553,7 +553,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         Log.error("closing the journal: \(error)")
       }
       committer.replica?.stop()
-      let deadline = DispatchTime.now() + .seconds(1)
+      let deadline = ContinuousClock.now + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
       // The waits the failures settled are answered before goodbye.
       reportSettledWaits()

@@ -110,10 +110,10 @@ final class ServiceNotifier: Sendable {
     guard isEnabled else { return try body() }
     notify([Self.status(status), "EXTEND_TIMEOUT_USEC=30000000"])
     let timer = DispatchSource.makeTimerSource(queue: .global())
-    let until = DispatchTime.now() + .seconds(Int(Self.maximumExtension.components.seconds))
+    let until = ContinuousClock.now + Self.maximumExtension
     timer.schedule(deadline: .now() + .seconds(5), repeating: .seconds(5))
     timer.setEventHandler { [self] in
-      if DispatchTime.now() < until { notify(["EXTEND_TIMEOUT_USEC=30000000"]) }
+      if ContinuousClock.now < until { notify(["EXTEND_TIMEOUT_USEC=30000000"]) }
     }
     timer.resume()
     defer { timer.cancel() }

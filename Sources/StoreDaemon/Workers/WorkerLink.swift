@@ -227,8 +227,9 @@ final class WorkerLink: Sendable {
   }
 
   /// Waits until the process has been reaped, or `deadline`; false on timeout.
-  func waitUntilExited(deadline: DispatchTime) -> Bool {
-    guard exited.wait(timeout: deadline) == .success else { return false }
+  func waitUntilExited(deadline: ContinuousClock.Instant) -> Bool {
+    let nanoseconds = max(0, (deadline - .now) / .nanoseconds(1))
+    guard exited.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .success else { return false }
     exited.signal()
     return true
   }
