@@ -46,9 +46,7 @@ extension StoreLoop {
       replica.stepDown(
         "the store's state at version \(publisher.version) does not decode in this build of \(App.name): \(error)")
     }
-    store.restore(state: state, version: publisher.version, forgettingRequestsFrom: store.nextRequestID)
-    stateBeforeBatch = state
-    stateBeforeSyncing = state
+    turn.restart(at: state)
     committer.replicates = true
     supervisor.startAll()
     reduceRecoveryActionsIfNeeded()

@@ -38,8 +38,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// across restarts; a new one only when recovery dropped damaged data.
   let epoch: String
   let store: Store<App.Root>
-  /// The root reducer, asked for the features' recovery actions.
-  private let root: App.Root
+  /// The batch of actions under way, from reading to acknowledging.
+  let turn: Turn<App>
   let clients = ClientRegistry()
   /// What the loop waits on: the inbox's wake signal, the listener, every
   /// client's socket and every worker's.
@@ -52,22 +52,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// What each action's reducer drew from the date, UUID and random number
   /// dependencies, journaled with it so that a replay reproduces it.
   private let inputs = InputRecorder()
-  /// Encodes the state after each action, re-encoding only the parts it changed.
-  private let stateEncoder = StateDocumentEncoder<App.Root.State>()
   let committer: JournalCommitter
-  /// The state before the open batch, to go back to if it is refused.
-  var stateBeforeBatch: App.Root.State
-  /// The state before the batch being synced, to go back to if its sync is
-  /// refused (the open batch is undone with it).
-  var stateBeforeSyncing: App.Root.State
   let supervisor: WorkerSupervisor
   let history: HistoryRequests
   let service: ServiceReporter
   private var waiter: LoopWaiter
-  private let reader: ActionReader<App.Root.Action>
-  /// Sends with `wait` whose effects are still running.
-  private var waits = SettledWaits()
-  private var nextOrigin: Origin = 1
   private var isRunning = true
   /// The longest the loop sleeps when idle.
   private var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
@@ -97,7 +86,6 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     var changes = DiffHistory(capacity: options.retainedDiffs)
     for change in recovery.recentChanges { changes.append(change) }
     let schema = App.Root.Action.actionSchema
-    reader = ActionReader(schema: schema, allowsInternal: options.allowsInternalActions)
     service = ServiceReporter(notifier: notifier, startedAt: startedAt)
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
@@ -134,12 +122,15 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     history = HistoryRequests(
       reader: historyReader, schema: schema, clients: clients, publisher: publisher,
       post: { [inbox] command in inbox.post(command) })
-    root = App.makeRoot()
-    stateBeforeBatch = recovery.state
-    stateBeforeSyncing = recovery.state
+    let root = App.makeRoot()
     store = Store(
       initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
       dependencies: dependencies.recordingInputs(into: inputs))
+    turn = Turn(
+      store: store, root: root, inputs: inputs,
+      reader: ActionReader(schema: schema, allowsInternal: options.allowsInternalActions), publisher: publisher,
+      committer: committer, history: history, supervisor: supervisor, clients: clients, gate: server.gate)
+    turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
   }
 
   /// Serves the clients that connect to `listener` and `policy` allows,
@@ -201,7 +192,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         if event.isWritable { workersWritable.append(descriptor) }
         if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
       } else if event.token == JournalSyncThread.token {
-        if let outcome = committer.takeSyncOutcome() { settleSync(outcome) }
+        if let outcome = committer.takeSyncOutcome() { turn.settle(outcome) }
       } else {
         server.handle(event)
       }
@@ -216,20 +207,20 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       // goes to the store in one hand-over.
       for (reply, id) in supervisor.read(workersReady) where isRunning { deliver(reply, to: id) }
     }
-    commitBatch()
+    turn.commit()
     server.enforceDeadlines()
     handleClientEvents()
     guard isRunning else { return }
     supervisor.tick()
-    deliverWorkerReplies()
-    reportSettledWaits()
+    turn.deliverWorkerReplies()
+    turn.reportSettledWaits()
     if !clients.leaving.isEmpty { letLeavingClientsGo() }
-    commitBatch()
+    turn.commit()
     // What the commit released may have made room for deferred requests.
     handleClientEvents()
-    commitBatch()
+    turn.commit()
     if publisher.heartbeatsAreDue {
-      holdFramesWhileSyncing()
+      turn.holdFramesWhileSyncing()
       publisher.sendHeartbeats()
     }
     service.report(
@@ -239,16 +230,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// Handles one command: it joins the open batch if it may reduce actions,
   /// and otherwise first waits until everything reduced is durable.
   private func perform(_ command: LoopCommand) {
-    if command.reduces { openBatchIfNeeded() } else { makeDurable() }
+    if command.reduces { turn.open() } else { turn.makeDurable() }
     handle(command)
     afterReducing()
   }
 
   /// Reduces the action a worker's reply maps to, in the open batch.
   private func deliver(_ reply: EffectReply, to id: EffectID) {
-    openBatchIfNeeded()
-    store.receive(reply, for: id)
-    reduceWaitingActions()
+    turn.deliver(reply, to: id)
     afterReducing()
   }
 
@@ -256,116 +245,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// reduced, waiting senders whose effects are done are told, and clients
   /// that left are let go.
   private func afterReducing() {
-    deliverWorkerReplies()
-    reportSettledWaits()
+    turn.deliverWorkerReplies()
+    turn.reportSettledWaits()
     if !clients.leaving.isEmpty { letLeavingClientsGo() }
     service.pingWatchdogIfDue()
-  }
-
-  /// Reduces the actions the failures the supervisor made up for requests
-  /// that could not be carried out map to (a worker that died, a deadline).
-  private func deliverWorkerReplies() {
-    while true {
-      let replies = supervisor.takeReplies()
-      if replies.isEmpty { return }
-      openBatchIfNeeded()
-      for (reply, id) in replies {
-        store.receive(reply, for: id)
-        reduceWaitingActions()
-      }
-    }
-  }
-
-  /// Starts the effects of the action reduced last and reduces, one by one,
-  /// the actions that effects sent or replies mapped to, publishing each as
-  /// sent by an effect of its origin.
-  private func reduceWaitingActions() {
-    while store.reduceNext({ version, action, origin in
-      publish(version: version, action: action, sender: .effect(origin: origin))
-    }) {}
-  }
-
-  // MARK: Publishing and the batch
-
-  /// Publishes the version the store just reduced: its diff to the
-  /// subscribers, its record to the open batch, its change to the sender
-  /// waiting on it.
-  private func publish(version: UInt64, action: App.Root.Action, sender: ActionSender) {
-    let drawn = inputs.take()
-    guard
-      let publication = publisher.publish(
-        version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
-        document: { try store.withState { try stateEncoder.document(at: $0) } })
-    else {
-      return
-    }
-    committer.record(
-      JournalRecord(
-        version: version, time: WallClock.milliseconds(), origin: sender.record, action: publication.change.action,
-        inputs: drawn?.json,
-        // The journal writes the canonical bytes; the patch's value is read
-        // only by the log's followers, so it is built only when there are
-        // some (a follower that comes later reads this version from disk).
-        patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
-        canonical: (publication.actionBytes, publication.patchBytes))
-    )
-    waits.note(publication.change, origin: sender.origin)
-  }
-
-  /// Starts a batch unless one is open: remembers what to go back to, and
-  /// holds every client's outbox and every new effect.
-  func openBatchIfNeeded() {
-    guard !committer.isOpen else { return }
-    stateBeforeBatch = store.state
-    let before = Batch.Before(
-      version: store.version, document: publisher.document, waits: waits, firstRequestID: store.nextRequestID)
-    committer.open(before: before, gate: server.gate)
-    publisher.batchOpened()
-  }
-
-  /// Closes the open batch and writes it, unless another is being synced
-  /// (it then stays open, and is closed once that sync has finished). It is
-  /// let go once durable: at once, unless it is synced beside the loop.
-  private func commitBatch() {
-    guard committer.mayClose else {
-      #if DEBUG
-        if committer.isOpen { DebugSyncGate.noteSecondBatch() }
-      #endif
-      return
-    }
-    // Its root diffs, and its records for the log's followers, go to the
-    // outboxes it still holds.
-    publisher.batchClosed()
-    if let records = committer.batch?.records { history.deliverToFollowers(records) }
-    let syncHere = committer.syncsBeside && syncsHereWhenIdle && hasNothingElseToDo()
-    switch committer.close(version: store.version, document: publisher.document, syncHere: syncHere) {
-    case nil:
-      break
-    case .syncing?:
-      stateBeforeSyncing = stateBeforeBatch
-    case .durable(let batch)?:
-      letGo(batch)
-    case .refused(let batches, let error)?:
-      undo(batches, to: stateBeforeBatch, because: committer.reason(for: error))
-    }
-  }
-
-  /// Opens a batch, if none is open while another is being synced, so that
-  /// a frame written now (a `settled`, a heartbeat), which names a
-  /// version not yet durable, waits for the sync as the batch's own frames
-  /// do. Without a batch in flight a frame goes at once.
-  private func holdFramesWhileSyncing() {
-    if committer.syncing != nil { openBatchIfNeeded() }
-  }
-
-  /// Whether the loop syncs a batch itself when it has nothing else to do;
-  /// not when a test holds every sync at a gate (debug builds).
-  private var syncsHereWhenIdle: Bool {
-    #if DEBUG
-      DebugSyncGate.path == nil
-    #else
-      true
-    #endif
   }
 
   /// Whether no client, worker or command waits for the loop. The poll is
@@ -376,96 +259,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     return !poll.wait(milliseconds: 0).contains { $0.token != LoopWaiter.wakeToken } && !inbox.hasCommands
   }
 
-  /// What a finished sync came to: its batch is let go, or undone with the
-  /// open one; then the open one is closed.
-  private func settleSync(_ outcome: JournalCommitter.Outcome) {
-    switch outcome {
-    case .durable(let batch):
-      stateBeforeSyncing = stateBeforeBatch
-      letGo(batch)
-    case .refused(let batches, let error):
-      undo(batches, to: stateBeforeSyncing, because: committer.reason(for: error))
-    case .syncing:
-      break
-    }
-    commitBatch()
-  }
-
-  /// Returns once everything reduced is durable (or undone): before a
-  /// request that reads the state, and before commands that do not reduce.
-  func makeDurable() {
-    if let outcome = committer.waitForSync() { settleSync(outcome) }
-    commitBatch()
-    if let outcome = committer.waitForSync() { settleSync(outcome) }
-  }
-
-  /// The batch is durable: its effects start, its frames are written (its
-  /// records to the log's followers among them), and a snapshot is written
-  /// if one is due.
-  private func letGo(_ batch: Batch) {
-    batch.startEffects(on: supervisor)
-    batch.releaseOutboxes()
-    if !committer.isOpen { publisher.batchesDurable() }
-    if !batch.records.isEmpty, let end = batch.end {
-      committer.snapshotIfDue(version: end.version, document: end.document)
-    }
-  }
-
-  /// Undoes refused batches, oldest first, going back to `state` (the one
-  /// before the first) and telling their senders.
-  private func undo(_ batches: [Batch], to state: App.Root.State, because reason: String) {
-    let before = batches[0].before
-    if let replica = committer.replica, !committer.replicates || committer.writesRefused != nil {
-      // A standby's journal must hold the log, and a leader that can write
-      // nothing more must let a standby lead.
-      replica.stepDown("the journal refused versions from \(before.version + 1) on: \(reason)")
-    }
-    store.restore(state: state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
-    publisher.undoBatch(document: before.document, version: before.version)
-    history.forgetRecords(after: before.version)
-    waits = before.waits
-    for batch in batches { batch.discardOutboxes(from: batches[0].number) }
-    publisher.resyncAfterUndo()
-    for answer in batches.lazy.flatMap(\.answers) {
-      switch answer {
-      case .reply(let connection, let message):
-        send(message, to: connection)
-      case .acknowledgement(let connection, let requestID, let origin):
-        waits.remove(origin)
-        let message =
-          "the action was not applied, and the state is unchanged at version \(before.version): \(reason)"
-        send(.error(id: requestID, code: .journal, message: message), to: connection)
-      }
-    }
-  }
-
-  /// After a crash, the features that were waiting on an effect (a roll, a
-  /// fetch, an order) are told that it is gone: each one's recovery action
-  /// (``Reducer/recoveryActions(for:)``) is reduced, recorded as sent by the
-  /// recovery, all under one origin. After a clean stop nothing waits
-  /// (stopping failed every effect in flight), and nothing is reduced.
+  /// After a crash, the features that were waiting on an effect are told
+  /// that it is gone (``Turn/reduceRecoveryActions()``).
   func reduceRecoveryActionsIfNeeded() {
-    let waiting = root.recoveryActions(for: store.state)
-    guard !waiting.isEmpty else { return }
-    openBatchIfNeeded()
-    let origin = nextOrigin
-    nextOrigin += 1
-    let sender = ActionSender(
-      origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
-    var names: [String] = []
-    for action in waiting {
-      let name = ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: reader.schema)
-      do throws(DroppedAction) {
-        let version = try store.reduceRefusingDropped(action, origin: origin)
-        publish(version: version, action: action, sender: sender)
-        names.append(name)
-      } catch {
-        inputs.discard()
-        Log.error("the recovery action \(name) was not reduced: \(error.reason)")
-      }
-      reduceWaitingActions()
-    }
-    makeDurable()
+    let names = turn.reduceRecoveryActions()
     guard !names.isEmpty else { return }
     Log.warning(
       "effects were in flight when \(App.name) stopped; told their features up to version \(store.version): "
@@ -483,27 +280,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         clients.leaving.remove(id)
         continue
       }
-      let owesAnswers = !client.deferred.isEmpty || client.historyPending || waits.waits(forConnection: id)
+      let owesAnswers = !client.deferred.isEmpty || client.historyPending || turn.waits(forConnection: id)
       guard client.connection.isClosing || !owesAnswers else { continue }
       clients.remove(id)
       publisher.forget(id)
       history.forget(id)
-      waits.removeAll(forConnection: id)
+      turn.forgetWaits(ofConnection: id)
       clients.leaving.remove(id)
       client.connection.outbox.finish()
-    }
-  }
-
-  /// Tells each waiting client whose action's effects have all finished.
-  private func reportSettledWaits() {
-    let isSettled = { (origin: Origin) in self.store.isSettled(origin: origin) }
-    guard waits.hasSettled(isSettled) else { return }
-    // Opened before the waits are taken, so that a refused batch gives
-    // them back to be told again.
-    holdFramesWhileSyncing()
-    for wait in waits.takeSettled(isSettled) {
-      guard let client = clients[wait.connectionID] else { continue }
-      send(.settled(id: wait.requestID, version: store.version, changes: .array(wait.changes)), to: client.connection)
     }
   }
 
@@ -538,8 +322,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       // feature that asks again on every failure cannot hold the stop.
       var rounds = 0
       repeat {
-        deliverWorkerReplies()
-        makeDurable()
+        turn.deliverWorkerReplies()
+        turn.makeDurable()
         rounds += 1
       } while supervisor.hasReplies && rounds < Self.shutdownRounds
       if supervisor.hasReplies {
@@ -556,7 +340,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       let deadline = ContinuousClock.now + .seconds(1)
       for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
       // The waits the failures settled are answered before goodbye.
-      reportSettledWaits()
+      turn.reportSettledWaits()
       if !clients.leaving.isEmpty { letLeavingClientsGo() }
       sayGoodbye()
       isRunning = false
@@ -637,7 +421,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private func handleClient(_ event: ConnectionServer.Event) {
     switch event {
     case .connected(let connection, let name):
-      makeDurable()
+      turn.makeDurable()
       clients.add(ConnectedClient(connection: connection, name: name))
       send(
         .welcome(
@@ -650,12 +434,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .message(let connection, let message):
       guard let client = clients[connection.id], !connection.isClosing else { return }
       guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
-      if case .send = message { openBatchIfNeeded() } else { makeDurable() }
+      if case .send = message {} else { turn.makeDurable() }
       handle(message, from: client)
     case .invalid(let connection, let requestID, let error):
       guard let client = clients[connection.id], !connection.isClosing else { return }
       guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
-      makeDurable()
+      turn.makeDurable()
       send(.error(id: requestID, code: error.code, message: error.message), to: connection)
     }
     afterReducing()
@@ -671,47 +455,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       #if DEBUG
         stallIfAsked(input)
       #endif
-      var reading = ActionReading.unread
-      let action: App.Root.Action
-      do throws(MessageError) {
-        action = try reader.read(input, reading: &reading)
-      } catch {
-        send(.error(id: id, code: error.code, message: error.message), to: connection)
-        return
-      }
-      if let reason = committer.writesRefused {
-        send(.error(id: id, code: .journal, message: "the action was not applied: \(reason)"), to: connection)
-        return
-      }
-      if let replica = committer.replica, !committer.replicates {
-        send(.error(id: id, code: .notLeader, message: Self.notLeaderMessage(replica)), to: connection)
-        return
-      }
-      let origin = nextOrigin
-      if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
-      var record = client.sender
-      record["origin"] = .int(Int(origin))
-      let sender = ActionSender(origin: origin, record: .object(record), sent: reading)
-      // Reduced and published, then what it led to, then acknowledged; the
-      // frames wait in the held outboxes until the batch is durable
-      // (``JournalCommitter``). An action that reaches nothing is refused,
-      // with the state unchanged.
-      let version: UInt64
-      do throws(DroppedAction) {
-        version = try store.reduceRefusingDropped(action, origin: origin)
-      } catch {
-        inputs.discard()
-        waits.remove(origin)
-        let message =
-          "\(reading.summary) was not applied: \(error.reason); the state is unchanged and no version was used"
-        send(.error(id: id, code: .invalidAction, message: message), to: connection)
-        return
-      }
-      publish(version: version, action: action, sender: sender)
-      reduceWaitingActions()
-      nextOrigin += 1
-      committer.note(.acknowledgement(connection, requestID: id, origin: origin))
-      send(.ack(id: id, version: version), to: connection)
+      turn.send(input, id: id, wait: wait, from: client, notLeader: Self.notLeaderMessage)
 
     case .get(let id, let path, let version?) where version != store.version:
       history.requestState(client, id: id, path: path, at: version, current: store.version)
@@ -735,7 +479,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       publisher.subscribe(client, id: id, path: path, since: since, resumable: resumable)
 
     case .actions(let id, let all):
-      send(.actions(id: id, actions: reader.access.listing(all: all)), to: connection)
+      send(.actions(id: id, actions: turn.reader.access.listing(all: all)), to: connection)
 
     case .status(let id):
       send(.status(id: id, report: statusReport), to: connection)
@@ -753,7 +497,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       case .replace(let version, let input):
         do throws(MessageError) {
           // Any action, internal ones too: nothing is applied.
-          replayEdit = .replace(version: version, action: try reader.json(for: input))
+          replayEdit = .replace(version: version, action: try turn.reader.json(for: input))
         } catch {
           send(.error(id: id, code: error.code, message: error.message), to: connection)
           return
@@ -804,16 +548,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     client.connection.outbox.whenRoom { [server] in server.noteRoom(id) }
   }
 
-  /// Queues an answer, noted in the open batch (but for acknowledgements,
-  /// noted apart, and `settled`) so that it is given again should the batch
-  /// be refused. Answers are never dropped, nor a reason to drop a client:
-  /// they are never refused, and the client's next requests wait while its
-  /// unread answers fill its buffer (``mayHandleRequest(of:)``).
+  /// Queues an answer (``Turn/answer(_:to:)``).
   private func send(_ message: ServerMessage, to connection: Connection) {
-    switch message {
-    case .ack, .settled, .diff: break
-    default: committer.note(.reply(connection, message))
-    }
-    publisher.answer(message, to: connection)
+    turn.answer(message, to: connection)
   }
 }

@@ -188,9 +188,9 @@ final class SupervisedRun {
   /// Stops the workers as the daemon does: end of file, then SIGKILL for one
   /// that does not exit (a test may have left it stopped).
   deinit {
-    for link in supervisor.stopAll() where !link.waitUntilExited(deadline: .now() + .seconds(5)) {
+    for link in supervisor.stopAll() where !link.waitUntilExited(deadline: ContinuousClock.now + .seconds(5)) {
       link.kill()
-      _ = link.waitUntilExited(deadline: .now() + .seconds(60))
+      _ = link.waitUntilExited(deadline: ContinuousClock.now + .seconds(60))
     }
   }
 
