@@ -64,6 +64,21 @@ struct HistoryReader: Sendable {
     self.pageBytes = pageBytes
   }
 
+  /// The history reader of `App`'s journal: what-ifs replay through a
+  /// reducer this reader's thread makes of its own; a page of the log is
+  /// kept to half a client's buffer, and at most 1 MiB.
+  init<App: HostedApp>(of app: App.Type, journal: JournalDirectory, options: DaemonOptions) {
+    self.init(
+      reader: journal.reader.upgrading(.reencoding(state: App.Root.State.self, action: App.Root.Action.self)),
+      initialState: (try? CanonicalJSON.value(of: App.initialState)) ?? .null,
+      schema: App.Root.Action.actionSchema, pageBytes: min(1 << 20, options.outboxLimit / 2),
+      whatIf: { history, version, edit, dependencies throws(ReplayError) in
+        let replay = JournalReplay(
+          reducer: App.makeRoot(), initialState: App.initialState, schema: App.schema, dependencies: dependencies)
+        return try replay.whatIf(history, at: version, edit)
+      })
+  }
+
   /// An answer with its frame for request `id`, encoded on the reader's
   /// thread so that the store loop only queues the bytes.
   struct Reply: Sendable {

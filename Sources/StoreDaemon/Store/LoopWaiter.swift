@@ -55,10 +55,3 @@ struct LoopWaiter {
     events.contains { $0.token == wakeToken } ? events.filter { $0.token != wakeToken } : events
   }
 }
-
-/// The event poll's tokens for the effect workers' sockets: each worker's
-/// key (``WorkerSupervisor/sockets``) from this base, above the clients'
-/// (``ConnectionServer/connectionTokenBase``).
-enum WorkerTokens {
-  static let base: UInt64 = 1 << 62
-}

@@ -16,12 +16,10 @@
     return (String(value[..<colon]), .milliseconds(Int(seconds * 1000)))
   }()
 
-  extension StoreLoop {
-    func stallIfAsked(_ input: ClientMessage.ActionInput) {
-      guard let stall = debugStall, case .path(let path, _) = input, path == stall.path else { return }
-      Log.warning("stalling the store loop for \(stall.duration) (STOREDAEMON_DEBUG_STALL)")
-      usleep(useconds_t(clamping: Int(stall.duration / .microseconds(1))))
-    }
+  func debugStallIfAsked(_ input: ClientMessage.ActionInput) {
+    guard let stall = debugStall, case .path(let path, _) = input, path == stall.path else { return }
+    Log.warning("stalling the store loop for \(stall.duration) (STOREDAEMON_DEBUG_STALL)")
+    usleep(useconds_t(clamping: Int(stall.duration / .microseconds(1))))
   }
 
   /// `STOREDAEMON_DEBUG_KILL_DURING_MIGRATION=before-record|after-record`:

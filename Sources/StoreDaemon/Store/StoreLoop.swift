@@ -1,14 +1,7 @@
-import ActionLanguage
 import ComposableCore
-import Dispatch
-import FoundationEssentials
-import Glibc
 import JSON
-import Journal
 import Platform
-import Replay
 import Replication
-import Synchronization
 import Wire
 
 /// The daemon's single owner of the state: every action, from every client and
@@ -29,7 +22,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   // (made in `init`, on the thread that then starts that one).
 
   /// How many rounds of failing what failures started a stop allows.
-  private static var shutdownRounds: Int { 64 }
+  static var shutdownRounds: Int { 64 }
 
   let inbox: Inbox<LoopCommand>
   let options: DaemonOptions
@@ -40,14 +33,20 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let store: Store<App.Root>
   /// The batch of actions under way, from reading to acknowledging.
   let turn: Turn<App>
+  /// The answers to the clients' requests.
+  lazy var requests = ClientRequests(
+    turn: turn, publisher: publisher, history: history, clients: clients, epoch: epoch,
+    status: { [unowned self] in statusReport }, notLeader: Self.notLeaderMessage)
+  /// Which client's request is handled when.
+  private let flow: RequestFlow
   let clients = ClientRegistry()
   /// What the loop waits on: the inbox's wake signal, the listener, every
   /// client's socket and every worker's.
-  private let poll: EventPoll
+  let poll: EventPoll
   /// The clients' sockets: accepting, reading, writing, deadlines.
   let server: ConnectionServer
-  /// The workers' sockets in the poll, by the key that names each process.
-  private var watchedWorkers: [UInt64: WorkerSupervisor.Socket] = [:]
+  /// The workers' sockets in the poll.
+  var workerSockets = WorkerSockets()
   let publisher: Publisher
   /// What each action's reducer drew from the date, UUID and random number
   /// dependencies, journaled with it so that a replay reproduces it.
@@ -109,18 +108,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     publisher = Publisher(
       document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
       options: options)
-    let historyReader = HistoryReader(
-      reader: recovery.journal.reader.upgrading(.reencoding(state: App.Root.State.self, action: App.Root.Action.self)),
-      initialState: (try? CanonicalJSON.value(of: App.initialState)) ?? .null,
-      schema: schema, pageBytes: min(1 << 20, options.outboxLimit / 2),
-      whatIf: { history, version, edit, dependencies throws(ReplayError) in
-        // The history reader's thread makes a reducer of its own.
-        let replay = JournalReplay(
-          reducer: App.makeRoot(), initialState: App.initialState, schema: App.schema, dependencies: dependencies)
-        return try replay.whatIf(history, at: version, edit)
-      })
     history = HistoryRequests(
-      reader: historyReader, schema: schema, clients: clients, publisher: publisher,
+      reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
+      clients: clients, publisher: publisher,
       post: { [inbox] command in inbox.post(command) })
     let root = App.makeRoot()
     store = Store(
@@ -130,6 +120,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       store: store, root: root, inputs: inputs,
       reader: ActionReader(schema: schema, allowsInternal: options.allowsInternalActions), publisher: publisher,
       committer: committer, history: history, supervisor: supervisor, clients: clients, gate: server.gate)
+    flow = RequestFlow(server: server, clients: clients)
     turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
   }
 
@@ -167,7 +158,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       reduceRecoveryActionsIfNeeded()
     }
     while isRunning {
-      watchWorkerSockets()
+      workerSockets.update(from: supervisor, in: poll)
       var deadline = min(.now + tick, supervisor.nextWakeup, service.nextWakeup)
       if let next = server.nextDeadline { deadline = min(deadline, next) }
       let pending = server.hasEvents || !server.withRoom.isEmpty
@@ -187,8 +178,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     var workersReady: [Int32] = []
     var workersWritable: [Int32] = []
     for event in ready {
-      if event.token >= WorkerTokens.base {
-        guard let descriptor = watchedWorkers[event.token - WorkerTokens.base]?.descriptor else { continue }
+      if WorkerSockets.isWorker(event.token) {
+        guard let descriptor = workerSockets.descriptor(for: event.token) else { continue }
         if event.isWritable { workersWritable.append(descriptor) }
         if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
       } else if event.token == JournalSyncThread.token {
@@ -214,7 +205,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     supervisor.tick()
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { letLeavingClientsGo() }
+    if !clients.leaving.isEmpty { requests.letLeavingClientsGo() }
     turn.commit()
     // What the commit released may have made room for deferred requests.
     handleClientEvents()
@@ -247,7 +238,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private func afterReducing() {
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { letLeavingClientsGo() }
+    if !clients.leaving.isEmpty { requests.letLeavingClientsGo() }
     service.pingWatchdogIfDue()
   }
 
@@ -269,35 +260,13 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         + names.joined(separator: ", "))
   }
 
-  // MARK: Clients
-
-  /// Forgets the clients that stopped sending once nothing they asked for is
-  /// still to be answered (a waiting request, a history read, a `settled`),
-  /// and closes their connections after those answers.
-  private func letLeavingClientsGo() {
-    for id in clients.leaving {
-      guard let client = clients[id] else {
-        clients.leaving.remove(id)
-        continue
-      }
-      let owesAnswers = !client.deferred.isEmpty || client.historyPending || turn.waits(forConnection: id)
-      guard client.connection.isClosing || !owesAnswers else { continue }
-      clients.remove(id)
-      publisher.forget(id)
-      history.forget(id)
-      turn.forgetWaits(ofConnection: id)
-      clients.leaving.remove(id)
-      client.connection.outbox.finish()
-    }
-  }
-
   // MARK: Commands
 
   private func handle(_ command: LoopCommand) {
     switch command {
     case .history(let connectionID, let requestID, let result):
       if let client = history.finish(connectionID: connectionID, requestID: requestID, result) {
-        handleDeferredRequests(of: client)
+        flow.handleDeferred(of: client) { handleClient($0) }
       }
     case .reconfigure(let dependencies, let done):
       if let dependencies { store.dependencies = dependencies.recordingInputs(into: inputs) }
@@ -312,97 +281,13 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .replicaBase(let reply):
       reply(publisher.version, CanonicalJSON.encode(publisher.document))
     case .shutdown(let done):
-      // No new connections. Pending effects fail (their features hear why),
-      // and the workers are told to stop by the end of file on their
-      // sockets. The daemon says goodbye to the clients once this is done.
-      server.stopAccepting()
-      let links = supervisor.stopAll()
-      // What the failures' actions start fails in turn once their batch
-      // is durable, until no feature waits on an effect; bounded, so that a
-      // feature that asks again on every failure cannot hold the stop.
-      var rounds = 0
-      repeat {
-        turn.deliverWorkerReplies()
-        turn.makeDurable()
-        rounds += 1
-      } while supervisor.hasReplies && rounds < Self.shutdownRounds
-      if supervisor.hasReplies {
-        Log.warning(
-          "stopping with effects still failing after \(Self.shutdownRounds) rounds; their failures are not reduced")
-      }
-      if let syncDone = committer.syncDone { poll.remove(syncDone) }
-      do {
-        try committer.close()
-      } catch {
-        Log.error("closing the journal: \(error)")
-      }
-      committer.replica?.stop()
-      let deadline = ContinuousClock.now + .seconds(1)
-      for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
-      // The waits the failures settled are answered before goodbye.
-      turn.reportSettledWaits()
-      if !clients.leaving.isEmpty { letLeavingClientsGo() }
-      sayGoodbye()
+      stop()
       isRunning = false
       done()
     }
   }
 
-  /// Each client reads its answers, then goodbye; one that does not read is
-  /// given up on after the write timeout. Every action the loop journaled
-  /// is answered in its sender's outbox by now.
-  private func sayGoodbye() {
-    server.sayGoodbyeToAll("\(App.name) is shutting down")
-    // Only the clients now: the workers have stopped.
-    for socket in watchedWorkers.values { poll.remove(socket.descriptor) }
-    watchedWorkers.removeAll()
-    let deadline = ContinuousClock.now + options.writeTimeout + .seconds(1)
-    while server.count > 0 && ContinuousClock.now < deadline {
-      let until = min(deadline, server.nextDeadline ?? deadline)
-      for event in poll.wait(milliseconds: Readiness.milliseconds(until: until)) {
-        if event.token == LoopWaiter.wakeToken { inbox.wake.clear() } else { server.handle(event) }
-      }
-      server.enforceDeadlines()
-      _ = server.takeEvents()
-    }
-    if server.count > 0 {
-      Log.warning(
-        "stopping: \(server.count) client(s) did not read their last answers within the write timeout "
-          + "(--write-timeout); closing them")
-      server.closeAll()
-    }
-  }
-
   // MARK: The event loop
-
-  /// Watches the sockets of the workers that run now, and no others: each
-  /// for what it says, and for room while commands wait to be written.
-  private func watchWorkerSockets() {
-    guard !supervisor.socketsAre(watchedWorkers) else { return }
-    let sockets = supervisor.sockets
-    // Those gone first: a descriptor number may have been reused by a new
-    // worker's socket, which is then added under its own key.
-    for (key, socket) in watchedWorkers where sockets[key]?.descriptor != socket.descriptor {
-      poll.remove(socket.descriptor)
-      watchedWorkers[key] = nil
-    }
-    for (key, socket) in sockets where watchedWorkers[key] != socket {
-      let interest: EventPoll.Interest = socket.isWaitingToWrite ? [.readable, .writable] : .readable
-      do {
-        if watchedWorkers[key] == nil {
-          try poll.add(socket.descriptor, token: WorkerTokens.base + key, interest: interest)
-        } else {
-          try poll.modify(socket.descriptor, token: WorkerTokens.base + key, interest: interest)
-        }
-      } catch  where error.code == EEXIST {
-        try? poll.modify(socket.descriptor, token: WorkerTokens.base + key, interest: interest)
-      } catch {
-        Log.error("cannot watch a worker's socket: \(error)")
-        continue
-      }
-      watchedWorkers[key] = socket
-    }
-  }
 
   /// Handles what the clients sent, and the requests of those that have
   /// room for answers again, until nothing more is waiting.
@@ -411,7 +296,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       for event in server.takeEvents() where isRunning { handleClient(event) }
       for id in server.takeWithRoom() where isRunning {
         guard let client = clients[id], !client.connection.isClosing else { continue }
-        handleDeferredRequests(of: client)
+        flow.handleDeferred(of: client) { handleClient($0) }
       }
     }
   }
@@ -430,122 +315,19 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .disconnected(let connection):
       guard clients[connection.id] != nil else { return }
       clients.leaving.insert(connection.id)
-      letLeavingClientsGo()
+      requests.letLeavingClientsGo()
     case .message(let connection, let message):
       guard let client = clients[connection.id], !connection.isClosing else { return }
-      guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
+      guard flow.mayHandle(client) else { return flow.postpone(event, of: client) }
       if case .send = message {} else { turn.makeDurable() }
-      handle(message, from: client)
+      requests.answer(message, from: client)
     case .invalid(let connection, let requestID, let error):
       guard let client = clients[connection.id], !connection.isClosing else { return }
-      guard mayHandleRequest(of: client) else { return postpone(event, of: client) }
+      guard flow.mayHandle(client) else { return flow.postpone(event, of: client) }
       turn.makeDurable()
       send(.error(id: requestID, code: error.code, message: error.message), to: connection)
     }
     afterReducing()
-  }
-
-  private func handle(_ message: ClientMessage, from client: ConnectedClient) {
-    let connection = client.connection
-    switch message {
-    case .hello:
-      send(.error(id: nil, code: .handshake, message: "'hello' may be sent only once"), to: connection)
-
-    case .send(let id, let input, let wait):
-      #if DEBUG
-        stallIfAsked(input)
-      #endif
-      turn.send(input, id: id, wait: wait, from: client, notLeader: Self.notLeaderMessage)
-
-    case .get(let id, let path, let version?) where version != store.version:
-      history.requestState(client, id: id, path: path, at: version, current: store.version)
-
-    case .get(let id, let path, _):
-      switch publisher.value(at: path) {
-      case .success(let value): send(.state(id: id, version: store.version, path: path, value: value), to: connection)
-      case .failure(let error): send(.error(id: id, code: error.code, message: error.message), to: connection)
-      }
-
-    case .subscribe(let id, let path, let since, let clientEpoch):
-      guard !history.isFollowing(connection.id) else {
-        send(
-          .error(
-            id: id, code: .alreadySubscribed, message: "this connection follows the log; open another to subscribe"),
-          to: connection)
-        return
-      }
-      // A version from another epoch names another lineage: start afresh.
-      let resumable = clientEpoch == nil || clientEpoch == epoch
-      publisher.subscribe(client, id: id, path: path, since: since, resumable: resumable)
-
-    case .actions(let id, let all):
-      send(.actions(id: id, actions: turn.reader.access.listing(all: all)), to: connection)
-
-    case .status(let id):
-      send(.status(id: id, report: statusReport), to: connection)
-
-    case .log(let id, let since, let last, let follow):
-      // Every batch is committed before a request that does not reduce, so
-      // the loop's version is durable and published.
-      history.requestLog(client, id: id, since: since, last: last, follow: follow, through: store.version)
-
-    case .whatIf(let id, let at, let edit):
-      let replayEdit: ReplayEdit
-      switch edit {
-      case .without(let version):
-        replayEdit = .remove(version: version)
-      case .replace(let version, let input):
-        do throws(MessageError) {
-          // Any action, internal ones too: nothing is applied.
-          replayEdit = .replace(version: version, action: try turn.reader.json(for: input))
-        } catch {
-          send(.error(id: id, code: error.code, message: error.message), to: connection)
-          return
-        }
-      }
-      history.requestWhatIf(
-        client, id: id, at: at ?? store.version, edit: replayEdit, current: store.version,
-        dependencies: store.dependencies)
-    }
-  }
-
-  // MARK: Flow control
-
-  /// Whether a request of `client` may be handled now: none of its earlier
-  /// ones waits, no history read is answering one, and it has read its
-  /// answers but for less than its buffer. A client that does not read its
-  /// answers is not read either: its requests wait (and, once 64 do, its
-  /// socket is not read) until it catches up.
-  private func mayHandleRequest(of client: ConnectedClient) -> Bool {
-    client.isDraining
-      || (client.deferred.isEmpty && !client.historyPending && !client.connection.outbox.answersAreFull)
-  }
-
-  /// Keeps a request for later. Whatever made the client's requests wait
-  /// (a history read, or unread answers) resumes them when it ends; once
-  /// 64 wait, the client's socket is not read until they are handled.
-  private func postpone(_ event: ConnectionServer.Event, of client: ConnectedClient) {
-    client.deferred.append(event)
-    if client.deferred.count >= Connection.creditLimit { server.pause(client.connection) }
-    if !client.historyPending && client.connection.outbox.answersAreFull { waitForRoom(client) }
-  }
-
-  /// Handles the client's waiting requests, in order, while it may.
-  private func handleDeferredRequests(of client: ConnectedClient) {
-    let id = client.connection.id
-    while !client.deferred.isEmpty, !client.historyPending, clients[id] === client {
-      guard !client.connection.outbox.answersAreFull else { return waitForRoom(client) }
-      client.isDraining = true
-      handleClient(client.deferred.removeFirst())
-      client.isDraining = false
-    }
-    if client.deferred.isEmpty && clients[id] === client { server.resume(client.connection) }
-  }
-
-  /// Asks the client's outbox to tell the loop once it has room again.
-  private func waitForRoom(_ client: ConnectedClient) {
-    let id = client.connection.id
-    client.connection.outbox.whenRoom { [server] in server.noteRoom(id) }
   }
 
   /// Queues an answer (``Turn/answer(_:to:)``).
