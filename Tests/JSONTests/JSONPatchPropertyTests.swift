@@ -45,6 +45,29 @@ import Testing
 
   /// Every kind of operation, with members and values that need escaping,
   /// is written straight from the operations as from their JSON value.
+  /// Told which members of two objects may differ (those that do, and one
+  /// that may not), the diff compares only those and gives the operations
+  /// the whole diff gives.
+  @Test(arguments: [5, 6] as [UInt64])
+  func aDiffOfTheChangedMembersIsTheWholeDiff(seed: UInt64) {
+    var random = RandomJSON(seed: seed)
+    var compared = 0
+    for _ in 0..<500 {
+      let old = random.document()
+      var new = old
+      for _ in 0..<random.int(1...3) { new = random.mutate(new) }
+      guard case .object(let before) = old, case .object(let after) = new else { continue }
+      let keys = Set(before.keys).union(after.keys)
+      var members = keys.filter { before[$0] != after[$0] }
+      if let unchanged = keys.subtracting(members).first { members.insert(unchanged) }
+      let context = Comment(rawValue: "seed \(seed)\nold \(canonical(old))\nnew \(canonical(new))")
+      #expect(
+        JSONPatch.diff(from: old, to: new, members: Array(members)) == JSONPatch.diff(from: old, to: new), context)
+      compared += 1
+    }
+    #expect(compared > 50)
+  }
+
   @Test func canonicalBytesAreTheCanonicalJSONOfTheValue() throws {
     let operations: [PatchOperation] = [
       .add(path: try JSONPointer("/a~1b/-"), value: .object(["z": .int(1), "é\"": .array([.null, .bool(true)])])),

@@ -81,6 +81,13 @@ public enum JSONValueEncoder {
     try withView(of: value, json, path: .root)
   }
 
+  /// Whether values of `type` publish a view (``PublishesView``), which
+  /// ``withView(of:_:)`` adds: asked first, so that a caller holding a
+  /// large value where it is need not pass it for nothing.
+  public static func publishesView<T: Encodable>(_ type: T.Type) -> Bool {
+    Traits.of(type).publishesView
+  }
+
   /// The JSON of `value` as the member `key` of an object holds it (a
   /// `Date` as its ``JSONDate`` string, an object for a value that encodes
   /// nothing), reusing `cache` as ``JSONMemberCache`` does for a member's

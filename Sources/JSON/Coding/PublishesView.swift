@@ -32,6 +32,6 @@ public protocol PublishesView {
 }
 
 /// The member a ``PublishesView`` state's view is published as.
-enum PublishesViewKey {
-  static let name = "view"
+public enum PublishesViewKey {
+  public static let name = "view"
 }

@@ -42,6 +42,37 @@ extension JSONPatch {
   }
 }
 
+extension JSONPatch {
+  /// ``diff(from:to:)`` of two objects whose members other than `members`
+  /// are known to be the same (the encoder of a document made of parts
+  /// says which parts it encoded again): only those members are compared,
+  /// and a document's unchanged parts cost nothing. The operations are
+  /// those ``diff(from:to:)`` gives. Values that are not both objects are
+  /// diffed whole.
+  public static func diff(from old: JSONValue, to new: JSONValue, members: [String]) -> [PatchOperation] {
+    guard case .object(let oldObject) = old, case .object(let newObject) = new else {
+      return diff(from: old, to: new)
+    }
+    var differ = Differ()
+    var previous: String?
+    for key in members.sorted(by: { JSONObject.order($0, $1) < 0 }) where key != previous {
+      previous = key
+      switch (oldObject[key], newObject[key]) {
+      case (nil, nil):
+        continue
+      case (nil, let added?):
+        differ.operations.append(.add(path: JSONPointer(tokens: [key]), value: added))
+      case (_?, nil):
+        differ.operations.append(.remove(path: JSONPointer(tokens: [key])))
+      case (let before?, let after?):
+        differ.path = [key]
+        differ.diff(before, after)
+      }
+    }
+    return differ.operations
+  }
+}
+
 /// The state of one diff: the operations so far and the path being compared.
 private struct Differ {
   var operations: [PatchOperation] = []

@@ -99,19 +99,22 @@ final class Publisher {
   /// last one goes to the history and every subscriber. `sent` is how the
   /// client wrote the action, read as it arrived; an action an effect sent
   /// is encoded by `action` and described here. `document` encodes the
-  /// state. Returns `nil` if the state or action did not encode (then no
-  /// subscriber may resume across the version).
+  /// state, and says which of its members may have changed (nil: any may),
+  /// so that the diff compares only those. Returns `nil` if the state or
+  /// action did not encode (then no subscriber may resume across the
+  /// version).
   func publish(
     version: UInt64, sent: ActionReading?, action encodeAction: () throws -> JSONValue,
-    document encode: () throws -> JSONValue
+    document encode: () throws -> (JSONValue, changedMembers: [String]?)
   ) -> Publication? {
     self.version = version
     let document: JSONValue
+    let changedMembers: [String]?
     let actionJSON: JSONValue
     let actionBytes: [UInt8]
     let summary: String
     do {
-      document = try encode()
+      (document, changedMembers) = try encode()
       if let sent {
         (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
       } else {
@@ -126,7 +129,9 @@ final class Publisher {
       history.removeAll()
       return nil
     }
-    let patch = JSONPatch.diff(from: self.document, to: document)
+    let patch =
+      changedMembers.map { JSONPatch.diff(from: self.document, to: document, members: $0) }
+      ?? JSONPatch.diff(from: self.document, to: document)
     // The action's and the patch's bytes, written once for the frame root
     // subscribers get, if there are any, and the journal record; the
     // frame's size is what the history charges for the change.

@@ -34,19 +34,38 @@ struct StateDocumentEncoder<State: Encodable> {
   private let counts = Counts()
   /// Encodes a ``StateParts`` state part by part; nil for any other state.
   private let encodeParts: ((UnsafePointer<State>) throws -> JSONValue)?
+  /// Forgets the last state and document, so that the next document is
+  /// encoded whole.
+  private let forgetLast: () -> Void
 
   private final class Counts {
     var encodedParts = 0
+    /// The members the last document encoded again, the others being the
+    /// very same values as before; nil when it is not known.
+    var changedMembers: [String]?
   }
 
   init() {
     let counts = counts
-    encodeParts = (State.self as? any (StateParts & Encodable).Type).map { Self.partsEncoder(for: $0, counts: counts) }
+    let parts = (State.self as? any (StateParts & Encodable).Type).map { Self.partsEncoder(for: $0, counts: counts) }
+    encodeParts = parts?.encode
+    forgetLast = parts?.forget ?? {}
+  }
+
+  /// The state was put back to an earlier one (a refused batch, a standby
+  /// taking over): the next document is encoded whole, and diffed whole,
+  /// since what it last encoded is not what was published.
+  func stateWasReplaced() {
+    forgetLast()
   }
 
   /// How many of the root state's parts the last document encoded rather
   /// than reused.
   var encodedParts: Int { counts.encodedParts }
+
+  /// The members of the last document that may differ from the one before
+  /// (``JSONPatch/diff(from:to:members:)``); nil when any may.
+  var changedMembers: [String]? { counts.changedMembers }
 
   /// The JSON document of `state`. A ``StateParts`` state's is the last
   /// document with each part that differs from the last state's encoded
@@ -58,6 +77,7 @@ struct StateDocumentEncoder<State: Encodable> {
     if let encodeParts { return try encodeParts(state) }
     let document = try JSONValueEncoder.encode(state.pointee, reusing: members)
     counts.encodedParts = members.encodedMembers
+    counts.changedMembers = nil
     return document
   }
 
@@ -90,17 +110,21 @@ struct StateDocumentEncoder<State: Encodable> {
   /// The part-by-part encoder of `State`, which is `Parted`.
   private static func partsEncoder<Parted: StateParts & Encodable>(
     for parted: Parted.Type, counts: Counts
-  ) -> (UnsafePointer<State>) throws -> JSONValue {
+  ) -> (encode: (UnsafePointer<State>) throws -> JSONValue, forget: () -> Void) {
     // invariant: called only after State was found to be StateParts, with State itself
     precondition(Parted.self == State.self)
     let holder = LastHolder<Parted>()
-    return { state in
+    let encode = { (state: UnsafePointer<State>) throws -> JSONValue in
       // Safe: `Parted` is `State` (checked above), so this reads the same
-      // value under its other name, without copying it.
-      try state.withMemoryRebound(to: Parted.self, capacity: 1) { parted in
-        try document(of: parted, holder: holder, counts: counts)
+      // value under its other name. The pointer is made mutable only to
+      // pass the value on as `inout`, which the compiler need not copy to
+      // keep it still during a call (a root state's copy retains each of
+      // its references); nothing is written through it.
+      try UnsafeMutablePointer(mutating: state).withMemoryRebound(to: Parted.self, capacity: 1) { parted in
+        try document(of: &parted.pointee, holder: holder, counts: counts)
       }
     }
+    return (encode, { holder.last = nil })
   }
 }
 
@@ -108,13 +132,14 @@ extension StateDocumentEncoder {
   /// The last document, with each part of `state` that differs from the last
   /// state's encoded again; the first is the full encoding.
   private static func document<Parted: StateParts & Encodable>(
-    of state: UnsafePointer<Parted>, holder: LastHolder<Parted>, counts: Counts
+    of state: inout Parted, holder: LastHolder<Parted>, counts: Counts
   ) throws -> JSONValue {
     // The last is taken out, and is left out should the encoding fail.
     guard let last = holder.last else {
-      let full = try JSONValueEncoder.encode(state.pointee, reusing: holder.members)
+      counts.changedMembers = nil
+      let full = try JSONValueEncoder.encode(state, reusing: holder.members)
       guard case .object(let object) = full else { return full }
-      holder.last = Last(state: state.pointee, document: object)
+      holder.last = Last(state: state, document: object)
       counts.encodedParts = object.count
       return full
     }
@@ -123,11 +148,14 @@ extension StateDocumentEncoder {
     var document = JSONObject()
     swap(&document, &last.document)
     var encoded = 0
+    var changed: [String] = []
+    counts.changedMembers = nil
     // The last state is brought up to date part by part, in place: only
     // the parts that differ are copied.
-    try last.state.takeParts(from: state.pointee) { key, differed, value in
+    try last.state.takeParts(from: state) { key, differed, value in
       guard differed else { return }
       encoded += 1
+      changed.append(key)
       guard let value = value() else {
         document[key] = .null
         return
@@ -137,12 +165,16 @@ extension StateDocumentEncoder {
       document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
     }
     // A root that publishes a view derives it from its parts, some changed.
-    if encoded > 0, case .object(let viewed) = try JSONValueEncoder.withView(of: state.pointee, .object(document)) {
+    if encoded > 0, JSONValueEncoder.publishesView(Parted.self),
+      case .object(let viewed) = try JSONValueEncoder.withView(of: state, .object(document))
+    {
       document = viewed
+      changed.append(PublishesViewKey.name)
     }
     last.document = document
     holder.last = last
     counts.encodedParts = encoded
+    counts.changedMembers = changed
     return .object(document)
   }
 }

@@ -24,7 +24,8 @@ extension StoreLoop {
         replica.stepDown(
           "version \(record.version) of the log does not apply to the state at \(publisher.version): \(error)")
       }
-      _ = publisher.publish(version: record.version, sent: nil, action: { record.action }, document: { document })
+      _ = publisher.publish(
+        version: record.version, sent: nil, action: { record.action }, document: { (document, nil) })
       var copy = record
       copy.canonical = nil
       committer.record(copy)

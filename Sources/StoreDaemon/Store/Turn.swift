@@ -192,7 +192,10 @@ final class Turn<App: HostedApp> {
     guard
       let publication = publisher.publish(
         version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
-        document: { try store.withState { try stateEncoder.document(at: $0) } })
+        document: {
+          let document = try store.withState { try stateEncoder.document(at: $0) }
+          return (document, stateEncoder.changedMembers)
+        })
     else {
       return
     }
@@ -332,6 +335,7 @@ final class Turn<App: HostedApp> {
   /// that takes over): a refused batch goes back to it.
   func restart(at state: App.Root.State) {
     store.restore(state: state, version: publisher.version, forgettingRequestsFrom: store.nextRequestID)
+    stateEncoder.stateWasReplaced()
     stateBeforeBatch = state
     stateBeforeSyncing = state
   }
@@ -358,6 +362,7 @@ final class Turn<App: HostedApp> {
       replica.stepDown("the journal refused versions from \(before.version + 1) on: \(reason)")
     }
     store.restore(state: state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
+    stateEncoder.stateWasReplaced()
     publisher.undoBatch(document: before.document, version: before.version)
     history.forgetRecords(after: before.version)
     waits = before.waits

@@ -27,6 +27,30 @@ import Wire
     #expect(try encoder.document(of: AppFeature.State()) == CanonicalJSON.value(of: AppFeature.State()))
   }
 
+  /// The encoder says which members it encoded again, so that the diff
+  /// compares only those; after the state was put back (a refused batch),
+  /// it says nothing, as what it last encoded is not what was published.
+  @Test func itSaysWhichMembersMayHaveChangedUntilTheStateIsReplaced() throws {
+    let encoder = StateDocumentEncoder<AppFeature.State>()
+    var state = AppFeature.State()
+    let first = try encoder.document(of: state)
+    #expect(encoder.changedMembers == nil)
+    state.counter.count = 6
+    let second = try encoder.document(of: state)
+    #expect(encoder.changedMembers == ["counter"])
+    #expect(
+      JSONPatch.diff(from: first, to: second, members: ["counter"]) == JSONPatch.diff(from: first, to: second))
+    // The journal refused count 6: the store is back at 5 and so is what
+    // was published; the next action makes it 6 again.
+    encoder.stateWasReplaced()
+    state.counter.count = 6
+    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
+    #expect(encoder.changedMembers == nil)
+    state.counter.count = 7
+    _ = try encoder.document(of: state)
+    #expect(encoder.changedMembers == ["counter"])
+  }
+
   /// The root state lists its parts (`StateParts`): every member its
   /// encoding writes, under the same key, and nothing else.
   @Test func theRootStateListsEveryPartItEncodes() throws {
