@@ -32,10 +32,13 @@ public struct JournalRecord: Sendable, Hashable {
   /// record for may leave ``patch`` `.null` then (the daemon does, unless a
   /// client follows the log). Not part of the record's identity.
   public var canonical: (action: [UInt8], patch: [UInt8])?
+  /// The canonical JSON of ``origin``, when the caller has it already; not
+  /// part of the record's identity.
+  public var canonicalOrigin: [UInt8]?
 
   public init(
     version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, inputs: JSONValue? = nil, patch: JSONValue,
-    canonical: (action: [UInt8], patch: [UInt8])? = nil
+    canonical: (action: [UInt8], patch: [UInt8])? = nil, canonicalOrigin: [UInt8]? = nil
   ) {
     self.inputs = inputs
     self.version = version
@@ -44,6 +47,7 @@ public struct JournalRecord: Sendable, Hashable {
     self.action = action
     self.patch = patch
     self.canonical = canonical
+    self.canonicalOrigin = canonicalOrigin
   }
 
   public static func == (left: JournalRecord, right: JournalRecord) -> Bool {

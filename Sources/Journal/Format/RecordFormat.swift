@@ -44,7 +44,11 @@ enum RecordFormat {
       CanonicalJSON.write(inputs, to: &buffer)
     }
     buffer.append(literal: #","origin":"#)
-    CanonicalJSON.write(record.origin, to: &buffer)
+    if let origin = record.canonicalOrigin {
+      buffer.append(contentsOf: origin)
+    } else {
+      CanonicalJSON.write(record.origin, to: &buffer)
+    }
     buffer.append(literal: #","patch":"#)
     if let canonical = record.canonical {
       buffer.append(contentsOf: canonical.patch)

@@ -24,10 +24,49 @@ struct ActionSender {
   /// How the client wrote the action, read on arrival; `nil` for an action
   /// this daemon made (the recovery's) or an effect sent.
   let sent: ActionReading?
+  /// The canonical JSON of `record` up to its `origin` number
+  /// (``OriginPrefix``), when known: the journal writes it and the number
+  /// rather than encoding the record again.
+  var recordPrefix: OriginPrefix?
+
+  /// The canonical JSON of ``record``, when ``recordPrefix`` is known.
+  var recordBytes: [UInt8]? {
+    recordPrefix.map { $0.bytes(origin: origin) }
+  }
 
   /// An action that an effect of the action of `origin` sent.
   static func effect(origin: Origin) -> ActionSender {
     ActionSender(
-      origin: origin, record: .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))]), sent: nil)
+      origin: origin, record: .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))]), sent: nil,
+      recordPrefix: effectPrefix)
+  }
+
+  private static let effectPrefix = OriginPrefix(["effect": .bool(true)])
+}
+
+/// The canonical JSON of a record's `origin` object whose last member is
+/// `origin`, written up to that member's number: the object with the
+/// number, and `}`, is the canonical JSON of the whole. Nil when `origin`
+/// would not be the last member in key order.
+struct OriginPrefix {
+  private let prefix: [UInt8]
+
+  /// The prefix of `members` with an `origin` member added.
+  init?(_ members: JSONObject) {
+    var object = members
+    object["origin"] = .int(0)
+    let whole = CanonicalJSON.encode(.object(object))
+    let tail = Array(#","origin":0}"#.utf8)
+    guard whole.count > tail.count, Array(whole.suffix(tail.count)) == tail else { return nil }
+    prefix = Array(whole.dropLast(2))
+  }
+
+  /// The canonical JSON of the object with `origin` as its `origin`.
+  func bytes(origin: Origin) -> [UInt8] {
+    var bytes = prefix
+    bytes.reserveCapacity(prefix.count + 21)
+    CanonicalJSON.writeInteger(origin, to: &bytes)
+    bytes.append(UInt8(ascii: "}"))
+    return bytes
   }
 }

@@ -10,6 +10,8 @@ final class ConnectedClient {
   /// Who sent an action, as its journal record says, but for the origin:
   /// made once, as every action from the client names the same two.
   let sender: JSONObject
+  /// `sender`'s canonical JSON up to the origin of an action.
+  let senderPrefix: OriginPrefix?
 
   /// Whether the history reader is answering one of the client's requests
   /// (set by ``HistoryRequests``): its later requests wait in `deferred`
@@ -28,5 +30,6 @@ final class ConnectedClient {
     self.connection = connection
     self.name = name
     sender = ["client": .string(name), "connection": .int(connection.id)]
+    senderPrefix = OriginPrefix(sender)
   }
 }

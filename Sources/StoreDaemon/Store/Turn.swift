@@ -104,7 +104,8 @@ final class Turn<App: HostedApp> {
     if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
     var record = client.sender
     record["origin"] = .int(Int(origin))
-    let sender = ActionSender(origin: origin, record: .object(record), sent: reading)
+    let sender = ActionSender(
+      origin: origin, record: .object(record), sent: reading, recordPrefix: client.senderPrefix)
     let version: UInt64
     do throws(DroppedAction) {
       version = try store.reduceRefusingDropped(action, origin: origin)
@@ -157,7 +158,8 @@ final class Turn<App: HostedApp> {
     let origin = nextOrigin
     nextOrigin += 1
     let sender = ActionSender(
-      origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil)
+      origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil,
+      recordPrefix: nil)
     var names: [String] = []
     for action in waiting {
       let name = ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: reader.schema)
@@ -207,7 +209,7 @@ final class Turn<App: HostedApp> {
         // only by the log's followers, so it is built only when there are
         // some (a follower that comes later reads this version from disk).
         patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
-        canonical: (publication.actionBytes, publication.patchBytes))
+        canonical: (publication.actionBytes, publication.patchBytes), canonicalOrigin: sender.recordBytes)
     )
     waits.note(publication.change, origin: sender.origin)
   }
