@@ -7,18 +7,31 @@ import Wire
 /// control lets it be handled: a send goes to the ``Turn``; a read of the
 /// state, a subscription, the action list, the status, the log and a
 /// what-if are answered from what is durable and published (the loop made
-/// everything reduced durable first). Confined to the loop's thread.
-struct ClientRequests<App: HostedApp> {
+/// everything reduced durable first). Confined to the loop's thread; a
+/// class, so that the loop's hand-over of each request is one reference.
+final class ClientRequests<App: HostedApp> {
   let turn: Turn<App>
   let publisher: Publisher
   let history: HistoryRequests
   let clients: ClientRegistry
   /// The lineage of versions a resumed subscription must name.
   let epoch: String
-  /// `tcactl status`'s report.
-  let status: () -> JSONValue
+  /// `tcactl status`'s report; set by the loop once it is made.
+  var status: () -> JSONValue = { .null }
   /// What a standby tells a sender.
   let notLeader: (Replica) -> String
+
+  init(
+    turn: Turn<App>, publisher: Publisher, history: HistoryRequests, clients: ClientRegistry, epoch: String,
+    notLeader: @escaping (Replica) -> String
+  ) {
+    self.turn = turn
+    self.publisher = publisher
+    self.history = history
+    self.clients = clients
+    self.epoch = epoch
+    self.notLeader = notLeader
+  }
 
   private var store: Store<App.Root> { turn.store }
 

@@ -34,9 +34,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// The batch of actions under way, from reading to acknowledging.
   let turn: Turn<App>
   /// The answers to the clients' requests.
-  lazy var requests = ClientRequests(
-    turn: turn, publisher: publisher, history: history, clients: clients, epoch: epoch,
-    status: { [unowned self] in statusReport }, notLeader: Self.notLeaderMessage)
+  let requests: ClientRequests<App>
   /// Which client's request is handled when.
   private let flow: RequestFlow
   let clients = ClientRegistry()
@@ -121,6 +119,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       reader: ActionReader(schema: schema, allowsInternal: options.allowsInternalActions), publisher: publisher,
       committer: committer, history: history, supervisor: supervisor, clients: clients, gate: server.gate)
     flow = RequestFlow(server: server, clients: clients)
+    requests = ClientRequests(
+      turn: turn, publisher: publisher, history: history, clients: clients, epoch: epoch,
+      notLeader: Self.notLeaderMessage)
+    requests.status = { [unowned self] in statusReport }
     turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
   }
 
