@@ -38,7 +38,7 @@ final class JournalCommitter: EffectExecutor {
     private let snapshotPolicy = SnapshotPolicy.standard
   #endif
   private let syncPolicy: SyncPolicy
-  private let supervisor: WorkerSupervisor
+  private let workers: any EffectExecutor
   /// Syncs written batches beside the loop, under `--fsync always`.
   private let syncThread: JournalSyncThread?
   /// The actions reduced since the last batch closed.
@@ -57,7 +57,7 @@ final class JournalCommitter: EffectExecutor {
 
   init(
     journal: JournalDirectory, writer: JournalWriter, epoch: String, schema: Int, syncPolicy: SyncPolicy,
-    supervisor: WorkerSupervisor, replica: Replica?
+    workers: any EffectExecutor, replica: Replica?
   ) throws {
     self.replica = replica
     self.schema = schema
@@ -65,7 +65,7 @@ final class JournalCommitter: EffectExecutor {
     self.writer = writer
     self.epoch = epoch
     self.syncPolicy = syncPolicy
-    self.supervisor = supervisor
+    self.workers = workers
     syncThread =
       syncPolicy == .always || replica != nil
       ? try JournalSyncThread(writer: writer, syncsLocally: syncPolicy == .always, replica: replica) : nil
@@ -103,7 +103,7 @@ final class JournalCommitter: EffectExecutor {
   // MARK: EffectExecutor
 
   func start(_ request: EffectRequest, id: EffectID) {
-    guard let batch else { return supervisor.start(request, id: id) }
+    guard let batch else { return workers.start(request, id: id) }
     batch.hold(request, id: id)
   }
 
@@ -116,7 +116,7 @@ final class JournalCommitter: EffectExecutor {
       if let batch { batch.holdCancel(id) } else { _ = syncing.cancelStart(id) }
       return
     }
-    supervisor.cancel(id)
+    workers.cancel(id)
   }
 
   // MARK: Commit
@@ -228,6 +228,14 @@ final class JournalCommitter: EffectExecutor {
         "could not write a snapshot at version \(version): \(error); the journal keeps growing until one succeeds")
     }
   }
+
+  #if DEBUG
+    /// Makes the journal's next sync fail as on an I/O error, for the tests'
+    /// in-memory harness.
+    func failNextSyncForTesting() {
+      writer.failNextSyncForTesting()
+    }
+  #endif
 
   /// Closes the journal; call once no batch is in flight.
   func close() throws {

@@ -99,7 +99,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     }
     committer = try JournalCommitter(
       journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
-      syncPolicy: options.syncPolicy, supervisor: supervisor, replica: replica)
+      syncPolicy: options.syncPolicy, workers: supervisor, replica: replica)
     if let syncDone = committer.syncDone {
       try poll.add(syncDone, token: JournalSyncThread.token, interest: .readable)
     }
@@ -117,7 +117,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     turn = Turn(
       store: store, root: root, inputs: inputs,
       reader: ActionReader(schema: schema, allowsInternal: options.allowsInternalActions), publisher: publisher,
-      committer: committer, history: history, supervisor: supervisor, clients: clients, gate: server.gate)
+      committer: committer, history: history, workers: supervisor, clients: clients, gate: server.gate)
     flow = RequestFlow(server: server, clients: clients)
     requests = ClientRequests(
       turn: turn, publisher: publisher, history: history, clients: clients, epoch: epoch,

@@ -33,7 +33,7 @@ final class Turn<App: HostedApp> {
   var loopIsIdle: () -> Bool = { false }
 
   private let history: HistoryRequests
-  private let supervisor: WorkerSupervisor
+  private let workers: any EffectWorkers
   private let clients: ClientRegistry
   private let gate: HoldGate
   /// The root reducer, asked for the features' recovery actions.
@@ -52,7 +52,7 @@ final class Turn<App: HostedApp> {
 
   init(
     store: Store<App.Root>, root: App.Root, inputs: InputRecorder, reader: ActionReader<App.Root.Action>,
-    publisher: Publisher, committer: JournalCommitter, history: HistoryRequests, supervisor: WorkerSupervisor,
+    publisher: Publisher, committer: JournalCommitter, history: HistoryRequests, workers: any EffectWorkers,
     clients: ClientRegistry, gate: HoldGate
   ) {
     self.store = store
@@ -62,7 +62,7 @@ final class Turn<App: HostedApp> {
     self.publisher = publisher
     self.committer = committer
     self.history = history
-    self.supervisor = supervisor
+    self.workers = workers
     self.clients = clients
     self.gate = gate
     stateBeforeBatch = store.state
@@ -131,11 +131,11 @@ final class Turn<App: HostedApp> {
     reduceWaitingActions()
   }
 
-  /// Reduces the actions the failures the supervisor made up for requests
+  /// Reduces the actions the failures the workers' side made up for requests
   /// that could not be carried out map to (a worker that died, a deadline).
   func deliverWorkerReplies() {
     while true {
-      let replies = supervisor.takeReplies()
+      let replies = workers.takeReplies()
       if replies.isEmpty { return }
       open()
       for (reply, id) in replies {
@@ -346,7 +346,7 @@ final class Turn<App: HostedApp> {
   /// records to the log's followers among them), and a snapshot is written
   /// if one is due.
   private func letGo(_ batch: Batch) {
-    batch.startEffects(on: supervisor)
+    batch.startEffects(on: workers)
     batch.releaseOutboxes()
     if !committer.isOpen { publisher.batchesDurable() }
     if !batch.records.isEmpty, let end = batch.end {

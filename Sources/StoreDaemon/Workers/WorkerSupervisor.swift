@@ -33,7 +33,7 @@ import Wire
 /// threads that watch it. Starts come from the journal's batch once its
 /// actions are durable (``JournalCommitter``), so a worker never carries out
 /// I/O for an action the journal does not have.
-final class WorkerSupervisor: EffectExecutor {
+final class WorkerSupervisor: EffectWorkers {
   struct Configuration: Sendable {
     /// The `effectworker` executable; the network worker's is beside it
     /// (``WorkerProtocol/executable(for:effectworker:)``).

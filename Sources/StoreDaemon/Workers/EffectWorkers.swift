@@ -1,0 +1,12 @@
+import ComposableCore
+
+/// What a ``Turn`` asks of the effect workers: to start and cancel the
+/// requests of its durable batches (``EffectExecutor``), and the replies
+/// made up on the workers' side for requests that could not be carried out
+/// (a worker that died, a deadline), which the turn reduces. The daemon's
+/// are the ``WorkerSupervisor``'s processes; the tests' in-memory harness
+/// scripts its own.
+protocol EffectWorkers: EffectExecutor {
+  /// The replies made up since the last call, in order.
+  func takeReplies() -> [(EffectReply, EffectID)]
+}

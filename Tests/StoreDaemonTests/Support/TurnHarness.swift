@@ -1,0 +1,176 @@
+import ComposableCore
+import Features
+import FoundationEssentials
+import Glibc
+import JSON
+import Journal
+import Platform
+import TestSupport
+import Testing
+import Wire
+
+@testable import StoreDaemon
+
+/// The seed apps as a hosted app, for the harness.
+enum HarnessedSeedApps: HostedApp {
+  static let name = "harnessed"
+  static let version = "0"
+  static func makeRoot() -> AppFeature { AppFeature() }
+  static var initialState: AppFeature.State { AppFeature.State() }
+}
+
+/// A ``Turn`` and its collaborators in one process, without the event loop,
+/// worker processes or a daemon: what the loop would hand the turn, a test
+/// hands it, and what the turn answers or starts, the test reads. Clients
+/// are connections on socket pairs whose other ends the test reads; the
+/// workers are scripted (``ScriptedWorkers``); the journal is a real one
+/// in a temporary directory, so that what is committed is on disk and a
+/// refused sync is a real refusal. In the spirit of swift-nio's
+/// `EmbeddedChannel`: nothing runs unless the test says so.
+final class TurnHarness<App: HostedApp> {
+  let turn: Turn<App>
+  let workers = ScriptedWorkers()
+  let directory: TemporaryDirectory
+  private let clients = ClientRegistry()
+  private let gate = HoldGate()
+  private let options: DaemonOptions
+  private var nextConnection = 1
+
+  /// A harness whose journal syncs as `syncPolicy` says; under `always`
+  /// the turn syncs each batch itself, on the test's thread.
+  init(syncPolicy: SyncPolicy = .never) throws {
+    directory = try TemporaryDirectory(prefix: "turn-harness")
+    var options = DaemonOptions(
+      socketPath: directory.appending("unused.sock"), stateDirectory: directory.appending("state"))
+    options.syncPolicy = syncPolicy
+    self.options = options
+    try FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true)
+    let schema = App.Root.Action.actionSchema
+    let recovery = try StateRecovery.run(
+      options: options, retained: options.retainedDiffs, initialState: App.initialState, schema: schema,
+      appSchema: App.schema, build: App.build)
+    let committer = try JournalCommitter(
+      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
+      syncPolicy: syncPolicy, workers: workers, replica: nil)
+    let publisher = Publisher(
+      document: recovery.document, version: recovery.version,
+      history: DiffHistory(capacity: options.retainedDiffs), clients: clients, schema: schema, options: options)
+    let history = HistoryRequests(
+      reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
+      clients: clients, publisher: publisher, post: { _ in })
+    let inputs = InputRecorder()
+    let root = App.makeRoot()
+    let store = Store(
+      initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
+      dependencies: DependencyValues().recordingInputs(into: inputs))
+    turn = Turn(
+      store: store, root: root, inputs: inputs,
+      reader: ActionReader(schema: schema, allowsInternal: false), publisher: publisher, committer: committer,
+      history: history, workers: workers, clients: clients, gate: gate)
+    // Nothing else waits: a batch under `always` is synced here.
+    turn.loopIsIdle = { true }
+  }
+
+  deinit {
+    try? turn.committer.close()
+  }
+
+  /// A client, connected and greeted, as the loop adds one.
+  func connect(_ name: String = "harness") throws -> ScriptedClient {
+    var pair: [Int32] = [0, 0]
+    guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair) == 0 else {
+      throw HarnessError("socketpair: errno \(errno)")
+    }
+    // The daemon's end never blocks, as the loop's sockets do not.
+    _ = fcntl(pair[0], F_SETFL, fcntl(pair[0], F_GETFL) | O_NONBLOCK)
+    let connection = Connection(
+      id: nextConnection, socket: UnixSocket(descriptor: pair[0]), outboxLimit: options.outboxLimit,
+      maximumFrame: options.maximumFrame, gate: gate)
+    nextConnection += 1
+    let client = ConnectedClient(connection: connection, name: name)
+    clients.add(client)
+    return ScriptedClient(client: client, descriptor: pair[1])
+  }
+
+  /// What the loop does with a client's `send`.
+  func send(_ path: String, _ arguments: [String] = [], id: Int, wait: Bool = false, from client: ScriptedClient) {
+    turn.send(
+      .path(path, arguments: arguments), id: id, wait: wait, from: client.client,
+      notLeader: { _ in "not the leader" })
+    turn.deliverWorkerReplies()
+    turn.reportSettledWaits()
+  }
+
+  /// What the loop does with a worker's reply.
+  func deliver(_ reply: EffectReply, to id: EffectID) {
+    turn.deliver(reply, to: id)
+    turn.deliverWorkerReplies()
+    turn.reportSettledWaits()
+  }
+
+  /// What the loop does once it has handled what arrived.
+  func commit() {
+    turn.commit()
+  }
+
+  /// The published state at `path`.
+  func state(at path: String) throws -> JSONValue {
+    try turn.publisher.value(at: path).get()
+  }
+}
+
+/// The workers' side of a harness: what the turn started and cancelled, in
+/// order, and the failures it should make up next (a worker that died).
+final class ScriptedWorkers: EffectWorkers {
+  private(set) var started: [(request: EffectRequest, id: EffectID)] = []
+  private(set) var cancelled: [EffectID] = []
+  var madeUp: [(EffectReply, EffectID)] = []
+
+  func start(_ request: EffectRequest, id: EffectID) {
+    started.append((request, id))
+  }
+
+  func cancel(_ id: EffectID) {
+    cancelled.append(id)
+  }
+
+  func takeReplies() -> [(EffectReply, EffectID)] {
+    defer { madeUp.removeAll() }
+    return madeUp
+  }
+}
+
+/// A client of a harness: the other end of its connection, read without
+/// waiting.
+final class ScriptedClient {
+  let client: ConnectedClient
+  private let descriptor: Int32
+  private var decoder = FrameDecoder()
+
+  init(client: ConnectedClient, descriptor: Int32) {
+    self.client = client
+    self.descriptor = descriptor
+  }
+
+  deinit {
+    close(descriptor)
+  }
+
+  /// The messages written to the client since the last call.
+  func received() throws -> [JSONValue] {
+    var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+      let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
+      if count <= 0 { break }
+      decoder.append(buffer[0..<count])
+    }
+    var messages: [JSONValue] = []
+    while let payload = try decoder.nextFrame() { messages.append(try MessageCodec.parse(payload)) }
+    return messages
+  }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+  let description: String
+  init(_ description: String) { self.description = description }
+}
