@@ -7,7 +7,9 @@ import Testing
 import Wire
 
 /// The daemon's main path with real processes and sockets: actions in,
-/// acknowledgements with versions out, state and diffs to watchers.
+/// acknowledgements with versions out, state and diffs to watchers. What
+/// needs no process (a watcher's snapshot and patches, a part's watcher,
+/// a resume) is shown on the in-memory harness (TurnTests).
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DaemonServingTests {
   @Test func aSentActionIsAcknowledgedWithItsVersionAndVisibleInTheState() throws {
@@ -84,34 +86,6 @@ struct DaemonServingTests {
     #expect(try daemon.client().get(path: "/counter/count").value == .int(senders * perSender))
   }
 
-  @Test func aWatcherRebuildsTheStateExactlyFromSnapshotAndPatches() throws {
-    let daemon = try DaemonProcess()
-    let watcher = try daemon.client("watcher")
-    try watcher.subscribe()
-    guard case .snapshot(0, "", var document, nil) = try watcher.nextMessage() else {
-      Issue.record("a subscription must start with a snapshot at version 0")
-      return
-    }
-    let sender = try daemon.client("sender")
-    let paths: [(String, [String])] = [
-      ("counter.incrementButtonTapped", []), ("cart.addItem", ["3"]), ("search.textChanged", [""]),
-      ("bmi.input.binding.height", ["180"]), ("bmi.input.binding.weight", ["75"]), ("tabSelected", ["dice"]),
-      ("counter.decrementButtonTapped", []), ("dice.view.viewFullHistoryTapped", []), ("dice.destination.dismiss", []),
-    ]
-    var last: UInt64 = 0
-    for (path, arguments) in paths {
-      last = try sender.send(path: path, arguments: arguments)
-    }
-    var seen: [UInt64] = []
-    while seen.last != last {
-      guard case .diff(let version, _, _, let patchJSON) = try watcher.nextMessage() else { continue }
-      seen.append(version)
-      document = try JSONPatch.apply(JSONPatch.operations(from: patchJSON), to: document)
-    }
-    #expect(seen == Array(1...last))
-    #expect(document == (try sender.get().value))
-  }
-
   /// Actions pipelined on a connection that also watches the root land in
   /// batches of several; the batch's diffs go to root watchers as one piece
   /// at its commit. That connection and another root watcher still get every
@@ -161,50 +135,6 @@ struct DaemonServingTests {
     }
     #expect(seen == Array(1...UInt64(count)))
     #expect(try other.get(path: "/counter/count").value == .int(count))
-  }
-
-  @Test func aPathFilteredWatcherSeesOnlyItsPart() throws {
-    let daemon = try DaemonProcess()
-    let watcher = try daemon.client("watcher")
-    try watcher.subscribe(path: "/counter")
-    guard case .snapshot(_, "/counter", let snapshot, nil) = try watcher.nextMessage() else {
-      Issue.record("expected a snapshot of /counter")
-      return
-    }
-    #expect(try JSONPointer("/count").value(in: snapshot) == .int(0))
-    let sender = try daemon.client("sender")
-    _ = try sender.send(path: "dice.view.undoLastRoll")
-    _ = try sender.send(path: "tabSelected", arguments: ["bmi"])
-    let version = try sender.send(path: "counter.incrementButtonTapped")
-    guard case .diff(let diffVersion, _, let summary, let patch) = try watcher.nextMessage() else {
-      Issue.record("expected the counter's diff")
-      return
-    }
-    #expect(diffVersion == version)
-    #expect(summary == "counter.incrementButtonTapped")
-    #expect(patch == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(1)])]))
-  }
-
-  @Test func aWatcherResumesFromAVersionItHas() throws {
-    let daemon = try DaemonProcess()
-    let sender = try daemon.client("sender")
-    for _ in 0..<5 { _ = try sender.send(path: "counter.incrementButtonTapped") }
-    let watcher = try daemon.client("watcher")
-    try watcher.subscribe(since: 2)
-    #expect(try watcher.nextMessage() == .ack(id: 1, version: 2))
-    var versions: [UInt64] = []
-    for _ in 0..<3 {
-      guard case .diff(let version, _, _, _) = try watcher.nextMessage() else { continue }
-      versions.append(version)
-    }
-    #expect(versions == [3, 4, 5])
-
-    let lost = try daemon.client("lost")
-    try lost.subscribe(since: 999)
-    guard case .snapshot(5, "", _, .compacted) = try lost.nextMessage() else {
-      Issue.record("a version the daemon does not hold must give a snapshot with the 'compacted' notice")
-      return
-    }
   }
 
   @Test func sigtermStopsCleanlyAndRemovesTheSocket() throws {

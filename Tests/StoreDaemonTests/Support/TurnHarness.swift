@@ -29,6 +29,8 @@ enum HarnessedSeedApps: HostedApp {
 /// `EmbeddedChannel`: nothing runs unless the test says so.
 final class TurnHarness<App: HostedApp> {
   let turn: Turn<App>
+  /// What the loop hands every request but a send to.
+  let requests: ClientRequests<App>
   let workers = ScriptedWorkers()
   let directory: TemporaryDirectory
   private let clients = ClientRegistry()
@@ -69,6 +71,9 @@ final class TurnHarness<App: HostedApp> {
       history: history, workers: workers, clients: clients, gate: gate)
     // Nothing else waits: a batch under `always` is synced here.
     turn.loopIsIdle = { true }
+    requests = ClientRequests(
+      turn: turn, publisher: publisher, history: history, clients: clients, epoch: recovery.epoch,
+      notLeader: { _ in "not the leader" })
   }
 
   deinit {
@@ -97,6 +102,16 @@ final class TurnHarness<App: HostedApp> {
     turn.send(
       .path(path, arguments: arguments), id: id, wait: wait, from: client.client,
       notLeader: { _ in "not the leader" })
+    turn.deliverWorkerReplies()
+    turn.reportSettledWaits()
+  }
+
+  /// What the loop does with a client's request once flow control lets
+  /// it be handled: any request but a send first makes everything reduced
+  /// durable, and reads only what is.
+  func request(_ message: ClientMessage, from client: ScriptedClient) {
+    if case .send = message {} else { turn.makeDurable() }
+    requests.answer(message, from: client.client)
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
   }
@@ -154,6 +169,12 @@ final class ScriptedClient {
 
   deinit {
     close(descriptor)
+  }
+
+  /// The messages written to the client since the last call, as a client
+  /// library reads them.
+  func messages() throws -> [ServerMessage] {
+    try received().map { (json) throws(MessageError) in try ServerMessage(json: json) }
   }
 
   /// The messages written to the client since the last call.

@@ -67,3 +67,85 @@ import Testing
     #expect(harness.turn.store.version == 1)
   }
 }
+
+/// Watchers of the whole state or of a part, in one process: what the
+/// daemon's process tests showed through real sockets, on the harness.
+@Suite struct TurnWatcherTests {
+  @Test func aWatcherRebuildsTheStateExactlyFromSnapshotAndPatches() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let watcher = try harness.connect("watcher")
+    harness.request(.subscribe(id: 1, path: "", since: nil), from: watcher)
+    guard case .snapshot(0, "", var document, nil)? = try watcher.messages().first else {
+      Issue.record("a subscription must start with a snapshot at version 0")
+      return
+    }
+    let sender = try harness.connect("sender")
+    let paths: [(String, [String])] = [
+      ("counter.incrementButtonTapped", []), ("cart.addItem", ["3"]), ("search.textChanged", [""]),
+      ("bmi.input.binding.height", ["180"]), ("bmi.input.binding.weight", ["75"]), ("tabSelected", ["dice"]),
+      ("counter.decrementButtonTapped", []), ("dice.view.viewFullHistoryTapped", []), ("dice.destination.dismiss", []),
+    ]
+    for (id, (path, arguments)) in paths.enumerated() {
+      harness.send(path, arguments, id: id + 1, from: sender)
+      // Some in one batch, some in batches of their own.
+      if id % 3 == 2 { harness.commit() }
+    }
+    harness.commit()
+    #expect(try sender.messages().map { if case .ack = $0 { true } else { false } } == paths.map { _ in true })
+    var seen: [UInt64] = []
+    for message in try watcher.messages() {
+      guard case .diff(let version, _, _, let patch) = message else { continue }
+      seen.append(version)
+      document = try JSONPatch.apply(JSONPatch.operations(from: patch), to: document)
+    }
+    #expect(seen == Array(1...UInt64(paths.count)))
+    #expect(document == (try harness.state(at: "")))
+  }
+
+  @Test func aPathFilteredWatcherSeesOnlyItsPart() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let watcher = try harness.connect("watcher")
+    harness.request(.subscribe(id: 1, path: "/counter", since: nil), from: watcher)
+    guard case .snapshot(_, "/counter", let snapshot, nil)? = try watcher.messages().first else {
+      Issue.record("expected a snapshot of /counter")
+      return
+    }
+    #expect(try JSONPointer("/count").value(in: snapshot) == .int(0))
+    let sender = try harness.connect("sender")
+    harness.send("dice.view.undoLastRoll", id: 1, from: sender)
+    harness.send("tabSelected", ["bmi"], id: 2, from: sender)
+    harness.send("counter.incrementButtonTapped", id: 3, from: sender)
+    harness.commit()
+    let diffs = try watcher.messages()
+    guard diffs.count == 1, case .diff(let version, _, let summary, let patch) = diffs[0] else {
+      Issue.record("expected the counter's diff alone, got \(diffs)")
+      return
+    }
+    #expect(version == 3)
+    #expect(summary == "counter.incrementButtonTapped")
+    #expect(patch == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(1)])]))
+  }
+
+  @Test func aWatcherResumesFromAVersionItHas() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let sender = try harness.connect("sender")
+    for id in 1...5 { harness.send("counter.incrementButtonTapped", id: id, from: sender) }
+    harness.commit()
+    let watcher = try harness.connect("watcher")
+    harness.request(.subscribe(id: 1, path: "", since: 2), from: watcher)
+    let messages = try watcher.messages()
+    #expect(messages.first == .ack(id: 1, version: 2))
+    let versions = messages.compactMap { message -> UInt64? in
+      guard case .diff(let version, _, _, _) = message else { return nil }
+      return version
+    }
+    #expect(versions == [3, 4, 5])
+
+    let lost = try harness.connect("lost")
+    harness.request(.subscribe(id: 1, path: "", since: 999), from: lost)
+    guard case .snapshot(5, "", _, .compacted)? = try lost.messages().first else {
+      Issue.record("a version the daemon does not hold must give a snapshot with the 'compacted' notice")
+      return
+    }
+  }
+}
