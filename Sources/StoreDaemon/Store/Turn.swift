@@ -18,8 +18,9 @@ import Wire
 /// everything reduced durable (``makeDurable()``). Its collaborators: the
 /// ``Publisher`` (diffs to the subscribers), the ``JournalCommitter`` (the
 /// journal, and the sync beside the loop under `--fsync always`), the
-/// ``HistoryRequests`` (the log's followers) and the ``WorkerSupervisor``
-/// (the effects, once durable). Confined to the loop's thread.
+/// ``HistoryRequests`` (the log's followers) and the ``EffectWorkers``
+/// (the effects, once durable: the ``WorkerSupervisor``'s processes, or a
+/// test's scripted workers). Confined to the loop's thread.
 final class Turn<App: HostedApp> {
   let store: Store<App.Root>
   let reader: ActionReader<App.Root.Action>
