@@ -106,6 +106,11 @@ final class TurnHarness<App: HostedApp> {
     turn.reportSettledWaits()
   }
 
+  /// What the loop does with a client's `send` of an action as JSON.
+  func send(action: JSONValue, id: Int, from client: ScriptedClient) {
+    request(.send(id: id, action: .json(action)), from: client)
+  }
+
   /// What the loop does with a client's request once flow control lets
   /// it be handled: any request but a send first makes everything reduced
   /// durable, and reads only what is.

@@ -148,4 +148,37 @@ import Testing
       return
     }
   }
+
+  /// Dismissing what is not presented is refused with `invalid_action`,
+  /// by path and by JSON, an alert's too; no version is spent on it.
+  /// Dismissing what is presented is applied.
+  @Test func dismissingWhatIsNotPresentedIsRefused() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect()
+    let dismissDice = "dice.destination.dismiss was not applied: nothing is presented at destination"
+    harness.send("dice.destination.dismiss", id: 0, from: client)
+    harness.send(action: .object(["dice": .object(["destination": .string("dismiss")])]), id: 1, from: client)
+    harness.send("cart.alert.dismiss", id: 2, from: client)
+    harness.send("parent.settings.dismiss", id: 3, from: client)
+    harness.commit()
+    let reasons = [
+      dismissDice, dismissDice, "cart.alert.dismiss was not applied: nothing is presented at alert",
+      "parent.settings.dismiss was not applied: nothing is presented at settings",
+    ]
+    let refusals = try client.messages()
+    #expect(refusals.count == reasons.count)
+    for (index, (refusal, reason)) in zip(refusals, reasons).enumerated() {
+      guard case .error(index, .invalidAction, let message) = refusal else {
+        Issue.record("request \(index) must be refused, got \(refusal)")
+        continue
+      }
+      #expect(message.hasPrefix(reason), "\(message)")
+      #expect(message.hasSuffix("no version was used"), "\(message)")
+    }
+    harness.send("dice.view.viewFullHistoryTapped", id: 10, from: client)
+    harness.send("dice.destination.dismiss", id: 11, from: client)
+    harness.commit()
+    #expect(try client.messages() == [.ack(id: 10, version: 1), .ack(id: 11, version: 2)])
+    #expect(try harness.state(at: "/dice/destination") == .null)
+  }
 }
