@@ -4,18 +4,21 @@ import Platform
 import Replication
 import Wire
 
-/// The daemon's single owner of the state: every action, from every client and
-/// every effect, is reduced here, one at a time, in arrival order.
+/// The daemon's event loop, the one thread that touches the state: every
+/// action, from every client and every effect, is reduced on it, one at a
+/// time, in arrival order.
 ///
 /// Other threads only ``post(_:)`` commands; the loop's own thread runs
-/// ``run()`` and is the only one that touches the store and the owners it
-/// wires: the clients (``ClientRegistry``), the fan-out of diffs
-/// (``Publisher``), the batch and its commit to the journal
-/// (``JournalCommitter``), the history reads (``HistoryRequests``), the
-/// worker processes (``WorkerSupervisor``) and systemd's view
-/// (``ServiceReporter``). It never blocks on a client: answers go to each
-/// connection's bounded ``Outbox``, and a subscriber that cannot keep up is
-/// resynchronised or disconnected.
+/// ``run()``: it waits on the inbox, the clients' and the workers' sockets
+/// and the journal's sync, hands each what arrived, and says when to
+/// commit. The owners it wires: the batch under way (``Turn``, with the
+/// fan-out of diffs, ``Publisher``, and the journal, ``JournalCommitter``),
+/// the clients (``ClientRegistry``), their requests (``ClientRequests``)
+/// and flow control (``RequestFlow``), the history reads
+/// (``HistoryRequests``), the worker processes (``WorkerSupervisor``) and
+/// systemd's view (``ServiceReporter``). It never blocks on a client:
+/// answers go to each connection's bounded ``Outbox``, and a subscriber
+/// that cannot keep up is resynchronised or disconnected.
 final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   // Safe: `inbox` is thread-safe (a Mutex and an eventfd); every other
   // stored property is read and written only by the thread running `run()`
