@@ -28,6 +28,9 @@ final class Turn<App: HostedApp> {
   let committer: JournalCommitter
   /// Sends with `wait` whose effects are still running.
   private(set) var waits = SettledWaits()
+  /// The wall clock each record's time is read from, in milliseconds since
+  /// the Unix epoch; a test's harness scripts its own.
+  var wallClock: () -> Int64 = { WallClock.milliseconds() }
   /// Whether the loop has nothing else to do now, so that a batch under
   /// `--fsync always` is synced on the loop's thread rather than beside it
   /// (a thread would only add its wake-ups to the wait). Set by the loop.
@@ -204,7 +207,7 @@ final class Turn<App: HostedApp> {
     }
     committer.record(
       JournalRecord(
-        version: version, time: WallClock.milliseconds(), origin: sender.record, action: publication.change.action,
+        version: version, time: wallClock(), origin: sender.record, action: publication.change.action,
         inputs: drawn?.json,
         // The journal writes the canonical bytes; the patch's value is read
         // only by the log's followers, so it is built only when there are

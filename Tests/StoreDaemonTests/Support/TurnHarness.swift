@@ -32,6 +32,9 @@ final class TurnHarness<App: HostedApp> {
   /// What the loop hands every request but a send to.
   let requests: ClientRequests<App>
   let workers = ScriptedWorkers()
+  /// The wall clock the turn reads for each record's time, in milliseconds
+  /// since the Unix epoch: it moves only when the test moves it.
+  var now: Int64 = 1_000_000
   let directory: TemporaryDirectory
   private let clients = ClientRegistry()
   private let gate = HoldGate()
@@ -74,6 +77,7 @@ final class TurnHarness<App: HostedApp> {
     requests = ClientRequests(
       turn: turn, publisher: publisher, history: history, clients: clients, epoch: recovery.epoch,
       notLeader: { _ in "not the leader" })
+    turn.wallClock = { [unowned self] in now }
   }
 
   deinit {

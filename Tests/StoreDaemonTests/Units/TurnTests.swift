@@ -40,6 +40,22 @@ import Testing
     #expect(try harness.state(at: "/dice/isRolling") == .bool(false))
   }
 
+  /// What is committed is in the journal, each record with the time the
+  /// harness's clock said, and the sender and origin it came with.
+  @Test func theCommittedRecordsCarryTheScriptedClocksTimeAndTheirSender() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect("clock")
+    harness.send("counter.incrementButtonTapped", id: 1, from: client)
+    harness.commit()
+    harness.now += 500
+    harness.send("counter.incrementButtonTapped", id: 2, from: client)
+    harness.commit()
+    let records = try harness.turn.committer.journal.reader.records(from: 1, through: 2)
+    #expect(records.map(\.time) == [1_000_000, 1_000_500])
+    #expect(records.map { $0.origin[path: "client"] } == [.string("clock"), .string("clock")])
+    #expect(records.map { $0.origin[path: "origin"] } == [.int(1), .int(2)])
+  }
+
   @Test func anActionThatReachesNothingIsRefusedAndUsesNoVersion() throws {
     let harness = try TurnHarness<HarnessedSeedApps>()
     let client = try harness.connect()
