@@ -34,10 +34,10 @@ public final class Store<R: Reducer> {
     // on each action binds its own.
     didSet { isBoundForMany = false }
   }
-  /// Called by ``send(_:origin:)``, ``sendRefusingDropped(_:origin:)``,
-  /// ``deliver(_:to:)`` and ``cancelAndContinue(request:)`` after every
-  /// action they reduce, with its version, the action and the new state.
-  /// A host that steps the store itself sees each version as it steps.
+  /// Called by ``send(_:origin:)``, ``sendRefusingDropped(_:origin:)`` and
+  /// ``deliver(_:to:)`` after every action they reduce, with its version,
+  /// the action and the new state. A host that steps the store itself sees
+  /// each version as it steps.
   public var didReduce: ((_ version: UInt64, _ action: R.Action, _ state: R.State) -> Void)?
 
   /// Calls `body` with the state where it is, not a copy: a copy of a large
@@ -238,13 +238,6 @@ public final class Store<R: Reducer> {
   /// cancelled requests are dropped.
   public func deliver(_ reply: EffectReply, to id: EffectID) {
     receive(reply, for: id)
-    runToTheEnd()
-  }
-
-  /// Cancels the request `id` as ``cancel(request:)`` does, and reduces
-  /// what follows, telling ``didReduce``.
-  public func cancelAndContinue(request id: EffectID) {
-    cancel(request: id)
     runToTheEnd()
   }
 

@@ -18,7 +18,7 @@ final class ConnectedClient {
   /// meanwhile.
   var historyPending = false
 
-  // Flow control (``StoreLoop``):
+  // Flow control (``RequestFlow``):
 
   /// The client's requests that wait, in order: for a history read to be
   /// answered, or for the client to read the answers already queued.

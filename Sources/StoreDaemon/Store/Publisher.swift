@@ -114,7 +114,6 @@ final class Publisher {
     let actionBytes: [UInt8]
     let summary: String
     do {
-      (document, changedMembers) = try encode()
       if let sent {
         (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
       } else {
@@ -122,6 +121,9 @@ final class Publisher {
         actionBytes = CanonicalJSON.encode(actionJSON)
         summary = ActionPath.describe(actionJSON, schema: schema)
       }
+      // The state last: once encoded, the encoder counts it as published,
+      // and the next document's changed members are counted from it.
+      (document, changedMembers) = try encode()
     } catch {
       // Unreachable with Codable state (non-finite numbers encode as strings);
       // should it happen, no subscriber may resume across the missing diff.

@@ -147,14 +147,12 @@ extension StateDocumentEncoder {
     // The document is moved out, not copied, so that it is changed in place.
     var document = JSONObject()
     swap(&document, &last.document)
-    var encoded = 0
     var changed: [String] = []
     counts.changedMembers = nil
     // The last state is brought up to date part by part, in place: only
     // the parts that differ are copied.
     try last.state.takeParts(from: state) { key, differed, value in
       guard differed else { return }
-      encoded += 1
       changed.append(key)
       guard let value = value() else {
         document[key] = .null
@@ -165,6 +163,7 @@ extension StateDocumentEncoder {
       document[key] = try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)
     }
     // A root that publishes a view derives it from its parts, some changed.
+    let encoded = changed.count
     if encoded > 0, JSONValueEncoder.publishesView(Parted.self),
       case .object(let viewed) = try JSONValueEncoder.withView(of: state, .object(document))
     {
