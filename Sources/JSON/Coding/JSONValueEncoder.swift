@@ -74,11 +74,16 @@ public enum JSONValueEncoder {
     return try withView(of: value, json, path: .root)
   }
 
-  /// `json`, the object `value` encoded to, with its view as the member
-  /// `view` when `value` publishes one (``PublishesView``): for a document
-  /// assembled from parts, whose root the encoder does not see whole.
-  public static func withView<T: Encodable>(of value: T, _ json: JSONValue) throws -> JSONValue {
-    try withView(of: value, json, path: .root)
+  /// The JSON of `value`'s view (``PublishesView``), the member `view`
+  /// ``withView(of:_:)`` adds; nil when `value` publishes none. For a
+  /// document assembled from parts, which puts it in place itself.
+  public static func view<T: Encodable>(of value: T) throws -> JSONValue? {
+    guard Traits.of(T.self).publishesView, let viewed = value as? any PublishesView else { return nil }
+    return try viewJSON(of: viewed, path: .root)
+  }
+
+  private static func viewJSON(of value: some PublishesView, path: CodingPath) throws -> JSONValue {
+    try box(value.view, path: path.child(IndexKey(stringValue: PublishesViewKey.name))) ?? .object([:])
   }
 
   /// Whether values of `type` publish a view (``PublishesView``), which
@@ -145,8 +150,7 @@ public enum JSONValueEncoder {
   /// as the member `view`.
   private static func adding(_ value: some PublishesView, to json: JSONValue, path: CodingPath) throws -> JSONValue {
     guard case .object(var members) = json else { return json }
-    members[PublishesViewKey.name] =
-      try box(value.view, path: path.child(IndexKey(stringValue: PublishesViewKey.name))) ?? .object([:])
+    members[PublishesViewKey.name] = try viewJSON(of: value, path: path)
     return .object(members)
   }
 

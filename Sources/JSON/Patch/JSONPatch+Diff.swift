@@ -53,19 +53,31 @@ extension JSONPatch {
     guard case .object(let oldObject) = old, case .object(let newObject) = new else {
       return diff(from: old, to: new)
     }
+    return diff(changedMembers: members.map { (key: $0, old: oldObject[$0], new: newObject[$0]) })
+  }
+
+  /// ``diff(from:to:)`` of an object whose members `changes` went from
+  /// `old` to `new` (nil: absent), all its other members staying the same:
+  /// the operations of each change, in the order of the keys (a key listed
+  /// twice counts once). What a document that is changed in place, member
+  /// by member, gives its subscribers.
+  public static func diff(changedMembers changes: [(key: String, old: JSONValue?, new: JSONValue?)])
+    -> [PatchOperation]
+  {
     var differ = Differ()
     var previous: String?
-    for key in members.sorted(by: { JSONObject.order($0, $1) < 0 }) where key != previous {
-      previous = key
-      switch (oldObject[key], newObject[key]) {
+    let ordered = changes.count > 1 ? changes.sorted { JSONObject.order($0.key, $1.key) < 0 } : changes
+    for change in ordered where change.key != previous {
+      previous = change.key
+      switch (change.old, change.new) {
       case (nil, nil):
         continue
       case (nil, let added?):
-        differ.operations.append(.add(path: JSONPointer(tokens: [key]), value: added))
+        differ.operations.append(.add(path: JSONPointer(tokens: [change.key]), value: added))
       case (_?, nil):
-        differ.operations.append(.remove(path: JSONPointer(tokens: [key])))
+        differ.operations.append(.remove(path: JSONPointer(tokens: [change.key])))
       case (let before?, let after?):
-        differ.path = [key]
+        differ.path = [change.key]
         differ.diff(before, after)
       }
     }

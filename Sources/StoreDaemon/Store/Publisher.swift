@@ -98,18 +98,16 @@ final class Publisher {
   /// Publishes the state `version` reached by an action: the diff from the
   /// last one goes to the history and every subscriber. `sent` is how the
   /// client wrote the action, read as it arrived; an action an effect sent
-  /// is encoded by `action` and described here. `document` encodes the
-  /// state, and says which of its members may have changed (nil: any may),
-  /// so that the diff compares only those. Returns `nil` if the state or
-  /// action did not encode (then no subscriber may resume across the
-  /// version).
+  /// is encoded by `action` and described here. `update` brings the
+  /// document up to the state, in place, and gives the patch. Returns `nil`
+  /// if the state or action did not encode (then no subscriber may resume
+  /// across the version).
   func publish(
     version: UInt64, sent: ActionReading?, action encodeAction: () throws -> JSONValue,
-    document encode: () throws -> (JSONValue, changedMembers: [String]?)
+    update: (inout JSONValue) throws -> [PatchOperation]
   ) -> Publication? {
     self.version = version
-    let document: JSONValue
-    let changedMembers: [String]?
+    let patch: [PatchOperation]
     let actionJSON: JSONValue
     let actionBytes: [UInt8]
     let summary: String
@@ -122,8 +120,8 @@ final class Publisher {
         summary = ActionPath.describe(actionJSON, schema: schema)
       }
       // The state last: once encoded, the encoder counts it as published,
-      // and the next document's changed members are counted from it.
-      (document, changedMembers) = try encode()
+      // and the next update's changes are counted from it.
+      patch = try update(&document)
     } catch {
       // Unreachable with Codable state (non-finite numbers encode as strings);
       // should it happen, no subscriber may resume across the missing diff.
@@ -131,9 +129,6 @@ final class Publisher {
       history.removeAll()
       return nil
     }
-    let patch =
-      changedMembers.map { JSONPatch.diff(from: self.document, to: document, members: $0) }
-      ?? JSONPatch.diff(from: self.document, to: document)
     // The action's and the patch's bytes, written once for the frame root
     // subscribers get, if there are any, and the journal record; the
     // frame's size is what the history charges for the change.
@@ -146,7 +141,6 @@ final class Publisher {
       ?? MessageCodec.diffFrameCount(version: version, action: actionBytes, summary: summary, patch: patchBytes)
     let change = DiffHistory.Change(
       version: version, action: actionJSON, summary: summary, patch: patch, byteCount: byteCount)
-    self.document = document
     history.append(change)
     if isBatchOpen, let rootFrame {
       batchRootFrames += rootFrame

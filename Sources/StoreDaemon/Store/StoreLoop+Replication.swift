@@ -25,7 +25,11 @@ extension StoreLoop {
           "version \(record.version) of the log does not apply to the state at \(publisher.version): \(error)")
       }
       _ = publisher.publish(
-        version: record.version, sent: nil, action: { record.action }, document: { (document, nil) })
+        version: record.version, sent: nil, action: { record.action },
+        update: { published in
+          defer { published = document }
+          return JSONPatch.diff(from: published, to: document)
+        })
       var copy = record
       copy.canonical = nil
       committer.record(copy)

@@ -198,10 +198,7 @@ final class Turn<App: HostedApp> {
     guard
       let publication = publisher.publish(
         version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
-        document: {
-          let document = try store.withState { try stateEncoder.document(at: $0) }
-          return (document, stateEncoder.changedMembers)
-        })
+        update: { document in try store.withState { try stateEncoder.update(&document, to: $0) } })
     else {
       return
     }

@@ -9,46 +9,64 @@ import Wire
 @testable import StoreDaemon
 
 @Suite struct StateDocumentEncoderTests {
-  @Test func partByPartGivesWhatEncodingTheWholeStateGives() throws {
-    let encoder = StateDocumentEncoder<AppFeature.State>()
-    var state = AppFeature.State()
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
-    // Changes in one part, in several, and to and from nil optionals.
-    state.counter.count = 7
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
-    #expect(encoder.encodedParts == 1)
-    state.cart.setQuantity(2, of: Product.bundledCatalog[0])
-    state.dice.errorMessage = "the timer worker is down"
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
-    state.dice.errorMessage = nil
-    state.selectedTab = .cart
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
-    // Back to an earlier state (a batch the journal refused is undone).
-    #expect(try encoder.document(of: AppFeature.State()) == CanonicalJSON.value(of: AppFeature.State()))
+  /// The encoder's document and patches: each update makes the document
+  /// what encoding the whole state gives, and its patch is the diff from
+  /// the document before.
+  private final class Published<State: Encodable> {
+    let encoder = StateDocumentEncoder<State>()
+    var document: JSONValue = .null
+
+    /// The document after updating it to `state`, checked against the
+    /// patch the update gave.
+    func update(to state: State, sourceLocation: Testing.SourceLocation = #_sourceLocation) throws -> JSONValue {
+      let before = document
+      let patch = try encoder.update(&document, to: state)
+      #expect(patch == JSONPatch.diff(from: before, to: document), sourceLocation: sourceLocation)
+      return document
+    }
   }
 
-  /// The encoder says which members it encoded again, so that the diff
-  /// compares only those; after the state was put back (a refused batch),
-  /// it says nothing, as what it last encoded is not what was published.
-  @Test func itSaysWhichMembersMayHaveChangedUntilTheStateIsReplaced() throws {
-    let encoder = StateDocumentEncoder<AppFeature.State>()
+  @Test func partByPartGivesWhatEncodingTheWholeStateGives() throws {
+    let published = Published<AppFeature.State>()
     var state = AppFeature.State()
-    let first = try encoder.document(of: state)
-    #expect(encoder.changedMembers == nil)
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    // Changes in one part, in several, and to and from nil optionals.
+    state.counter.count = 7
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    #expect(published.encoder.encodedParts == 1)
+    state.cart.setQuantity(2, of: Product.bundledCatalog[0])
+    state.dice.errorMessage = "the timer worker is down"
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    state.dice.errorMessage = nil
+    state.selectedTab = .cart
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    // Back to an earlier state (a batch the journal refused is undone).
+    #expect(try published.update(to: AppFeature.State()) == CanonicalJSON.value(of: AppFeature.State()))
+  }
+
+  /// The encoder compares only the parts it encoded again, so the patch of
+  /// a change to one part is that part's; after the state was put back (a
+  /// refused batch), it encodes and diffs the whole state, as what it last
+  /// encoded is not what was published.
+  @Test func itComparesOnlyChangedPartsUntilTheStateIsReplaced() throws {
+    let published = Published<AppFeature.State>()
+    var state = AppFeature.State()
+    _ = try published.update(to: state)
     state.counter.count = 6
-    let second = try encoder.document(of: state)
-    #expect(encoder.changedMembers == ["counter"])
-    #expect(
-      JSONPatch.diff(from: first, to: second, members: ["counter"]) == JSONPatch.diff(from: first, to: second))
+    let second = try published.update(to: state)
+    #expect(published.encoder.encodedParts == 1)
+    #expect(second == (try CanonicalJSON.value(of: state)))
     // The journal refused count 6: the store is back at 5 and so is what
     // was published; the next action makes it 6 again.
-    encoder.stateWasReplaced()
+    state.counter.count = 5
+    published.document = try CanonicalJSON.value(of: state)
+    published.encoder.stateWasReplaced()
     state.counter.count = 6
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
-    #expect(encoder.changedMembers == nil)
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    #expect(published.encoder.encodedParts > 1)
     state.counter.count = 7
-    _ = try encoder.document(of: state)
-    #expect(encoder.changedMembers == ["counter"])
+    _ = try published.update(to: state)
+    #expect(published.encoder.encodedParts == 1)
   }
 
   /// The root state lists its parts (`StateParts`): every member its
@@ -71,9 +89,9 @@ import Wire
   /// A state that lists its parts, with an optional part and a `Date`, gets
   /// what encoding it whole gives, through changes to and from nil.
   @Test func partsComparedDirectlyGiveWhatEncodingTheWholeStateGives() throws {
-    let encoder = StateDocumentEncoder<Listed>()
+    let published = Published<Listed>()
     var state = Listed(side: Values(values: [1]), note: nil, when: Date(timeIntervalSince1970: 0))
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
     let steps: [(String, (inout Listed) -> Void, Int)] = [
       ("nothing", { _ in }, 0),
       ("the note set", { $0.note = "n" }, 1),
@@ -89,45 +107,47 @@ import Wire
     ]
     for (what, change, encoded) in steps {
       change(&state)
-      #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state), "after \(what)")
-      #expect(encoder.encodedParts == encoded, "after \(what)")
+      #expect(try published.update(to: state) == CanonicalJSON.value(of: state), "after \(what)")
+      #expect(published.encoder.encodedParts == encoded, "after \(what)")
     }
   }
 
-  /// An encoding that fails leaves nothing half done: the next document is
-  /// whole and right.
+  /// An encoding that fails leaves nothing half done: the document is as
+  /// it was, and the next update is whole and right.
   @Test func aFailedPartwiseEncodingIsFollowedByAWholeOne() throws {
-    let encoder = StateDocumentEncoder<Listed>()
+    let published = Published<Listed>()
     var state = Listed(side: Values(values: [1]), note: "a", when: Date(timeIntervalSince1970: 0))
-    _ = try encoder.document(of: state)
+    let before = try published.update(to: state)
     state.note = "b"
     state.side.values = [Values.failing]
-    #expect(throws: (any Error).self) { try encoder.document(of: state) }
+    #expect(throws: (any Error).self) { try published.update(to: state) }
+    #expect(published.document == before)
     state.side.values = [3]
-    #expect(try encoder.document(of: state) == CanonicalJSON.value(of: state))
-    #expect(encoder.encodedParts == 3)
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    #expect(published.encoder.encodedParts == 3)
   }
 
   @Test func anUnchangedPartIsTheSameValueAsBefore() throws {
-    let encoder = StateDocumentEncoder<Pair>()
-    let first = try encoder.document(of: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [4])))
-    let second = try encoder.document(of: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [5])))
+    let published = Published<Pair>()
+    let first = try published.update(to: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [4])))
+    let second = try published.update(to: Pair(left: Side(values: [1, 2, 3]), right: Side(values: [5])))
     #expect(first.member("left") == second.member("left"))
-    #expect(
-      second
-        == .object([
-          "left": .object(["values": .array([.int(1), .int(2), .int(3)])]),
-          "right": .object(["values": .array([.int(5)])]),
-        ]))
+    let expected: JSONValue = .object([
+      "left": .object(["values": .array([.int(1), .int(2), .int(3)])]),
+      "right": .object(["values": .array([.int(5)])]),
+    ])
+    #expect(second == expected)
     // Both parts, then only `right`.
     #expect(Side.encodings.withLock { $0 } == 3)
   }
 
   /// The state's own coding keys name the parts.
   @Test func aStateWithItsOwnKeysIsEncodedByThem() throws {
-    let encoder = StateDocumentEncoder<Renamed>()
-    #expect(try encoder.document(of: Renamed(value: 3)) == .object(["renamed": .int(3)]))
-    #expect(try encoder.document(of: Renamed(value: 4)) == .object(["renamed": .int(4)]))
+    let published = Published<Renamed>()
+    let three: JSONValue = .object(["renamed": .int(3)])
+    let four: JSONValue = .object(["renamed": .int(4)])
+    #expect(try published.update(to: Renamed(value: 3)) == three)
+    #expect(try published.update(to: Renamed(value: 4)) == four)
   }
 }
 
