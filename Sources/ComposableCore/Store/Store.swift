@@ -154,10 +154,18 @@ public final class Store<R: Reducer> {
   /// whose sender should hear that the action went nowhere; actions that
   /// effects send are dropped and reported as in TCA.
   ///
+  /// The state is put back from a copy taken before the reducers run,
+  /// unless the caller keeps the state as it was before the action itself
+  /// and gives `putBack`, which sets it: the daemon keeps the last state it
+  /// published, so that an action costs no copy of the root state, which
+  /// retains each of its references.
+  ///
   /// - Throws: ``DroppedAction``, naming what was missing.
-  public func reduceRefusingDropped(_ action: R.Action, origin: Origin) throws(DroppedAction) -> UInt64 {
+  public func reduceRefusingDropped(
+    _ action: R.Action, origin: Origin, putBack: ((inout R.State) -> Void)? = nil
+  ) throws(DroppedAction) -> UInt64 {
     checkNoStepUnderWay("reduceRefusingDropped(_:origin:)")
-    let effect = try reducedRefusingDropped(action)
+    let effect = try reducedRefusingDropped(action, putBack: putBack)
     return produced(effect, origin: origin)
   }
 
@@ -323,8 +331,10 @@ public final class Store<R: Reducer> {
 
   /// Runs the reducer for `action` unless it drops it (then the state is
   /// put back and the reason thrown); returns its effect.
-  private func reducedRefusingDropped(_ action: R.Action) throws(DroppedAction) -> Effect<R.Action> {
-    let before = state
+  private func reducedRefusingDropped(
+    _ action: R.Action, putBack: ((inout R.State) -> Void)?
+  ) throws(DroppedAction) -> Effect<R.Action> {
+    let before = putBack == nil ? state : nil
     let effect: Effect<R.Action>
     let dropped: DroppedAction?
     if isBoundMost {
@@ -337,7 +347,7 @@ public final class Store<R: Reducer> {
       dropped = recorder.first
     }
     if let dropped {
-      state = before
+      if let before { state = before } else { putBack?(&state) }
       throw dropped
     }
     return effect

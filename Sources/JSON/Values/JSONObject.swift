@@ -141,9 +141,14 @@ public struct JSONObject: Sendable, Hashable {
   /// - Returns: the value it replaced, if any.
   @discardableResult
   public mutating func updateValue(_ value: JSONValue, forKey key: String) -> JSONValue? {
-    let old = self[key]
-    self[key] = value
-    return old
+    let (position, found) = search(key)
+    guard found else {
+      members.insert((key, value), at: position)
+      return nil
+    }
+    var value = value
+    swap(&value, &members[position].value)
+    return value
   }
 
   /// Removes member `key`.

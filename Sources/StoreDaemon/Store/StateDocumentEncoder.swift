@@ -35,8 +35,10 @@ import Wire
 /// type's metadata per document. It reads the state through a pointer to
 /// where it is (``update(_:to:)``), and brings the last state up to date
 /// in place (``StateParts/takeParts(from:_:)``), as every copy of a root
-/// state retains each of its references.
-struct StateDocumentEncoder<State: Encodable> {
+/// state retains each of its references. It is a class so that a call from
+/// that generic code finds its type from the instance, not by a lookup of
+/// the type's metadata per action.
+final class StateDocumentEncoder<State: Encodable> {
   private let members = JSONMemberCache()
   private let counts = Counts()
   /// Updates a document of a ``StateParts`` state part by part; nil for any
@@ -45,6 +47,9 @@ struct StateDocumentEncoder<State: Encodable> {
   /// Forgets the last state, so that the next update encodes the state
   /// whole.
   private let forgetLast: () -> Void
+  /// Whether the encoder holds the last state (see ``putBack``).
+  private let holdsLast: () -> Bool
+  private let putBackLast: (inout State) -> Void
 
   private final class Counts {
     var encodedParts = 0
@@ -55,7 +60,22 @@ struct StateDocumentEncoder<State: Encodable> {
     let parts = (State.self as? any (StateParts & Encodable).Type).map { Self.partsEncoder(for: $0, counts: counts) }
     updateParts = parts?.update
     forgetLast = parts?.forget ?? {}
+    holdsLast = parts?.holdsLast ?? { false }
+    putBackLast = parts?.putBack ?? { _ in }
   }
+
+  /// Sets a state to the last one an update brought the document to, which
+  /// it keeps; nil when it keeps none (before the first update, after one
+  /// failed or the state was replaced, and for a state that does not list
+  /// its parts). What an action the store refuses is undone to
+  /// (`Store.reduceRefusingDropped(_:origin:putBack:)`), instead of a copy
+  /// of the root state taken before each action.
+  ///
+  /// That is the state before the action only if every version reduced
+  /// since was given to ``update(_:to:)``, and ``stateWasReplaced()`` was
+  /// called whenever the state was set otherwise or a publication failed:
+  /// the turn publishes each version as soon as it is reduced, and does.
+  var putBack: ((inout State) -> Void)? { holdsLast() ? putBackLast : nil }
 
   /// The state was put back to an earlier one (a refused batch, a standby
   /// taking over): the next update encodes it whole and diffs it whole,
@@ -113,7 +133,10 @@ struct StateDocumentEncoder<State: Encodable> {
   /// The part-by-part updater of `State`, which is `Parted`.
   private static func partsEncoder<Parted: StateParts & Encodable>(
     for parted: Parted.Type, counts: Counts
-  ) -> (update: (inout JSONValue, UnsafePointer<State>) throws -> [PatchOperation], forget: () -> Void) {
+  ) -> (
+    update: (inout JSONValue, UnsafePointer<State>) throws -> [PatchOperation], forget: () -> Void,
+    holdsLast: () -> Bool, putBack: (inout State) -> Void
+  ) {
     // invariant: called only after State was found to be StateParts, with State itself
     precondition(Parted.self == State.self)
     let holder = LastHolder<Parted>()
@@ -127,7 +150,14 @@ struct StateDocumentEncoder<State: Encodable> {
         try updateByParts(&document, to: &parted.pointee, holder: holder, counts: counts)
       }
     }
-    return (update, { holder.last = nil })
+    let putBack = { (state: inout State) in
+      guard let last = holder.last else { return }
+      // Safe: `Parted` is `State`, as above.
+      withUnsafeMutablePointer(to: &state) {
+        $0.withMemoryRebound(to: Parted.self, capacity: 1) { $0.pointee = last.state }
+      }
+    }
+    return (update, { holder.last = nil }, { holder.last != nil }, putBack)
   }
 }
 

@@ -112,7 +112,7 @@ final class Turn<App: HostedApp> {
       origin: origin, record: .object(record), sent: reading, recordPrefix: client.senderPrefix)
     let version: UInt64
     do throws(DroppedAction) {
-      version = try store.reduceRefusingDropped(action, origin: origin)
+      version = try store.reduceRefusingDropped(action, origin: origin, putBack: stateEncoder.putBack)
     } catch {
       inputs.discard()
       waits.remove(origin)
@@ -168,7 +168,7 @@ final class Turn<App: HostedApp> {
     for action in waiting {
       let name = ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: reader.schema)
       do throws(DroppedAction) {
-        let version = try store.reduceRefusingDropped(action, origin: origin)
+        let version = try store.reduceRefusingDropped(action, origin: origin, putBack: stateEncoder.putBack)
         publish(version: version, action: action, sender: sender)
         names.append(name)
       } catch {
@@ -200,6 +200,9 @@ final class Turn<App: HostedApp> {
         version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
         update: { document in try store.withState { try stateEncoder.update(&document, to: $0) } })
     else {
+      // The encoder's last state is not this version's: a refused action
+      // must not be undone to it.
+      stateEncoder.stateWasReplaced()
       return
     }
     committer.record(

@@ -196,6 +196,31 @@ struct Parent: Reducer {
     #expect(executor.started.count == 1)
   }
 
+  /// A caller that keeps the state as it was before the action (the
+  /// daemon keeps the last state it published) puts it back itself: what a
+  /// reducer changed before another dropped the action is undone by it.
+  @Test func aDroppedActionIsUndoneByTheCallersPutBack() throws {
+    let store = Store(initialState: Parent.State(), reducer: LoggingParent(), executor: RecordingExecutor())
+    #expect(store.reduce(.left(.increment)) == 1)
+    while store.reduceNext({ _, _, _ in }) {}
+    let before = store.state
+    #expect(before.log.count == 1)
+    var putBacks = 0
+    #expect(throws: DroppedAction.self) {
+      try store.reduceRefusingDropped(.optional(.start), origin: 1) { state in
+        putBacks += 1
+        state = before
+      }
+    }
+    #expect(putBacks == 1)
+    #expect(store.state == before)
+    #expect(store.version == 1)
+    // Without one, the store puts back the copy it took.
+    #expect(throws: DroppedAction.self) { try store.reduceRefusingDropped(.optional(.start), origin: 2) }
+    #expect(store.state == before)
+    #expect(store.version == 1)
+  }
+
   /// Reducing many actions with the store's dependencies and recorder bound
   /// once for all of them changes nothing the actions see: a dropped action
   /// is refused where refusing is asked for (and the next is not blamed for
@@ -266,5 +291,17 @@ struct Parent: Reducer {
     #expect(store.state.id == 1)
     store.send(.increment)
     #expect(store.state.id == 102)
+  }
+}
+
+/// ``Parent``, logging each action before it runs: a dropped action has
+/// changed the state by the time it is dropped.
+private struct LoggingParent: Reducer {
+  var body: some ReducerOf<Parent> {
+    Reduce { state, action in
+      state.log.append("\(action)")
+      return .none
+    }
+    Parent()
   }
 }

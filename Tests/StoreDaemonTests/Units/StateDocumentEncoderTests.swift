@@ -69,6 +69,31 @@ import Wire
     #expect(published.encoder.encodedParts == 1)
   }
 
+  /// The encoder keeps the last state it brought the document to, which a
+  /// refused action is undone to; it keeps none once the state was
+  /// replaced, nor after a failed update.
+  @Test func itPutsBackTheLastStateItPublished() throws {
+    let published = Published<Listed>()
+    #expect(published.encoder.putBack == nil)
+    var state = Listed(side: Values(values: [1]), note: "a", when: Date(timeIntervalSince1970: 0))
+    _ = try published.update(to: state)
+    state.note = "b"
+    _ = try published.update(to: state)
+    var changed = state
+    changed.note = "c"
+    changed.side.values = [7]
+    let putBack = try #require(published.encoder.putBack)
+    putBack(&changed)
+    #expect(changed == state)
+    published.encoder.stateWasReplaced()
+    #expect(published.encoder.putBack == nil)
+    _ = try published.update(to: state)
+    #expect(published.encoder.putBack != nil)
+    state.side.values = [Values.failing]
+    #expect(throws: (any Error).self) { try published.update(to: state) }
+    #expect(published.encoder.putBack == nil)
+  }
+
   /// The root state lists its parts (`StateParts`): every member its
   /// encoding writes, under the same key, and nothing else.
   @Test func theRootStateListsEveryPartItEncodes() throws {
