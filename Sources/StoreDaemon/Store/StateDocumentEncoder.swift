@@ -191,8 +191,13 @@ extension StateDocumentEncoder {
         encoded.append((key, .null))
         return
       }
-      let cache = last.caches[key] ?? JSONMemberCache()
-      last.caches[key] = cache
+      let cache: JSONMemberCache
+      if let kept = last.caches[key] {
+        cache = kept
+      } else {
+        cache = JSONMemberCache()
+        last.caches[key] = cache
+      }
       encoded.append((key, try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)))
     }
     // A root that publishes a view derives it from its parts, some changed.
