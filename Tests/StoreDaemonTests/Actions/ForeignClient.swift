@@ -3,18 +3,27 @@ import JSON
 import Testing
 import Wire
 
+@testable import StoreDaemon
+
 /// A client written as one in another language would be: it reads the
 /// `actions` message and builds each action's JSON by the rules of
 /// docs/PROTOCOL.md ("Actions as JSON") alone — replacing the `$argument` and
 /// `$id` placeholders with values chosen from each value's `type` — without
 /// the Swift schema, and sends frames of JSON text.
 final class ForeignClient {
-  private let connection: RawConnection
+  private let connection: any ForeignTransport
   private var nextID = 1
 
+  /// A client of a daemon process, greeted.
   init(_ daemon: DaemonProcess) throws {
-    connection = try RawConnection(daemon)
+    let connection = try RawConnection(daemon)
     try connection.hello()
+    self.connection = connection
+  }
+
+  /// A client of a daemon in this process (``TurnHarness``).
+  init(_ transport: any ForeignTransport) {
+    connection = transport
   }
 
   /// The entries of the `actions` answer, with `"all":true` when `all`.
@@ -106,5 +115,41 @@ final class ForeignClient {
     default:
       return template
     }
+  }
+}
+
+/// Where a ``ForeignClient`` writes its frames of JSON text and reads the
+/// answers: a daemon's socket, or a harness.
+protocol ForeignTransport: AnyObject {
+  /// Sends one frame holding `json`.
+  func send(_ json: String) throws
+  /// The next message, or nil if there is none.
+  func read() throws -> ServerMessage?
+}
+
+extension RawConnection: ForeignTransport {}
+
+/// A ``ForeignClient``'s frames handed to a ``TurnHarness`` as the loop
+/// hands it a client's requests, each committed at once, as the loop
+/// commits when nothing else has arrived.
+final class HarnessTransport<App: HostedApp>: ForeignTransport {
+  private let harness: TurnHarness<App>
+  private let client: ScriptedClient
+  private var unread: [ServerMessage] = []
+
+  init(_ harness: TurnHarness<App>) throws {
+    self.harness = harness
+    client = try harness.connect("foreign")
+  }
+
+  func send(_ json: String) throws {
+    let message = try ClientMessage(json: MessageCodec.parse(Array(json.utf8)))
+    harness.request(message, from: client)
+    harness.commit()
+  }
+
+  func read() throws -> ServerMessage? {
+    if unread.isEmpty { unread = try client.messages() }
+    return unread.isEmpty ? nil : unread.removeFirst()
   }
 }

@@ -5,7 +5,9 @@ import Wire
 
 /// Every action the daemon lists can be built from the `actions` message and
 /// docs/PROTOCOL.md alone, by a client that knows nothing of Swift, and is
-/// accepted; the internal ones only from a daemon run for debugging.
+/// accepted; the internal ones only from a daemon run for debugging. The
+/// client's frames go to the daemon's turn in this process (``TurnHarness``),
+/// but for the refusal `tcactl` prints, which needs a daemon's socket.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ListedActionsTests {
   /// The features' APIs at a closed local port, so that the requests the
@@ -15,8 +17,7 @@ struct ListedActionsTests {
   ]
 
   @Test func everyListedActionIsBuiltFromItsEntryAndAccepted() throws {
-    let daemon = try DaemonProcess(arguments: Self.offline)
-    let client = try ForeignClient(daemon)
+    let client = ForeignClient(try HarnessTransport(TurnHarness<HarnessedSeedApps>()))
     let entries = try client.actions(all: false)
     #expect(entries.count >= 30, "the app's public actions are listed")
     #expect(entries.allSatisfy { $0["internal"] == .bool(false) && $0["sentBy"] == .null })
@@ -24,8 +25,8 @@ struct ListedActionsTests {
   }
 
   @Test func aDaemonForDebuggingAcceptsEveryActionInternalOnesToo() throws {
-    let daemon = try DaemonProcess(arguments: Self.offline + ["--allow-internal-actions"])
-    let client = try ForeignClient(daemon)
+    let client = ForeignClient(
+      try HarnessTransport(TurnHarness<HarnessedSeedApps>(allowsInternalActions: true)))
     let entries = try client.actions(all: true)
     #expect(entries.contains { $0["internal"] == .bool(true) })
     try expectEachAccepted(entries, by: client)
@@ -34,8 +35,7 @@ struct ListedActionsTests {
   /// Every internal action, by JSON or by path, is refused with a message
   /// naming it, who sends it and the option; no version is spent on it.
   @Test func internalActionsAreRefusedFromClientsAndSpendNoVersion() throws {
-    let daemon = try DaemonProcess(arguments: Self.offline)
-    let client = try ForeignClient(daemon)
+    let client = ForeignClient(try HarnessTransport(TurnHarness<HarnessedSeedApps>()))
     let all = try client.actions(all: true)
     let internalEntries = all.filter { $0["internal"] == .bool(true) }
     #expect(internalEntries.count >= 25)

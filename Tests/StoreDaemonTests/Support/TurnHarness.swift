@@ -42,8 +42,10 @@ final class TurnHarness<App: HostedApp> {
   private var nextConnection = 1
 
   /// A harness whose journal syncs as `syncPolicy` says; under `always`
-  /// the turn syncs each batch itself, on the test's thread.
-  init(syncPolicy: SyncPolicy = .never) throws {
+  /// the turn syncs each batch itself, on the test's thread. With
+  /// `allowsInternalActions`, clients may send the actions only effects
+  /// send, as `--allow-internal-actions` lets them.
+  init(syncPolicy: SyncPolicy = .never, allowsInternalActions: Bool = false) throws {
     directory = try TemporaryDirectory(prefix: "turn-harness")
     var options = DaemonOptions(
       socketPath: directory.appending("unused.sock"), stateDirectory: directory.appending("state"))
@@ -70,7 +72,7 @@ final class TurnHarness<App: HostedApp> {
       dependencies: DependencyValues().recordingInputs(into: inputs))
     turn = Turn(
       store: store, root: root, inputs: inputs,
-      reader: ActionReader(schema: schema, allowsInternal: false), publisher: publisher, committer: committer,
+      reader: ActionReader(schema: schema, allowsInternal: allowsInternalActions), publisher: publisher, committer: committer,
       history: history, workers: workers, clients: clients, gate: gate)
     // Nothing else waits: a batch under `always` is synced here.
     turn.loopIsIdle = { true }
