@@ -5,10 +5,13 @@ import JSON
 import Testing
 import Wire
 
-/// What docs/PROTOCOL.md promises a client written from it alone, checked
-/// against a real daemon: which diffs a subscriber gets, resuming a part that
-/// went away, absent optionals, and that answers are never a reason to drop a
-/// client.
+@testable import StoreDaemon
+
+/// What docs/PROTOCOL.md promises a client written from it alone: which
+/// diffs a subscriber gets and resuming a part that went away, on the
+/// daemon's turn in this process (``TurnHarness``); absent optionals as
+/// `tcactl` prints them, and that answers are never a reason to drop a
+/// client, against a real daemon.
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct ProtocolPromisesTests {
   static let protocolDocument: String = {
@@ -24,33 +27,34 @@ struct ProtocolPromisesTests {
 
   /// A root subscriber sees every version, an empty patch for an action that
   /// changed nothing; a subscriber to a part sees only the changes to it.
-  /// The document says both.
+  /// The document says both. On the daemon's turn in this process
+  /// (``TurnHarness``), as the rest of this suite's resumes are.
   @Test func aRootSubscriberGetsEveryVersionAndAPartsSubscriberOnlyItsChanges() throws {
     #expect(Self.protocolDocument.contains("receives a `diff` for every version"))
     #expect(Self.protocolDocument.contains("receives only the `diff`s that change its part"))
-    let daemon = try DaemonProcess()
-    let root = try daemon.client("root")
-    try root.subscribe()
-    let counter = try daemon.client("counter")
-    try counter.subscribe(path: "/counter")
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let root = try harness.connect("root")
+    harness.request(.subscribe(id: 1, path: "", since: nil), from: root)
+    let counter = try harness.connect("counter")
+    harness.request(.subscribe(id: 1, path: "/counter", since: nil), from: counter)
     for watcher in [root, counter] {
-      guard case .snapshot(0, _, _, nil) = try watcher.nextMessage() else {
+      guard case .snapshot(0, _, _, nil)? = try watcher.messages().first else {
         Issue.record("expected a snapshot at version 0")
         return
       }
     }
-    let sender = try daemon.client()
-    #expect(try sender.send(path: "bmi.input.binding.height", arguments: ["180"]) == 1)
-    #expect(try sender.send(path: "bmi.input.binding.height", arguments: ["180"]) == 2)
-    #expect(try sender.send(path: "counter.incrementButtonTapped") == 3)
+    let sender = try harness.connect()
+    #expect(try harness.sendAlone("bmi.input.binding.height", ["180"], id: 1, from: sender) == .ack(id: 1, version: 1))
+    #expect(try harness.sendAlone("bmi.input.binding.height", ["180"], id: 2, from: sender) == .ack(id: 2, version: 2))
+    #expect(try harness.sendAlone("counter.incrementButtonTapped", id: 3, from: sender) == .ack(id: 3, version: 3))
 
-    var rootDiffs: [(UInt64, JSONValue)] = []
-    while rootDiffs.count < 3 {
-      if case .diff(let version, _, _, let patch) = try root.nextMessage() { rootDiffs.append((version, patch)) }
+    let rootDiffs = try root.messages().compactMap { message -> (UInt64, JSONValue)? in
+      guard case .diff(let version, _, _, let patch) = message else { return nil }
+      return (version, patch)
     }
     #expect(rootDiffs.map(\.0) == [1, 2, 3])
-    #expect(rootDiffs[1].1 == .array([]), "the action that changed nothing has an empty patch")
-    guard case .diff(let version, _, let summary, _) = try counter.nextMessage() else {
+    #expect(rootDiffs.count == 3 && rootDiffs[1].1 == .array([]), "the action that changed nothing has an empty patch")
+    guard case .diff(let version, _, let summary, _)? = try counter.messages().first else {
       Issue.record("the counter's subscriber got no diff for the counter's change")
       return
     }
@@ -62,27 +66,29 @@ struct ProtocolPromisesTests {
   /// `compacted` snapshot of null, as a live subscriber saw; a part that
   /// never existed is still refused.
   @Test func resumingAPartThatAMissedChangeRemovedIsACompactedNull() throws {
-    let daemon = try DaemonProcess()
-    let sender = try daemon.client()
-    _ = try sender.send(path: "cart.addItem", arguments: ["3"])
-    let before = try sender.send(path: "cart.addItem", arguments: ["5"])
-    let live = try daemon.client("live")
-    try live.subscribe(path: "/cart/items/1")
-    guard case .snapshot(_, _, let element, nil) = try live.nextMessage(), element != .null else {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let sender = try harness.connect()
+    _ = try harness.sendAlone("cart.addItem", ["3"], id: 1, from: sender)
+    guard case .ack(_, let before)? = try harness.sendAlone("cart.addItem", ["5"], id: 2, from: sender) else {
+      Issue.record("the second item was not added")
+      return
+    }
+    let live = try harness.connect("live")
+    harness.request(.subscribe(id: 1, path: "/cart/items/1", since: nil), from: live)
+    guard case .snapshot(_, _, let element, nil)? = try live.messages().first, element != .null else {
       Issue.record("the second item is not in the cart")
       return
     }
-    let epoch = try #require(try daemon.epoch())
-    _ = try sender.send(path: "cart.removeItem", arguments: ["5"])
-    guard case .diff(_, _, _, let patch) = try live.nextMessage() else {
+    _ = try harness.sendAlone("cart.removeItem", ["5"], id: 3, from: sender)
+    guard case .diff(_, _, _, let patch)? = try live.messages().first else {
       Issue.record("the live subscriber heard nothing of the removal")
       return
     }
     #expect(patch == .array([.object(["op": .string("replace"), "path": .string(""), "value": .null])]))
 
-    let resuming = try daemon.client("resuming")
-    try resuming.subscribe(path: "/cart/items/1", since: before, epoch: epoch)
-    guard case .snapshot(_, let path, let value, let notice) = try resuming.nextMessage() else {
+    let resuming = try harness.connect("resuming")
+    harness.request(.subscribe(id: 1, path: "/cart/items/1", since: before, epoch: harness.epoch), from: resuming)
+    guard case .snapshot(_, let path, let value, let notice)? = try resuming.messages().first else {
       Issue.record("resuming a removed element must give a snapshot")
       return
     }
@@ -90,9 +96,9 @@ struct ProtocolPromisesTests {
     #expect(value == .null)
     #expect(notice == .compacted)
 
-    let typo = try RawConnection(daemon)
-    try typo.hello()
-    try typo.send(#"{"type":"subscribe","id":1,"path":"/cart/nothing","since":\#(before),"epoch":"\#(epoch)"}"#)
+    let typo = try HarnessTransport(harness)
+    try typo.send(
+      #"{"type":"subscribe","id":1,"path":"/cart/nothing","since":\#(before),"epoch":"\#(harness.epoch)"}"#)
     guard case .error(1, .invalidPath, let message)? = try typo.read() else {
       Issue.record("a part that never existed must be refused")
       return
@@ -107,18 +113,17 @@ struct ProtocolPromisesTests {
   /// `compacted` snapshot from such a version.
   @Test func resumingAPartThatNamesNothingIsRefusedUnlessAHeldDiffMayHaveRemovedIt() throws {
     #expect(Self.protocolProse.contains("so a part that was removed is `invalid_path` then, as a mistyped one is."))
-    let daemon = try DaemonProcess()
-    let sender = try daemon.client()
-    #expect(try sender.send(path: "cart.addItem", arguments: ["3"]) == 1)
-    #expect(try sender.send(path: "cart.addItem", arguments: ["5"]) == 2)
-    let epoch = try #require(try daemon.epoch())
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let sender = try harness.connect()
+    #expect(try harness.sendAlone("cart.addItem", ["3"], id: 1, from: sender) == .ack(id: 1, version: 1))
+    #expect(try harness.sendAlone("cart.addItem", ["5"], id: 2, from: sender) == .ack(id: 2, version: 2))
+    let epoch = harness.epoch
     let otherEpoch = String(repeating: "0", count: epoch.utf8.count)
     var requests = 0
     /// Subscribes on a connection of its own; returns the first answer.
     func resume(_ path: String, since: UInt64, epoch: String) throws -> ServerMessage? {
       requests += 1
-      let connection = try RawConnection(daemon)
-      try connection.hello()
+      let connection = try HarnessTransport(harness)
       try connection.send(
         #"{"type":"subscribe","id":\#(requests),"path":"\#(path)","since":\#(since),"epoch":"\#(epoch)"}"#)
       return try connection.read()
@@ -143,7 +148,7 @@ struct ProtocolPromisesTests {
     #expect(line[path: "quantity"] == .int(1))
 
     // Removing the first line leaves nothing at /cart/items/1.
-    #expect(try sender.send(path: "cart.removeItem", arguments: ["3"]) == 3)
+    #expect(try harness.sendAlone("cart.removeItem", ["3"], id: 3, from: sender) == .ack(id: 3, version: 3))
     guard case .error(_, .invalidPath, _)? = try resume("/cart/items/1", since: 2, epoch: otherEpoch) else {
       Issue.record("a part that went away, resumed without the diffs that removed it, must be refused")
       return

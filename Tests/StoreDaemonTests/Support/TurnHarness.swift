@@ -36,6 +36,8 @@ final class TurnHarness<App: HostedApp> {
   /// since the Unix epoch: it moves only when the test moves it.
   var now: Int64 = 1_000_000
   let directory: TemporaryDirectory
+  /// The store's epoch, which `welcome` names and a resume may give.
+  let epoch: String
   private let clients = ClientRegistry()
   private let gate = HoldGate()
   private let options: DaemonOptions
@@ -79,6 +81,7 @@ final class TurnHarness<App: HostedApp> {
     requests = ClientRequests(
       turn: turn, publisher: publisher, history: history, clients: clients, epoch: recovery.epoch,
       notLeader: { _ in "not the leader" })
+    epoch = recovery.epoch
     turn.wallClock = { [unowned self] in now }
   }
 
@@ -137,6 +140,16 @@ final class TurnHarness<App: HostedApp> {
   /// What the loop does once it has handled what arrived.
   func commit() {
     turn.commit()
+  }
+
+  /// What the loop does with a client's `send` it handles alone: the
+  /// batch is committed at once, and the acknowledgement (or refusal) read.
+  func sendAlone(
+    _ path: String, _ arguments: [String] = [], id: Int, from client: ScriptedClient
+  ) throws -> ServerMessage? {
+    send(path, arguments, id: id, from: client)
+    commit()
+    return try client.messages().first
   }
 
   /// The published state at `path`.
