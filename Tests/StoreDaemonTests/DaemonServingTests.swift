@@ -8,60 +8,11 @@ import Wire
 
 /// The daemon's main path with real processes and sockets: actions in,
 /// acknowledgements with versions out, state and diffs to watchers. What
-/// needs no process (a watcher's snapshot and patches, a part's watcher,
-/// a resume) is shown on the in-memory harness (TurnTests).
+/// needs no process (an action's forms, a repeated action, a watcher's
+/// snapshot and patches, a part's watcher, a resume) is shown on the
+/// in-memory harness (TurnTests, TurnWatcherTests).
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DaemonServingTests {
-  @Test func aSentActionIsAcknowledgedWithItsVersionAndVisibleInTheState() throws {
-    let daemon = try DaemonProcess()
-    let client = try daemon.client()
-    let version = try client.send(path: "counter.incrementButtonTapped")
-    #expect(version == 1)
-    let (stateVersion, counter) = try client.get(path: "/counter/count")
-    #expect(stateVersion == 1)
-    #expect(counter == .int(1))
-    #expect(try client.send(action: .object(["counter": .string("incrementButtonTapped")])) == 2)
-    #expect(try client.get(path: "/counter/count").value == .int(2))
-    // The shape Foundation gives the same action, as format 1 journals hold it, is read too.
-    #expect(
-      try client.send(action: .object(["counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])]))
-        == 3)
-    #expect(try client.get(path: "/counter/count").value == .int(3))
-  }
-
-  /// An action sent again (taken from the daemon's memo of sent actions),
-  /// or written as JSON instead of a path (read afresh), is journaled and
-  /// published exactly as the first one was.
-  @Test func aRepeatedActionIsJournaledAndPublishedAsTheFirst() throws {
-    let daemon = try DaemonProcess()
-    let watcher = try daemon.client("watcher")
-    try watcher.subscribe()
-    _ = try watcher.nextMessage()
-    let client = try daemon.client()
-    #expect(try client.send(path: "cart.addItem", arguments: ["3"]) == 1)
-    #expect(try client.send(path: "cart.addItem", arguments: ["3"]) == 2)
-    guard case .diff(_, let action, let summary, _) = try watcher.nextMessage() else {
-      Issue.record("expected a diff")
-      return
-    }
-    #expect(summary == "cart.addItem 3")
-    #expect(try client.send(action: action) == 3)
-    #expect(throws: ClientError.self) { try client.send(path: "cart.addItem", arguments: ["three"]) }
-    #expect(throws: ClientError.self) { try client.send(path: "cart.addItem", arguments: ["three"]) }
-    for version in 2...3 {
-      guard case .diff(let got, let again, let text, _) = try watcher.nextMessage() else {
-        Issue.record("expected a diff")
-        return
-      }
-      #expect(got == UInt64(version))
-      #expect(again == action)
-      #expect(text == summary)
-    }
-    let records = try client.log(since: 0, last: nil).records
-    #expect(records.map(\.action) == [action, action, action])
-    #expect(try client.get(path: "/cart/items/0/quantity").value == .int(3))
-  }
-
   @Test func concurrentSendersGetContiguousVersionsAndNothingIsLost() throws {
     let daemon = try DaemonProcess()
     let senders = 4

@@ -1,10 +1,12 @@
 import ComposableCore
+import Dispatch
 import Features
 import FoundationEssentials
 import Glibc
 import JSON
 import Journal
 import Platform
+import Synchronization
 import TestSupport
 import Testing
 import Wire
@@ -39,6 +41,9 @@ final class TurnHarness<App: HostedApp> {
   /// The store's epoch, which `welcome` names and a resume may give.
   let epoch: String
   private let clients = ClientRegistry()
+  private let history: HistoryRequests
+  /// What the history reader's thread posts to the loop.
+  private let posted: PostedCommands
   private let gate = HoldGate()
   private let options: DaemonOptions
   private var nextConnection = 1
@@ -64,9 +69,12 @@ final class TurnHarness<App: HostedApp> {
     let publisher = Publisher(
       document: recovery.document, version: recovery.version,
       history: DiffHistory(capacity: options.retainedDiffs), clients: clients, schema: schema, options: options)
+    let posted = PostedCommands()
+    self.posted = posted
     let history = HistoryRequests(
       reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
-      clients: clients, publisher: publisher, post: { _ in })
+      clients: clients, publisher: publisher, post: { posted.post($0) })
+    self.history = history
     let inputs = InputRecorder()
     let root = App.makeRoot()
     let store = Store(
@@ -126,6 +134,15 @@ final class TurnHarness<App: HostedApp> {
   func request(_ message: ClientMessage, from client: ScriptedClient) {
     if case .send = message {} else { turn.makeDurable() }
     requests.answer(message, from: client.client)
+    // A read of the journal (`log`, `get` at a version, what-if) is
+    // answered on the reader's thread, which posts the answer to the loop.
+    while client.client.historyPending {
+      guard case .history(let connectionID, let requestID, let result)? = posted.next() else {
+        Issue.record("the history reader posted no answer to request \(message) within a minute")
+        return
+      }
+      _ = history.finish(connectionID: connectionID, requestID: requestID, result)
+    }
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
   }
@@ -152,9 +169,40 @@ final class TurnHarness<App: HostedApp> {
     return try client.messages().first
   }
 
+  /// ``sendAlone(_:_:id:from:)`` of an action as JSON.
+  func sendAlone(action: JSONValue, id: Int, from client: ScriptedClient) throws -> ServerMessage? {
+    send(action: action, id: id, from: client)
+    commit()
+    return try client.messages().first
+  }
+
+  /// What a request other than a send is answered with.
+  func ask(_ message: ClientMessage, from client: ScriptedClient) throws -> ServerMessage? {
+    request(message, from: client)
+    return try client.messages().first
+  }
+
   /// The published state at `path`.
   func state(at path: String) throws -> JSONValue {
     try turn.publisher.value(at: path).get()
+  }
+}
+
+/// The commands other threads post to the loop, which a harness takes in
+/// when it waits for one.
+final class PostedCommands: Sendable {
+  private let commands = Mutex<[LoopCommand]>([])
+  private let arrived = DispatchSemaphore(value: 0)
+
+  func post(_ command: LoopCommand) {
+    commands.withLock { $0.append(command) }
+    arrived.signal()
+  }
+
+  /// The next command posted, waiting up to a minute for one.
+  func next() -> LoopCommand? {
+    guard arrived.wait(timeout: .now() + 60) == .success else { return nil }
+    return commands.withLock { $0.removeFirst() }
   }
 }
 

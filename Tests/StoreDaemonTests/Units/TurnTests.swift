@@ -21,6 +21,68 @@ import Testing
     #expect(answers.map { $0[path: "version"] } == [.int(1), .int(2)])
   }
 
+  @Test func aSentActionIsAcknowledgedWithItsVersionAndVisibleInTheState() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect()
+    #expect(try harness.sendAlone("counter.incrementButtonTapped", id: 1, from: client) == .ack(id: 1, version: 1))
+    #expect(
+      try harness.ask(.get(id: 2, path: "/counter/count"), from: client)
+        == .state(id: 2, version: 1, path: "/counter/count", value: .int(1)))
+    let json: JSONValue = .object(["counter": .string("incrementButtonTapped")])
+    #expect(try harness.sendAlone(action: json, id: 3, from: client) == .ack(id: 3, version: 2))
+    #expect(try harness.state(at: "/counter/count") == .int(2))
+    // The shape Foundation gives the same action, as format 1 journals hold it, is read too.
+    let foundation: JSONValue = .object([
+      "counter": .object(["_0": .object(["incrementButtonTapped": .object([:])])])
+    ])
+    #expect(try harness.sendAlone(action: foundation, id: 4, from: client) == .ack(id: 4, version: 3))
+    #expect(try harness.state(at: "/counter/count") == .int(3))
+  }
+
+  /// An action sent again (taken from the daemon's memo of sent actions),
+  /// or written as JSON instead of a path (read afresh), is journaled and
+  /// published exactly as the first one was.
+  @Test func aRepeatedActionIsJournaledAndPublishedAsTheFirst() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let watcher = try harness.connect("watcher")
+    harness.request(.subscribe(id: 1, path: "", since: nil), from: watcher)
+    _ = try watcher.messages()
+    let client = try harness.connect()
+    #expect(try harness.sendAlone("cart.addItem", ["3"], id: 1, from: client) == .ack(id: 1, version: 1))
+    #expect(try harness.sendAlone("cart.addItem", ["3"], id: 2, from: client) == .ack(id: 2, version: 2))
+    var diffs = try watcher.messages()
+    guard case .diff(_, let action, let summary, _)? = diffs.first else {
+      Issue.record("expected a diff")
+      return
+    }
+    #expect(summary == "cart.addItem 3")
+    #expect(try harness.sendAlone(action: action, id: 3, from: client) == .ack(id: 3, version: 3))
+    for id in 4...5 {
+      guard case .error(id, _, _)? = try harness.sendAlone("cart.addItem", ["three"], id: id, from: client) else {
+        Issue.record("'cart.addItem three' must be refused")
+        continue
+      }
+    }
+    diffs = Array(diffs.dropFirst()) + (try watcher.messages())
+    #expect(diffs.count == 2)
+    for (version, diff) in zip(2...3, diffs) {
+      guard case .diff(let got, let again, let text, _) = diff else {
+        Issue.record("expected a diff")
+        return
+      }
+      #expect(got == UInt64(version))
+      #expect(again == action)
+      #expect(text == summary)
+    }
+    let log = try harness.ask(.log(id: 6, since: 0, last: nil, follow: false), from: client)
+    guard case .log(6, let records, _, _)? = log else {
+      Issue.record("expected the log, got \(String(describing: log))")
+      return
+    }
+    #expect(records.map(\.action) == [action, action, action])
+    #expect(try harness.state(at: "/cart/items/0/quantity") == .int(3))
+  }
+
   @Test func anEffectStartsOnlyOnceItsBatchIsDurableAndItsReplyIsReduced() throws {
     let harness = try TurnHarness<HarnessedSeedApps>()
     let client = try harness.connect()
