@@ -141,15 +141,22 @@ public enum CanonicalJSON {
   /// first: each token straight from its bytes when none needs escaping, as
   /// a state's keys and indices do not.
   package static func writePointer(_ pointer: JSONPointer, to output: inout [UInt8]) {
-    let plain = pointer.tokens.allSatisfy { token in
-      !token.utf8.contains { needsEscape($0) || $0 == UInt8(ascii: "~") || $0 == UInt8(ascii: "/") }
-    }
-    guard plain else { return writeString(pointer.description, to: &output) }
+    let start = output.count
     output.append(UInt8(ascii: "\""))
     for token in pointer.tokens {
       output.append(UInt8(ascii: "/"))
       var token = token
-      token.withUTF8 { output.append(contentsOf: $0) }
+      let plain = token.withUTF8 { bytes in
+        for byte in bytes where needsEscape(byte) || byte == UInt8(ascii: "~") || byte == UInt8(ascii: "/") {
+          return false
+        }
+        output.append(contentsOf: bytes)
+        return true
+      }
+      guard plain else {
+        output.removeSubrange(start...)
+        return writeString(pointer.description, to: &output)
+      }
     }
     output.append(UInt8(ascii: "\""))
   }
