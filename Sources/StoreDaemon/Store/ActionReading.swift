@@ -19,8 +19,9 @@ struct ActionReading {
 struct ActionSender {
   /// Tags the action and everything that follows from it.
   let origin: Origin
-  /// Who sent it, as its journal record's `origin` says.
-  let record: JSONValue
+  /// Who sent it, as its journal record's `origin` says but for the
+  /// `origin` number itself (``record``).
+  let members: JSONObject
   /// How the client wrote the action, read on arrival; `nil` for an action
   /// this daemon made (the recovery's) or an effect sent.
   let sent: ActionReading?
@@ -29,6 +30,15 @@ struct ActionSender {
   /// rather than encoding the record again.
   var recordPrefix: OriginPrefix?
 
+  /// Who sent it, as its journal record's `origin` says: ``members`` and
+  /// the `origin`. Made when asked for (the log's followers read it), not
+  /// for every action.
+  var record: JSONValue {
+    var record = members
+    record["origin"] = .int(Int(clamping: origin))
+    return .object(record)
+  }
+
   /// The canonical JSON of ``record``, when ``recordPrefix`` is known.
   var recordBytes: [UInt8]? {
     recordPrefix.map { $0.bytes(origin: origin) }
@@ -36,12 +46,11 @@ struct ActionSender {
 
   /// An action that an effect of the action of `origin` sent.
   static func effect(origin: Origin) -> ActionSender {
-    ActionSender(
-      origin: origin, record: .object(["effect": .bool(true), "origin": .int(Int(clamping: origin))]), sent: nil,
-      recordPrefix: effectPrefix)
+    ActionSender(origin: origin, members: effectMembers, sent: nil, recordPrefix: effectPrefix)
   }
 
-  private static let effectPrefix = OriginPrefix(["effect": .bool(true)])
+  private static let effectMembers: JSONObject = ["effect": .bool(true)]
+  private static let effectPrefix = OriginPrefix(effectMembers)
 }
 
 /// The canonical JSON of a record's `origin` object whose last member is

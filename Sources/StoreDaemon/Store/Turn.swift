@@ -106,10 +106,7 @@ final class Turn<App: HostedApp> {
     }
     let origin = nextOrigin
     if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
-    var record = client.sender
-    record["origin"] = .int(Int(origin))
-    let sender = ActionSender(
-      origin: origin, record: .object(record), sent: reading, recordPrefix: client.senderPrefix)
+    let sender = ActionSender(origin: origin, members: client.sender, sent: reading, recordPrefix: client.senderPrefix)
     let version: UInt64
     do throws(DroppedAction) {
       version = try store.reduceRefusingDropped(action, origin: origin, putBack: stateEncoder.putBack)
@@ -161,9 +158,7 @@ final class Turn<App: HostedApp> {
     open()
     let origin = nextOrigin
     nextOrigin += 1
-    let sender = ActionSender(
-      origin: origin, record: .object(["recovery": .bool(true), "origin": .int(Int(origin))]), sent: nil,
-      recordPrefix: nil)
+    let sender = ActionSender(origin: origin, members: ["recovery": .bool(true)], sent: nil, recordPrefix: nil)
     var names: [String] = []
     for action in waiting {
       let name = ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: reader.schema)
@@ -205,15 +200,18 @@ final class Turn<App: HostedApp> {
       stateEncoder.stateWasReplaced()
       return
     }
+    // The journal writes the canonical bytes; the origin's and the patch's
+    // values are read only by the log's followers, so they are built only
+    // when there are some (a follower that comes later reads this version
+    // from disk), or when the origin has no canonical bytes to write.
+    let originBytes = sender.recordBytes
     committer.record(
       JournalRecord(
-        version: version, time: wallClock(), origin: sender.record, action: publication.change.action,
-        inputs: drawn?.json,
-        // The journal writes the canonical bytes; the patch's value is read
-        // only by the log's followers, so it is built only when there are
-        // some (a follower that comes later reads this version from disk).
+        version: version, time: wallClock(),
+        origin: history.hasFollowers || originBytes == nil ? sender.record : .null,
+        action: publication.change.action, inputs: drawn?.json,
         patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
-        canonical: (publication.actionBytes, publication.patchBytes), canonicalOrigin: sender.recordBytes)
+        canonical: (publication.actionBytes, publication.patchBytes), canonicalOrigin: originBytes)
     )
     waits.note(publication.change, origin: sender.origin)
   }
