@@ -8,11 +8,14 @@
 # is what each further action costs. docs/BENCHMARKS.md, "Two builds side
 # by side".
 #
-#   scripts/instructions-per-send.sh [--binaries DIR] [--sends N] [--warm-up W] [--action PATH] [--pipelined]
+#   scripts/instructions-per-send.sh [--binaries DIR] [--sends N] [--warm-up W] [--action PATH] [--pipelined] [--redis]
 #
 # Each send is a `tcactl send`, a connection of its own; with --pipelined
 # they go over one connection instead, 16 deep (a small python3 client of
 # the wire protocol), so the figure is the daemon's work per action alone.
+# With --redis, Redis's instructions per `INCR` are measured the same way
+# beside it (redis-server under callgrind, W + N pipelined `INCR`s 16 deep
+# over its Unix socket minus W), the reference the benchmark compares with.
 set -euo pipefail
 
 binaries=""
@@ -20,6 +23,7 @@ sends=300
 warmup=300
 action="counter.incrementButtonTapped"
 pipelined=0
+redis=0
 while (($#)); do
   case "$1" in
     --binaries) binaries="$2"; shift ;;
@@ -27,7 +31,8 @@ while (($#)); do
     --warm-up) warmup="$2"; shift ;;
     --action) action="$2"; shift ;;
     --pipelined) pipelined=1 ;;
-    -h | --help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --redis) redis=1 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "instructions-per-send.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
   shift
@@ -35,8 +40,11 @@ done
 [[ "$sends" =~ ^[1-9][0-9]*$ ]] || { echo "instructions-per-send.sh: --sends takes a positive number, got '$sends'" >&2; exit 2; }
 [[ "$warmup" =~ ^[0-9]+$ ]] || { echo "instructions-per-send.sh: --warm-up takes a number, got '$warmup'" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instructions-per-send.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
-if ((pipelined)); then
-  command -v python3 >/dev/null || { echo "instructions-per-send.sh: --pipelined needs python3" >&2; exit 2; }
+if ((pipelined || redis)); then
+  command -v python3 >/dev/null || { echo "instructions-per-send.sh: --pipelined and --redis need python3" >&2; exit 2; }
+fi
+if ((redis)); then
+  command -v redis-server >/dev/null || { echo "instructions-per-send.sh: --redis needs redis-server (apt-get install redis-server)" >&2; exit 2; }
 fi
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [[ -z "$binaries" ]]; then
@@ -116,8 +124,65 @@ total() {
   rm -rf "$dir"
 }
 
+# Sends $2 `INCR`s to the Redis socket $1, 16 at a time unanswered, and
+# reads every reply.
+redis_pipeline() {
+  python3 - "$1" "$2" <<'PYTHON'
+import socket, sys
+path, count = sys.argv[1], int(sys.argv[2])
+connection = socket.socket(socket.AF_UNIX)
+connection.connect(path)
+command = b"*2\r\n$4\r\nINCR\r\n$7\r\ncounter\r\n"
+pending = b""
+sent = answered = 0
+while answered < count:
+    burst = min(16 - (sent - answered), count - sent)
+    if burst > 0:
+        connection.sendall(command * burst)
+        sent += burst
+    data = connection.recv(65536)
+    if not data:
+        sys.exit("redis closed the connection")
+    pending += data
+    lines = pending.split(b"\r\n")
+    pending = lines.pop()
+    for line in lines:
+        if not line.startswith(b":"):
+            sys.exit(f"redis refused an INCR: {line!r}")
+        answered += 1
+PYTHON
+}
+
+# Redis's total instructions over a run with $1 pipelined `INCR`s.
+redis_total() {
+  local count="$1" dir
+  dir="$(mktemp -d)"
+  valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.out" redis-server --port 0 \
+    --unixsocket "$dir/r.sock" --save "" --appendonly no 2>"$dir/valgrind.log" >/dev/null &
+  local server=$!
+  local tries=0
+  until [[ -S "$dir/r.sock" ]]; do
+    tries=$((tries + 1))
+    if ((tries > 3000)) || ! kill -0 "$server" 2>/dev/null; then
+      echo "instructions-per-send.sh: redis-server did not start; see $dir/valgrind.log" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+  redis_pipeline "$dir/r.sock" "$count"
+  kill -TERM "$server"
+  wait "$server" || true
+  grep -h "^summary:\|^totals:" "$dir"/callgrind.out* | head -1 | awk '{print $2}'
+  rm -rf "$dir"
+}
+
 with="$(total "$((warmup + sends))")"
 without="$(total "$warmup")"
 how="tcactl send each"
 if ((pipelined)); then how="pipelined 16 deep over one connection"; fi
 echo "instructions per send: $(((with - without) / sends)) ($sends sends of $action after $warmup, $how; $with with, $without without)"
+if ((redis)); then
+  redis_with="$(redis_total "$((warmup + sends))")"
+  redis_without="$(redis_total "$warmup")"
+  echo "Redis instructions per INCR: $(((redis_with - redis_without) / sends)) ($sends INCRs after $warmup, pipelined 16 deep over its Unix socket; $redis_with with, $redis_without without)"
+fi
