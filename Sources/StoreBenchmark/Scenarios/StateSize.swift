@@ -19,7 +19,7 @@ extension Benchmark {
       guard let smallest = results.first, let largest = results.last, results.count > 1 else { return }
       report.ratio(
         "e", "\(largest.elements) rows vs \(smallest.elements): time per action", largest.seconds, .microseconds,
-        reference: ("\(smallest.elements) rows", smallest.seconds), target: .atMost(3))
+        reference: ("\(smallest.elements) rows", smallest.seconds), target: .atMost(1.2))
       report.check(
         "e", "\(largest.elements) rows vs \(smallest.elements): diff size",
         "\(largest.diffBytes) B vs \(smallest.diffBytes) B",
