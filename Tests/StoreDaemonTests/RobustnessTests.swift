@@ -219,28 +219,6 @@ struct RobustnessTests {
     #expect(try raw.read() == .state(id: 3, version: 0, path: "/counter/count", value: .int(0)))
   }
 
-  @Test func aFilteredResumeAcrossAReplacementOfTheViewGetsASnapshot() throws {
-    let daemon = try DaemonProcess()
-    let sender = try daemon.client()
-    _ = try sender.send(path: "search.textChanged", arguments: ["first"])
-    _ = try sender.send(path: "search.textChanged", arguments: ["second"])
-    let watcher = try daemon.client()
-    try watcher.subscribe(path: "/search/text", since: 1, epoch: watcher.epoch)
-    guard case .snapshot(2, "/search/text", .string("second"), .compacted) = try watcher.nextMessage() else {
-      Issue.record("a resume whose diffs replace the whole view must get a snapshot")
-      return
-    }
-    let counterWatcher = try daemon.client()
-    _ = try sender.send(path: "counter.incrementButtonTapped")
-    try counterWatcher.subscribe(path: "/counter", since: 2, epoch: counterWatcher.epoch)
-    #expect(try counterWatcher.nextMessage() == .ack(id: 1, version: 2))
-    guard case .diff(3, _, _, let patch) = try counterWatcher.nextMessage() else {
-      Issue.record("expected the counter's diff")
-      return
-    }
-    #expect(patch == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(1)])]))
-  }
-
   @Test func theSocketIsPrivateAndAStaleOneIsReplacedButALiveOneIsNot() throws {
     let daemon = try DaemonProcess()
     var info = stat()

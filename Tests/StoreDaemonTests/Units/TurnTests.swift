@@ -227,6 +227,29 @@ import Testing
     }
   }
 
+  @Test func aFilteredResumeAcrossAReplacementOfTheViewGetsASnapshot() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let sender = try harness.connect("sender")
+    _ = try harness.sendAlone("search.textChanged", ["first"], id: 1, from: sender)
+    _ = try harness.sendAlone("search.textChanged", ["second"], id: 2, from: sender)
+    let watcher = try harness.connect("watcher")
+    harness.request(.subscribe(id: 1, path: "/search/text", since: 1, epoch: harness.epoch), from: watcher)
+    guard case .snapshot(2, "/search/text", .string("second"), .compacted)? = try watcher.messages().first else {
+      Issue.record("a resume whose diffs replace the whole view must get a snapshot")
+      return
+    }
+    let counterWatcher = try harness.connect("counter watcher")
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 3, from: sender)
+    harness.request(.subscribe(id: 1, path: "/counter", since: 2, epoch: harness.epoch), from: counterWatcher)
+    let messages = try counterWatcher.messages()
+    #expect(messages.first == .ack(id: 1, version: 2))
+    guard messages.count == 2, case .diff(3, _, _, let patch) = messages[1] else {
+      Issue.record("expected the counter's diff")
+      return
+    }
+    #expect(patch == .array([.object(["op": .string("replace"), "path": .string("/count"), "value": .int(1)])]))
+  }
+
   /// Dismissing what is not presented is refused with `invalid_action`,
   /// by path and by JSON, an alert's too; no version is spent on it.
   /// Dismissing what is presented is applied.
