@@ -114,36 +114,6 @@ struct HostileInputTests {
     }
   }
 
-  @Test func unknownActionsAndWrongArgumentsAreRejectedWithSuggestions() throws {
-    let daemon = try DaemonProcess()
-    let client = try daemon.client()
-    #expect {
-      try client.send(path: "cart.addItm", arguments: ["3"])
-    } throws: { error in
-      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
-      return message.contains("cart.addItem")
-    }
-    #expect {
-      try client.send(path: "cart.addItem", arguments: ["three"])
-    } throws: { error in
-      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
-      return message.contains("three")
-    }
-    #expect {
-      try client.send(path: "cart.addItem")
-    } throws: { error in
-      guard case ClientError.rejected(.invalidAction, _) = error else { return false }
-      return true
-    }
-    #expect {
-      try client.send(action: .object(["cart": .string("nonsense")]))
-    } throws: { error in
-      guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
-      return message.contains("tcactl actions")
-    }
-    #expect(try client.get(path: "").version == 0)
-  }
-
   @Test func aTruncatedFrameThenCloseLeavesTheDaemonServing() throws {
     let daemon = try DaemonProcess()
     let bystander = try daemon.client("bystander")

@@ -2,6 +2,7 @@ import ComposableCore
 import Features
 import JSON
 import Testing
+import Wire
 
 @testable import StoreDaemon
 
@@ -127,6 +128,23 @@ import Testing
     let answers = try client.received()
     #expect(answers.map { $0[path: "type"] } == [.string("error"), .string("ack")])
     #expect(answers.last?[path: "version"] == .int(1))
+  }
+
+  @Test func unknownActionsAndWrongArgumentsAreRejectedWithSuggestions() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect()
+    /// The refusal of a send, which must be `invalid_action`.
+    func refusal(_ answer: ServerMessage?) -> String? {
+      guard case .error(_, .invalidAction, let message)? = answer else { return nil }
+      return message
+    }
+    #expect(refusal(try harness.sendAlone("cart.addItm", ["3"], id: 1, from: client))?.contains("cart.addItem") == true)
+    #expect(refusal(try harness.sendAlone("cart.addItem", ["three"], id: 2, from: client))?.contains("three") == true)
+    #expect(refusal(try harness.sendAlone("cart.addItem", id: 3, from: client)) != nil)
+    let nonsense: JSONValue = .object(["cart": .string("nonsense")])
+    #expect(
+      refusal(try harness.sendAlone(action: nonsense, id: 4, from: client))?.contains("tcactl actions") == true)
+    #expect(harness.turn.store.version == 0)
   }
 
   @Test func aRefusedBatchIsUndoneAndItsSendersAreTold() throws {
