@@ -6,9 +6,13 @@ import Platform
 import Testing
 import Wire
 
-/// The action log and past states through a real daemon: `log` pages, limits
-/// and follows the journal; `get` with `at` rebuilds earlier states; both
-/// survive a restart and keep the order of a client's answers.
+@testable import StoreDaemon
+
+/// The action log and past states: `log` pages, limits and follows the
+/// journal; `get` with `at` rebuilds earlier states; both survive a restart
+/// and keep the order of a client's answers. Through a real daemon, but
+/// for what the daemon's turn in this process shows as well (``TurnHarness``):
+/// pages, refused versions, and recovery actions refused from clients.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ActionLogTests {
   @Test func theLogSaysWhenWhoAndWhatChanged() throws {
@@ -52,18 +56,28 @@ struct ActionLogTests {
   }
 
   @Test func lastSinceAndPagesOfAThousand() throws {
-    let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
-    let client = try daemon.client()
-    for _ in 1...1500 { _ = try client.send(path: "counter.incrementButtonTapped") }
-
-    #expect(try client.log(since: nil, last: 5).records.map(\.version) == Array(1496...1500))
-    #expect(try client.log(since: 1490, last: 3).records.map(\.version) == [1498, 1499, 1500])
-    #expect(try client.log(since: 1497, last: nil).records.map(\.version) == [1498, 1499, 1500])
-    #expect(try client.log(since: 1500, last: nil).records.isEmpty)
-    let first = try client.log(since: 0, last: nil)
-    #expect(first.records.map(\.version) == Array(1...1000) && first.more && first.through == 1500)
-    let rest = try client.log(since: 1000, last: nil)
-    #expect(rest.records.map(\.version) == Array(1001...1500) && !rest.more)
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect()
+    for id in 1...1500 { harness.send("counter.incrementButtonTapped", id: id, from: client) }
+    harness.commit()
+    _ = try client.messages()
+    var id = 1500
+    /// The versions of the log's page, and whether more follow and through which version.
+    func log(since: UInt64?, last: Int?) throws -> (versions: [UInt64], more: Bool, through: UInt64) {
+      id += 1
+      guard case .log(_, let records, let through, let more)? = try harness.ask(
+        .log(id: id, since: since, last: last, follow: false), from: client)
+      else { throw HarnessError("no log page for since \(String(describing: since)), last \(String(describing: last))") }
+      return (records.map(\.version), more, through)
+    }
+    #expect(try log(since: nil, last: 5).versions == Array(1496...1500))
+    #expect(try log(since: 1490, last: 3).versions == [1498, 1499, 1500])
+    #expect(try log(since: 1497, last: nil).versions == [1498, 1499, 1500])
+    #expect(try log(since: 1500, last: nil).versions.isEmpty)
+    let first = try log(since: 0, last: nil)
+    #expect(first.versions == Array(1...1000) && first.more && first.through == 1500)
+    let rest = try log(since: 1000, last: nil)
+    #expect(rest.versions == Array(1001...1500) && !rest.more)
   }
 
   @Test func followingGetsEveryNewRecordInOrder() throws {
@@ -136,18 +150,18 @@ struct ActionLogTests {
   }
 
   @Test func onlyTheDaemonSendsRecoveryActions() throws {
-    let daemon = try DaemonProcess()
-    let client = try daemon.client()
-    for path in ["recovered", "cart.recovered", "dice.internal.recovered"] {
-      #expect {
-        try client.send(path: path)
-      } throws: { error in
-        guard case ClientError.rejected(.invalidAction, let message) = error else { return false }
-        return message == "\(path) is sent by the daemon after a restart, not by clients; "
-          + "start storedaemon with --allow-internal-actions to send it for debugging"
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect()
+    for (id, path) in ["recovered", "cart.recovered", "dice.internal.recovered"].enumerated() {
+      guard case .error(_, .invalidAction, let message)? = try harness.sendAlone(path, id: id, from: client) else {
+        Issue.record("\(path) must be refused")
+        continue
       }
+      #expect(
+        message == "\(path) is sent by the daemon after a restart, not by clients; "
+          + "start storedaemon with --allow-internal-actions to send it for debugging")
     }
-    #expect(try client.get(path: "").version == 0)
+    #expect(harness.turn.store.version == 0)
   }
 
   @Test func getAtRebuildsEachEarlierStateAcrossARestart() throws {
@@ -179,31 +193,27 @@ struct ActionLogTests {
   }
 
   @Test func versionsNotHeldAreRefusedAndTheConnectionGoesOn() throws {
-    let daemon = try DaemonProcess()
-    let client = try daemon.client()
-    _ = try client.send(path: "counter.incrementButtonTapped")
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let client = try harness.connect()
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 1, from: client)
     #expect(
-      throws: ClientError.rejected(
-        code: .versionUnavailable, message: "version 9 has not been reached: the state is at version 1")
-    ) {
-      try client.get(path: "", at: 9)
-    }
+      try harness.ask(.get(id: 2, path: "", at: 9), from: client)
+        == .error(
+          id: 2, code: .versionUnavailable, message: "version 9 has not been reached: the state is at version 1"))
     #expect(
-      throws: ClientError.rejected(
-        code: .versionUnavailable, message: "version 2 has not been reached: the state is at version 1")
-    ) {
-      try client.log(since: 2, last: nil)
-    }
+      try harness.ask(.log(id: 3, since: 2, last: nil, follow: false), from: client)
+        == .error(
+          id: 3, code: .versionUnavailable, message: "version 2 has not been reached: the state is at version 1"))
     #expect(
-      throws: ClientError.rejected(
-        code: .invalidPath,
-        message:
-          "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, inventory, parent, products, profile, search, selectedTab"
-      )
-    ) {
-      try client.get(path: "/nowhere", at: 0)
-    }
-    #expect(try client.get(path: "/counter/count").value == .int(1))
+      try harness.ask(.get(id: 4, path: "/nowhere", at: 0), from: client)
+        == .error(
+          id: 4, code: .invalidPath,
+          message:
+            "no state at '/nowhere' at version 0; the state has: bmi, cart, counter, dice, inventory, parent, products, profile, search, selectedTab"
+        ))
+    #expect(
+      try harness.ask(.get(id: 5, path: "/counter/count"), from: client)
+        == .state(id: 5, version: 1, path: "/counter/count", value: .int(1)))
   }
 
   @Test func answersKeepTheOrderOfRequestsWhileTheJournalIsRead() throws {

@@ -249,10 +249,13 @@ final class ScriptedClient {
     try received().map { (json) throws(MessageError) in try ServerMessage(json: json) }
   }
 
-  /// The messages written to the client since the last call.
+  /// The messages written to the client since the last call. What did
+  /// not fit the socket's buffer is written as it is read, as the loop
+  /// writes it when the socket is writable again.
   func received() throws -> [JSONValue] {
     var buffer = [UInt8](repeating: 0, count: 64 * 1024)
     while true {
+      client.connection.outbox.flush()
       let count = recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT))
       if count <= 0 { break }
       decoder.append(buffer[0..<count])
