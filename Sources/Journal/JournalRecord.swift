@@ -1,7 +1,9 @@
 import JSON
 
 /// One reduced action as the journal keeps it: the version it produced, when,
-/// who sent it, the action, and the state change as an RFC 6902 patch.
+/// who sent it, the action, and the state change as an RFC 6902 patch. The
+/// one shape of a recorded version: the journal writes and reads it, replay
+/// and `verify` replay it, and the log's entries are made from it.
 ///
 /// The daemon builds one per reduced action and hands a batch of them to
 /// ``JournalWriter/append(_:)``; recovery and ``JournalReader`` give them
@@ -35,11 +37,17 @@ public struct JournalRecord: Sendable, Hashable {
   /// The canonical JSON of ``origin``, when the caller has it already; not
   /// part of the record's identity.
   public var canonicalOrigin: [UInt8]?
+  /// The shape of the enums in ``action`` and ``patch`` (``JournalFormat``):
+  /// the format of the segment the record was read from; a record being
+  /// written is in the current one.
+  public var format: UInt32
 
   public init(
     version: UInt64, time: Int64, origin: JSONValue, action: JSONValue, inputs: JSONValue? = nil, patch: JSONValue,
-    canonical: (action: [UInt8], patch: [UInt8])? = nil, canonicalOrigin: [UInt8]? = nil
+    canonical: (action: [UInt8], patch: [UInt8])? = nil, canonicalOrigin: [UInt8]? = nil,
+    format: UInt32 = JournalFormat.current
   ) {
+    self.format = format
     self.inputs = inputs
     self.version = version
     self.time = time
@@ -53,6 +61,7 @@ public struct JournalRecord: Sendable, Hashable {
   public static func == (left: JournalRecord, right: JournalRecord) -> Bool {
     (left.version, left.time, left.origin, left.action, left.inputs, left.patch)
       == (right.version, right.time, right.origin, right.action, right.inputs, right.patch)
+      && left.format == right.format
   }
 
   public func hash(into hasher: inout Hasher) {
@@ -62,5 +71,9 @@ public struct JournalRecord: Sendable, Hashable {
     hasher.combine(action)
     hasher.combine(inputs)
     hasher.combine(patch)
+    hasher.combine(format)
   }
+
+  /// The migration this record is, if it is one (``SchemaChange``).
+  public var schemaChange: SchemaChange? { SchemaChange(action: action) }
 }

@@ -149,7 +149,7 @@ struct RecordedState {
   var format: UInt32
 
   /// Applies `record`'s patch; a migration moves it to its schema.
-  mutating func apply(_ record: RecordedVersion) throws(ReplayError) {
+  mutating func apply(_ record: JournalRecord) throws(ReplayError) {
     json = try Self.applying(record, to: json)
     version = record.version
     format = record.format
@@ -157,7 +157,7 @@ struct RecordedState {
   }
 
   /// `state` with `record`'s patch applied.
-  static func applying(_ record: RecordedVersion, to state: JSONValue) throws(ReplayError) -> JSONValue {
+  static func applying(_ record: JournalRecord, to state: JSONValue) throws(ReplayError) -> JSONValue {
     do {
       return try JSONPatch.apply(try JSONPatch.operations(from: record.patch), to: state)
     } catch {
@@ -210,7 +210,7 @@ extension JournalReplay {
     // MARK: Verify
 
     /// Replays `record` and compares; returns how it diverged, if it did.
-    mutating func replay(_ record: RecordedVersion) throws(ReplayError) -> ReplayDivergence<R.State>? {
+    mutating func replay(_ record: JournalRecord) throws(ReplayError) -> ReplayDivergence<R.State>? {
       let before = document
       var problem: String?
       if let change = record.schemaChange {
@@ -261,7 +261,7 @@ extension JournalReplay {
     /// The divergence of `record`, after which the replay goes on from the
     /// recorded state (if this build reads it).
     private mutating func diverged(
-      _ record: RecordedVersion, before: JSONValue, recordedAfter: RecordedState, problem: String?
+      _ record: JournalRecord, before: JSONValue, recordedAfter: RecordedState, problem: String?
     ) throws(ReplayError) -> ReplayDivergence<R.State> {
       var problem = problem
       let expected: R.State?
@@ -291,12 +291,12 @@ extension JournalReplay {
     // MARK: What-if
 
     /// Leaves `record` out: the recorded side takes it, the replayed does not.
-    mutating func skip(_ record: RecordedVersion) throws(ReplayError) {
+    mutating func skip(_ record: JournalRecord) throws(ReplayError) {
       try advanceRecorded(record)
     }
 
     /// Reduces `action` (this build's JSON) instead of `record`'s.
-    mutating func replace(_ record: RecordedVersion, with action: JSONValue) throws(ReplayError) -> String? {
+    mutating func replace(_ record: JournalRecord, with action: JSONValue) throws(ReplayError) -> String? {
       try advanceRecorded(record)
       let decoded: R.Action
       do {
@@ -312,7 +312,7 @@ extension JournalReplay {
 
     /// Reduces `record` on the edited path: a migration only moves the
     /// recorded side. Returns what stopped the action, if anything did.
-    mutating func follow(_ record: RecordedVersion) throws(ReplayError) -> String? {
+    mutating func follow(_ record: JournalRecord) throws(ReplayError) -> String? {
       try advanceRecorded(record)
       guard record.schemaChange == nil else { return nil }
       let problem = reduce(record)
@@ -320,7 +320,7 @@ extension JournalReplay {
       return problem.map { "version \(record.version): \($0)" }
     }
 
-    private mutating func advanceRecorded(_ record: RecordedVersion) throws(ReplayError) {
+    private mutating func advanceRecorded(_ record: JournalRecord) throws(ReplayError) {
       // invariant: a what-if's run keeps its recorded side (only verify, comparing, drops it once in step); the
       // history cannot change that
       guard var side = recorded else { preconditionFailure("a what-if keeps the recorded state") }
@@ -346,7 +346,7 @@ extension JournalReplay {
 
     /// Reduces `record`'s action, brought to this build's schema, with its
     /// recorded inputs; returns what went wrong, if anything.
-    private mutating func reduce(_ record: RecordedVersion) -> String? {
+    private mutating func reduce(_ record: JournalRecord) -> String? {
       var json: JSONValue? = record.action
       if recordedSchema < replay.schema.version {
         do throws(SchemaMigrationError) {

@@ -19,11 +19,11 @@ public struct RecordedHistory: Sendable {
   /// The shape of the enums in `base` (``JournalFormat``).
   public var baseFormat: UInt32
   /// The versions after `base`, in order.
-  public var versions: [RecordedVersion]
+  public var versions: [JournalRecord]
 
   public init(
     base: JSONValue?, baseVersion: UInt64 = 0, baseSchema: Int = 1, baseFormat: UInt32 = JournalFormat.current,
-    versions: [RecordedVersion]
+    versions: [JournalRecord]
   ) {
     self.base = base
     self.baseVersion = baseVersion
@@ -57,11 +57,11 @@ public struct RecordedHistory: Sendable {
       throw .unreadable(
         "\(path) holds no journal: give the daemon's state directory (--state-dir) or a copy of it")
     }
-    var versions: [RecordedVersion] = []
+    var versions: [JournalRecord] = []
     versions.reserveCapacity(retained.records.count)
     for entry in retained.records {
       do {
-        versions.append(RecordedVersion(try entry.decoded(), format: entry.format))
+        versions.append(try entry.decoded())
       } catch {
         throw .unreadable("cannot read the record of version \(entry.version) in \(entry.path): \(error)")
       }
@@ -78,7 +78,7 @@ public struct RecordedHistory: Sendable {
   ///
   /// - Throws: ``ReplayError/unreadable(_:)`` naming the line.
   public init(log text: String, base: JSONValue? = nil, baseSchema: Int = 1) throws(ReplayError) {
-    var versions: [RecordedVersion] = []
+    var versions: [JournalRecord] = []
     for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
       guard !line.allSatisfy(\.isWhitespace) else { continue }
       let json: JSONValue
@@ -100,7 +100,7 @@ public struct RecordedHistory: Sendable {
             + "the records must be contiguous")
       }
       versions.append(
-        RecordedVersion(
+        JournalRecord(
           version: UInt64(version), time: Int64(time), origin: object["origin"] ?? .null, action: action,
           inputs: object["inputs"], patch: patch))
     }

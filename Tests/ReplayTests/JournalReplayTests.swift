@@ -1,6 +1,7 @@
 import ComposableCore
 import FoundationEssentials
 import JSON
+import Journal
 import Replay
 import Synchronization
 import Testing
@@ -81,7 +82,7 @@ struct GuestBookV2: Reducer {
 /// sub-millisecond noise of a wall clock), the state encoded as JSON and
 /// diffed with the one before, and a migration as its own record.
 struct HistoryRecorder {
-  private(set) var versions: [RecordedVersion] = []
+  private(set) var versions: [JournalRecord] = []
   /// The state's JSON after the last version: what the journal holds.
   private(set) var document: JSONValue
   let base: JSONValue
@@ -109,7 +110,7 @@ struct HistoryRecorder {
     DependencyValues.$current.withValue(dependencies) { _ = reducer.reduce(into: &state, action: action) }
     let after = try JSONValueEncoder.encode(state)
     versions.append(
-      RecordedVersion(
+      JournalRecord(
         version: UInt64(versions.count + 1), time: time, origin: .object(["client": .string("guest")]),
         action: try JSONValueEncoder.encode(action), inputs: inputs.take()?.json,
         patch: JSONPatch.json(JSONPatch.diff(from: document, to: after))))
@@ -122,7 +123,7 @@ struct HistoryRecorder {
     let migrated = try schema.migrate(state: document, from: old)
     let change = JSONValue.object(["from": .int(old), "to": .int(schema.version)])
     versions.append(
-      RecordedVersion(
+      JournalRecord(
         version: UInt64(versions.count + 1), time: time,
         origin: .object(["build": .string("guestbook 2"), "migration": change]),
         action: .object(["$migration": change]), patch: JSONPatch.json(JSONPatch.diff(from: document, to: migrated))))

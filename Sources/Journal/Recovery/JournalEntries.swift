@@ -31,7 +31,7 @@ public struct JournalEntry: Sendable, Hashable {
       action: try parse(layout.action, "action"),
       inputs: try layout.inputs.map { range throws(JournalError) in
         try parse(range, "inputs")
-      }, patch: try parse(layout.patch, "patch"))
+      }, patch: try parse(layout.patch, "patch"), format: format)
   }
 
   /// The record's patch alone (what replaying it needs).
