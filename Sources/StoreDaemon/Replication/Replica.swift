@@ -57,7 +57,7 @@ final class Replica: Sendable {
   private let shared = Mutex(Shared())
   /// The sync thread's connection to etcd, apart from the replica thread's.
   private let appender: Mutex<ReplicatedLog>
-  /// Wakes the leader's thread for a compaction or a stop.
+  /// Wakes the leader's thread for a compaction, the end of one, or a stop.
   private let wake = DispatchSemaphore(value: 0)
   /// Whether a compaction is under way.
   private let compacting = Atomic<Bool>(false)
@@ -332,12 +332,26 @@ final class Replica: Sendable {
     _ compaction: (version: UInt64, state: [UInt8]), _ leadership: ReplicatedLog.Leadership
   ) {
     guard compacting.exchange(true, ordering: .acquiringAndReleasing) == false else {
-      // One is under way; a later snapshot asks again.
+      // One is under way: this one waits for it to end (which wakes this
+      // thread), unless a later snapshot asks first. Dropped, the last
+      // snapshot before the store goes quiet would never become the base.
+      shared.withLock { shared in
+        if (shared.compaction?.version ?? 0) < compaction.version { shared.compaction = compaction }
+      }
+      #if DEBUG
+        Self.noteCompactionQueued()
+      #endif
       return
     }
     do {
       try DetachedThread.start(name: "replica-compaction") { [self] in
-        defer { compacting.store(false, ordering: .releasing) }
+        defer {
+          compacting.store(false, ordering: .releasing)
+          wake.signal()
+        }
+        #if DEBUG
+          Self.waitAtCompactionGateIfAsked()
+        #endif
         let log = options.makeLog()
         do throws(ReplicationError) {
           try log.compact(version: compaction.version, schema: schema, state: compaction.state, as: leadership)

@@ -83,4 +83,24 @@
       while access(gate, F_OK) != 0 { usleep(10_000) }
     }
   }
+
+  extension Replica {
+    /// `STOREDAEMON_DEBUG_COMPACTION_GATE=PATH`: every compaction of the
+    /// replicated log first creates `PATH.waiting`, then waits until a file
+    /// exists at PATH; a compaction asked for meanwhile creates
+    /// `PATH.queued` as it waits its turn. So a test can ask for another
+    /// while one is under way.
+    static let compactionGate = ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_COMPACTION_GATE"]
+
+    static func waitAtCompactionGateIfAsked() {
+      guard let gate = compactionGate else { return }
+      _ = FileManager.default.createFile(atPath: gate + ".waiting", contents: nil)
+      while access(gate, F_OK) != 0 { usleep(10_000) }
+    }
+
+    static func noteCompactionQueued() {
+      guard let gate = compactionGate else { return }
+      _ = FileManager.default.createFile(atPath: gate + ".queued", contents: nil)
+    }
+  }
 #endif
