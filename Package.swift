@@ -136,7 +136,8 @@ let package = Package(
       name: "ComposableTestingTests", dependencies: ["ComposableCore", "ComposableTesting", "ActionLanguage", "JSON"],
       swiftSettings: settings),
     .testTarget(
-      name: "ReplayTests", dependencies: ["Replay", "ComposableCore", "JSON", "Journal", "Wire"], swiftSettings: settings),
+      name: "ReplayTests", dependencies: ["Replay", "ComposableCore", "JSON", "Journal", "Wire"],
+      swiftSettings: settings),
     .testTarget(
       name: "FeaturesTests",
       dependencies: [

@@ -65,9 +65,12 @@ struct ActionLogTests {
     /// The versions of the log's page, and whether more follow and through which version.
     func log(since: UInt64?, last: Int?) throws -> (versions: [UInt64], more: Bool, through: UInt64) {
       id += 1
-      guard case .log(_, let records, let through, let more)? = try harness.ask(
-        .log(id: id, since: since, last: last, follow: false), from: client)
-      else { throw HarnessError("no log page for since \(String(describing: since)), last \(String(describing: last))") }
+      guard
+        case .log(_, let records, let through, let more)? = try harness.ask(
+          .log(id: id, since: since, last: last, follow: false), from: client)
+      else {
+        throw HarnessError("no log page for since \(String(describing: since)), last \(String(describing: last))")
+      }
       return (records.map(\.version), more, through)
     }
     #expect(try log(since: nil, last: 5).versions == Array(1496...1500))

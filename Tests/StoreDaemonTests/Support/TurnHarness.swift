@@ -82,7 +82,8 @@ final class TurnHarness<App: HostedApp> {
       dependencies: DependencyValues().recordingInputs(into: inputs))
     turn = Turn(
       store: store, root: root, inputs: inputs,
-      reader: ActionReader(schema: schema, allowsInternal: allowsInternalActions), publisher: publisher, committer: committer,
+      reader: ActionReader(schema: schema, allowsInternal: allowsInternalActions), publisher: publisher,
+      committer: committer,
       history: history, workers: workers, clients: clients, gate: gate)
     // Nothing else waits: a batch under `always` is synced here.
     turn.loopIsIdle = { true }
