@@ -96,6 +96,31 @@ while acknowledged < count:
 PYTHON
 }
 
+# Waits until the command after the first three arguments succeeds: $1 is
+# the pid of a server started under valgrind, which takes seconds to serve
+# (up to 10 minutes), $2 its name, $3 the directory of its valgrind.log.
+await_serving() {
+  local pid="$1" name="$2" dir="$3" tries=0
+  shift 3
+  until "$@" >/dev/null 2>&1; do
+    tries=$((tries + 1))
+    if ((tries > 3000)) || ! kill -0 "$pid" 2>/dev/null; then
+      echo "instructions-per-send.sh: $name did not start; see $dir/valgrind.log" >&2
+      exit 1
+    fi
+    sleep 0.2
+  done
+}
+
+# Stops the server of pid $1, prints the instructions callgrind counted in
+# it (its output in the directory $2), and removes the directory.
+stop_and_count() {
+  kill -TERM "$1"
+  wait "$1" || true
+  grep -h "^summary:\|^totals:" "$2"/callgrind.out* | head -1 | awk '{print $2}'
+  rm -rf "$2"
+}
+
 # The daemon's total instructions over a run with $1 sends.
 total() {
   local count="$1" dir
@@ -103,25 +128,13 @@ total() {
   valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.out" "$binaries/storedaemon" \
     --socket "$dir/s.sock" --state-dir "$dir/state" --spin 0 --fsync never --log-level error 2>"$dir/valgrind.log" &
   local daemon=$!
-  # Under valgrind the daemon takes seconds to serve; wait for it (up to 10 minutes).
-  local tries=0
-  until "$binaries/tcactl" --socket "$dir/s.sock" status >/dev/null 2>&1; do
-    tries=$((tries + 1))
-    if ((tries > 3000)) || ! kill -0 "$daemon" 2>/dev/null; then
-      echo "instructions-per-send.sh: the daemon did not start; see $dir/valgrind.log" >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
+  await_serving "$daemon" "the daemon" "$dir" "$binaries/tcactl" --socket "$dir/s.sock" status
   if ((pipelined)); then
     pipeline "$dir/s.sock" "$count"
   else
     for ((i = 0; i < count; i++)); do "$binaries/tcactl" --socket "$dir/s.sock" send "$action" >/dev/null; done
   fi
-  kill -TERM "$daemon"
-  wait "$daemon" || true
-  grep -h "^summary:\|^totals:" "$dir"/callgrind.out* | head -1 | awk '{print $2}'
-  rm -rf "$dir"
+  stop_and_count "$daemon" "$dir"
 }
 
 # Sends $2 `INCR`s to the Redis socket $1, 16 at a time unanswered, and
@@ -160,20 +173,9 @@ redis_total() {
   valgrind --tool=callgrind --callgrind-out-file="$dir/callgrind.out" redis-server --port 0 \
     --unixsocket "$dir/r.sock" --save "" --appendonly no 2>"$dir/valgrind.log" >/dev/null &
   local server=$!
-  local tries=0
-  until [[ -S "$dir/r.sock" ]]; do
-    tries=$((tries + 1))
-    if ((tries > 3000)) || ! kill -0 "$server" 2>/dev/null; then
-      echo "instructions-per-send.sh: redis-server did not start; see $dir/valgrind.log" >&2
-      exit 1
-    fi
-    sleep 0.2
-  done
+  await_serving "$server" "redis-server" "$dir" test -S "$dir/r.sock"
   redis_pipeline "$dir/r.sock" "$count"
-  kill -TERM "$server"
-  wait "$server" || true
-  grep -h "^summary:\|^totals:" "$dir"/callgrind.out* | head -1 | awk '{print $2}'
-  rm -rf "$dir"
+  stop_and_count "$server" "$dir"
 }
 
 with="$(total "$((warmup + sends))")"

@@ -61,8 +61,8 @@ import Testing
       var members = keys.filter { before[$0] != after[$0] }
       if let unchanged = keys.subtracting(members).first { members.insert(unchanged) }
       let context = Comment(rawValue: "seed \(seed)\nold \(canonical(old))\nnew \(canonical(new))")
-      #expect(
-        JSONPatch.diff(from: old, to: new, members: Array(members)) == JSONPatch.diff(from: old, to: new), context)
+      let changes = members.map { (key: $0, old: before[$0], new: after[$0]) }
+      #expect(JSONPatch.diff(changedMembers: changes) == JSONPatch.diff(from: old, to: new), context)
       compared += 1
     }
     #expect(compared > 50)

@@ -334,7 +334,12 @@ public final class Store<R: Reducer> {
   private func reducedRefusingDropped(
     _ action: R.Action, putBack: ((inout R.State) -> Void)?
   ) throws(DroppedAction) -> Effect<R.Action> {
-    let before = putBack == nil ? state : nil
+    // No optional of the state: unspecialized, it would cost a lookup of
+    // its type's metadata per action.
+    guard let putBack else {
+      let before = state
+      return try reducedRefusingDropped(action) { $0 = before }
+    }
     let effect: Effect<R.Action>
     let dropped: DroppedAction?
     if isBoundMost {
@@ -347,7 +352,7 @@ public final class Store<R: Reducer> {
       dropped = recorder.first
     }
     if let dropped {
-      if let before { state = before } else { putBack?(&state) }
+      putBack(&state)
       throw dropped
     }
     return effect

@@ -43,19 +43,6 @@ extension JSONPatch {
 }
 
 extension JSONPatch {
-  /// ``diff(from:to:)`` of two objects whose members other than `members`
-  /// are known to be the same (the encoder of a document made of parts
-  /// says which parts it encoded again): only those members are compared,
-  /// and a document's unchanged parts cost nothing. The operations are
-  /// those ``diff(from:to:)`` gives. Values that are not both objects are
-  /// diffed whole.
-  public static func diff(from old: JSONValue, to new: JSONValue, members: [String]) -> [PatchOperation] {
-    guard case .object(let oldObject) = old, case .object(let newObject) = new else {
-      return diff(from: old, to: new)
-    }
-    return diff(changedMembers: members.map { (key: $0, old: oldObject[$0], new: newObject[$0]) })
-  }
-
   /// ``diff(from:to:)`` of an object whose members `changes` went from
   /// `old` to `new` (nil: absent), all its other members staying the same:
   /// the operations of each change, in the order of the keys (a key listed

@@ -170,6 +170,7 @@ extension StateDocumentEncoder {
   ) throws -> [PatchOperation] {
     // The last is taken out, and is left out should the encoding fail.
     guard let last = holder.last, case .object(var object) = document else {
+      holder.last = nil
       let full = try JSONValueEncoder.encode(state, reusing: holder.members)
       let patch = JSONPatch.diff(from: document, to: full)
       document = full
