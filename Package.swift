@@ -3,7 +3,18 @@ import PackageDescription
 
 /// Every target builds in Swift 6 language mode; warnings as errors is left to
 /// CI (`-warnings-as-errors` breaks incremental debugging locally).
-let settings: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+///
+/// Release builds leave out the runtime check of exclusive access to class
+/// properties, globals and captured variables, as the standard library itself
+/// is built: the check is a trap for a bug of ours (two overlapping
+/// modifications of one variable), never for input, and it cost a tenth of
+/// the daemon's work per action (docs/BENCHMARKS.md). Debug builds, which
+/// the tests run, keep it on every access; the compile-time checks stay on
+/// in both.
+let settings: [SwiftSetting] = [
+  .swiftLanguageMode(.v6),
+  .unsafeFlags(["-enforce-exclusivity=unchecked"], .when(configuration: .release)),
+]
 
 /// The modules, each one concern, and their one-way dependencies (a module
 /// depends only on modules above it; docs/ARCHITECTURE.md, "Modules"):

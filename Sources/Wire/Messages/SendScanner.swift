@@ -1,5 +1,3 @@
-import JSON
-
 /// Reads the commonest message, a `send` by path
 /// (`{"type":"send","id":7,"path":"counter.incrementButtonTapped","arguments":["3"]}`),
 /// straight from its bytes into a ``ClientMessage``, without building its
@@ -18,60 +16,50 @@ public enum SendScanner {
   public static func send(from payload: [UInt8]) -> ClientMessage? {
     guard payload.count <= ClientLimits.sendBytes else { return nil }
     return payload.withUnsafeBytes { bytes in
-      var scanner = JSONScanner(bytes)
-      return send(from: &scanner)
+      guard let base = bytes.baseAddress else { return nil }
+      var cursor = Cursor(base: base, end: bytes.count)
+      return send(from: &cursor)
     }
   }
 
-  private static func send(from scanner: inout JSONScanner) -> ClientMessage? {
+  private static func send(from cursor: inout Cursor) -> ClientMessage? {
     var isSend = false
     var id: Int?
     var path: String?
     var arguments: [String]?
     var wait: Bool?
-    guard take(UInt8(ascii: "{"), from: &scanner) else { return nil }
-    if !take(UInt8(ascii: "}"), from: &scanner) {
+    guard cursor.take(UInt8(ascii: "{")) else { return nil }
+    if !cursor.take(UInt8(ascii: "}")) {
       repeat {
-        guard let key = member(from: &scanner), take(UInt8(ascii: ":"), from: &scanner) else { return nil }
-        scanner.skipWhitespace()
+        guard let key = member(from: &cursor), cursor.take(UInt8(ascii: ":")) else { return nil }
+        cursor.skipWhitespace()
         switch key {
         case .type where !isSend:
-          guard let type = plainString(from: &scanner), matches(type, "send") else { return nil }
+          guard let type = cursor.plainString(), matches(type, "send") else { return nil }
           isSend = true
         case .id where id == nil:
-          // "-0" is left to the full parse.
-          guard scanner.peek() != UInt8(ascii: "-") || scanner.peek(at: 1) != UInt8(ascii: "0"),
-            let value = try? scanner.scanSigned(), let fitting = Int(exactly: value)
-          else { return nil }
-          id = fitting
+          guard let value = cursor.integer() else { return nil }
+          id = value
         case .path where path == nil:
-          guard let value = string(from: &scanner) else { return nil }
-          path = value
+          guard let value = cursor.plainString() else { return nil }
+          path = String(decoding: value, as: UTF8.self)
         case .arguments where arguments == nil:
-          guard let value = strings(from: &scanner) else { return nil }
+          guard let value = strings(from: &cursor) else { return nil }
           arguments = value
         case .wait where wait == nil:
-          guard let value = boolean(from: &scanner) else { return nil }
+          guard let value = cursor.boolean() else { return nil }
           wait = value
         default:
           return nil
         }
-      } while take(UInt8(ascii: ","), from: &scanner)
-      guard take(UInt8(ascii: "}"), from: &scanner) else { return nil }
+      } while cursor.take(UInt8(ascii: ","))
+      guard cursor.take(UInt8(ascii: "}")) else { return nil }
     }
-    scanner.skipWhitespace()
-    guard scanner.isAtEnd, isSend, let id, let path else { return nil }
+    cursor.skipWhitespace()
+    guard cursor.isAtEnd, isSend, let id, let path else { return nil }
     let given = arguments ?? []
     guard (try? ClientLimits.check(path: path, arguments: given)) != nil else { return nil }
     return .send(id: id, action: .path(path, arguments: given), wait: wait ?? false)
-  }
-
-  /// Skips whitespace, then takes `byte` if it comes next.
-  private static func take(_ byte: UInt8, from scanner: inout JSONScanner) -> Bool {
-    scanner.skipWhitespace()
-    guard scanner.peek() == byte else { return false }
-    scanner.position += 1
-    return true
   }
 
   /// The members a `send` is read with here.
@@ -80,8 +68,8 @@ public enum SendScanner {
   }
 
   /// The member a key names, matched on its bytes without making a string.
-  private static func member(from scanner: inout JSONScanner) -> Member? {
-    guard let key = plainString(from: &scanner) else { return nil }
+  private static func member(from cursor: inout Cursor) -> Member? {
+    guard let key = cursor.plainString() else { return nil }
     if matches(key, "type") { return .type }
     if matches(key, "id") { return .id }
     if matches(key, "path") { return .path }
@@ -91,46 +79,134 @@ public enum SendScanner {
   }
 
   private static func matches(_ bytes: UnsafeRawBufferPointer, _ literal: StaticString) -> Bool {
-    literal.withUTF8Buffer { literal in
-      bytes.count == literal.count && bytes.elementsEqual(literal)
+    guard let base = bytes.baseAddress else { return literal.utf8CodeUnitCount == 0 }
+    return bytes.count == literal.utf8CodeUnitCount && equal(base, literal)
+  }
+
+  /// Whether the bytes at `pointer` begin with `literal`'s, which the caller
+  /// has checked are there to read.
+  private static func equal(_ pointer: UnsafeRawPointer, _ literal: StaticString) -> Bool {
+    let literalBytes = literal.utf8Start
+    for offset in 0..<literal.utf8CodeUnitCount
+    where pointer.load(fromByteOffset: offset, as: UInt8.self) != literalBytes[offset] {
+      return false
     }
-  }
-
-  /// A string of printable ASCII without escapes.
-  private static func string(from scanner: inout JSONScanner) -> String? {
-    plainString(from: &scanner).map { String(decoding: $0, as: UTF8.self) }
-  }
-
-  /// A string's bytes, where they are, if it is printable ASCII with no
-  /// escapes (anything else is left to the full parse).
-  private static func plainString(from scanner: inout JSONScanner) -> UnsafeRawBufferPointer? {
-    scanner.skipWhitespace()
-    guard scanner.peek() == UInt8(ascii: "\""), let content = try? scanner.skipString(),
-      content.allSatisfy({ $0 >= 0x20 && $0 < 0x7F && $0 != UInt8(ascii: "\\") })
-    else { return nil }
-    return content
+    return true
   }
 
   /// An array of strings.
-  private static func strings(from scanner: inout JSONScanner) -> [String]? {
-    guard take(UInt8(ascii: "["), from: &scanner) else { return nil }
+  private static func strings(from cursor: inout Cursor) -> [String]? {
+    guard cursor.take(UInt8(ascii: "[")) else { return nil }
     var values: [String] = []
-    if take(UInt8(ascii: "]"), from: &scanner) { return values }
+    if cursor.take(UInt8(ascii: "]")) { return values }
     repeat {
-      guard let value = string(from: &scanner) else { return nil }
-      values.append(value)
-    } while take(UInt8(ascii: ","), from: &scanner)
-    return take(UInt8(ascii: "]"), from: &scanner) ? values : nil
+      guard let value = cursor.plainString() else { return nil }
+      values.append(String(decoding: value, as: UTF8.self))
+    } while cursor.take(UInt8(ascii: ","))
+    return cursor.take(UInt8(ascii: "]")) ? values : nil
   }
 
-  private static func boolean(from scanner: inout JSONScanner) -> Bool? {
-    for (word, value) in [("true", true), ("false", false)] where scanner.peek() == word.utf8.first {
-      for byte in word.utf8 {
-        guard scanner.peek() == byte else { return nil }
-        scanner.position += 1
+  /// Where the scan is in the payload: its bytes are read in place, and
+  /// everything the scanner does not read exactly is a nil.
+  private struct Cursor {
+    let base: UnsafeRawPointer
+    let end: Int
+    var position = 0
+
+    init(base: UnsafeRawPointer, end: Int) {
+      (self.base, self.end) = (base, end)
+    }
+
+    var isAtEnd: Bool { position == end }
+
+    func peek() -> UInt8? {
+      position < end ? base.load(fromByteOffset: position, as: UInt8.self) : nil
+    }
+
+    /// Skips spaces, tabs, line feeds and carriage returns.
+    mutating func skipWhitespace() {
+      while position < end {
+        switch base.load(fromByteOffset: position, as: UInt8.self) {
+        case 0x20, 0x0A, 0x0D, 0x09: position += 1
+        default: return
+        }
       }
+    }
+
+    /// Skips whitespace, then takes `byte` if it comes next.
+    mutating func take(_ byte: UInt8) -> Bool {
+      skipWhitespace()
+      guard peek() == byte else { return false }
+      position += 1
+      return true
+    }
+
+    /// A string's bytes, where they are, if it is printable ASCII with no
+    /// escapes (anything else is left to the full parse).
+    mutating func plainString() -> UnsafeRawBufferPointer? {
+      skipWhitespace()
+      guard peek() == UInt8(ascii: "\"") else { return nil }
+      let start = position + 1
+      var index = start
+      while index < end {
+        let byte = base.load(fromByteOffset: index, as: UInt8.self)
+        if byte == UInt8(ascii: "\"") {
+          position = index + 1
+          return UnsafeRawBufferPointer(start: base + start, count: index - start)
+        }
+        guard byte >= 0x20, byte < 0x7F, byte != UInt8(ascii: "\\") else { return nil }
+        index += 1
+      }
+      return nil
+    }
+
+    /// An integer as JSON writes it, with no fraction, exponent or leading
+    /// zero, in the range of `Int`; "-0" is left to the full parse.
+    mutating func integer() -> Int? {
+      var index = position
+      let negative = peek() == UInt8(ascii: "-")
+      if negative { index += 1 }
+      let digits = index
+      // The magnitude, negative, so that Int.min fits.
+      var value = 0
+      while index < end {
+        let digit = Int(base.load(fromByteOffset: index, as: UInt8.self)) &- 0x30
+        guard digit >= 0, digit <= 9 else { break }
+        let (times10, overflow1) = value.multipliedReportingOverflow(by: 10)
+        let (next, overflow2) = times10.subtractingReportingOverflow(digit)
+        guard !overflow1, !overflow2 else { return nil }
+        value = next
+        index += 1
+      }
+      let count = index - digits
+      guard count > 0 else { return nil }
+      if base.load(fromByteOffset: digits, as: UInt8.self) == UInt8(ascii: "0"), count > 1 || negative {
+        return nil
+      }
+      if index < end {
+        let next = base.load(fromByteOffset: index, as: UInt8.self)
+        if next == UInt8(ascii: ".") || next == UInt8(ascii: "e") || next == UInt8(ascii: "E") { return nil }
+      }
+      if !negative {
+        guard value != .min else { return nil }
+        value = -value
+      }
+      position = index
       return value
     }
-    return nil
+
+    mutating func boolean() -> Bool? {
+      if matchesLiteral("true") { return true }
+      if matchesLiteral("false") { return false }
+      return nil
+    }
+
+    /// Takes `literal` if it comes next.
+    private mutating func matchesLiteral(_ literal: StaticString) -> Bool {
+      let count = literal.utf8CodeUnitCount
+      guard end - position >= count, SendScanner.equal(base + position, literal) else { return false }
+      position += count
+      return true
+    }
   }
 }
