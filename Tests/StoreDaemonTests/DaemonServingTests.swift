@@ -100,26 +100,28 @@ struct DaemonServingTests {
   }
 }
 
-@Suite(.serialized, .timeLimit(.minutes(1)))
+/// Two runs of a store are two harnesses, each with its own state
+/// directory and so its own epoch.
+@Suite(.timeLimit(.minutes(1)))
 struct EpochTests {
   @Test func aVersionFromAnotherRunIsNotResumed() throws {
-    let first = try DaemonProcess()
-    let oldEpoch = try first.client().epoch
-    let sender = try first.client()
-    for _ in 0..<3 { _ = try sender.send(path: "counter.incrementButtonTapped") }
-    let second = try DaemonProcess()
-    let newSender = try second.client()
-    #expect(newSender.epoch != oldEpoch)
-    for _ in 0..<5 { _ = try newSender.send(path: "dice.view.undoLastRoll") }
-    let watcher = try second.client()
-    try watcher.subscribe(since: 3, epoch: oldEpoch)
-    guard case .snapshot(5, "", _, .compacted) = try watcher.nextMessage() else {
+    let first = try TurnHarness<HarnessedSeedApps>()
+    let oldEpoch = first.epoch
+    let sender = try first.connect()
+    for id in 1...3 { _ = try first.sendAlone("counter.incrementButtonTapped", id: id, from: sender) }
+    let second = try TurnHarness<HarnessedSeedApps>()
+    let newSender = try second.connect()
+    #expect(second.epoch != oldEpoch)
+    for id in 1...5 { _ = try second.sendAlone("dice.view.undoLastRoll", id: id, from: newSender) }
+    let watcher = try second.connect("watcher")
+    second.request(.subscribe(id: 1, path: "", since: 3, epoch: oldEpoch), from: watcher)
+    guard case .snapshot(5, "", _, .compacted)? = try watcher.messages().first else {
       Issue.record("a version of another epoch must give a compacted snapshot")
       return
     }
-    let resumer = try second.client()
-    try resumer.subscribe(since: 3, epoch: resumer.epoch)
-    #expect(try resumer.nextMessage() == .ack(id: 1, version: 3))
+    let resumer = try second.connect("resumer")
+    second.request(.subscribe(id: 1, path: "", since: 3, epoch: second.epoch), from: resumer)
+    #expect(try resumer.messages().first == .ack(id: 1, version: 3))
   }
 }
 

@@ -196,29 +196,6 @@ struct RobustnessTests {
     }
   }
 
-  @Test func aSecondSubscriptionOrHelloIsRefusedAndTheConnectionGoesOn() throws {
-    let daemon = try DaemonProcess()
-    let raw = try RawConnection(daemon)
-    try raw.hello()
-    try raw.send(#"{"type":"subscribe","id":1,"path":"/counter"}"#)
-    guard case .snapshot? = try raw.read() else {
-      Issue.record("expected the snapshot")
-      return
-    }
-    try raw.send(#"{"type":"subscribe","id":2,"path":"/dice"}"#)
-    guard case .error(2, .alreadySubscribed, _)? = try raw.read() else {
-      Issue.record("a second subscription must be refused")
-      return
-    }
-    try raw.send(#"{"type":"hello","protocol":1}"#)
-    guard case .error(nil, .handshake, _)? = try raw.read() else {
-      Issue.record("a second hello must be refused")
-      return
-    }
-    try raw.send(#"{"type":"get","id":3,"path":"/counter/count"}"#)
-    #expect(try raw.read() == .state(id: 3, version: 0, path: "/counter/count", value: .int(0)))
-  }
-
   @Test func theSocketIsPrivateAndAStaleOneIsReplacedButALiveOneIsNot() throws {
     let daemon = try DaemonProcess()
     var info = stat()
@@ -271,5 +248,31 @@ struct RobustnessTests {
     #expect(process.terminationStatus == 70)
     let message = (try? String(contentsOfFile: errorPath, encoding: .utf8)) ?? ""
     #expect(message.contains("others may write to it"))
+  }
+}
+
+/// What a connection that said `hello` may not ask again is refused, and it
+/// goes on: answered by the store's requests, on the in-memory harness.
+@Suite struct RefusedAgainTests {
+  @Test func aSecondSubscriptionOrHelloIsRefusedAndTheConnectionGoesOn() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let raw = try HarnessTransport(harness)
+    try raw.send(#"{"type":"subscribe","id":1,"path":"/counter"}"#)
+    guard case .snapshot? = try raw.read() else {
+      Issue.record("expected the snapshot")
+      return
+    }
+    try raw.send(#"{"type":"subscribe","id":2,"path":"/dice"}"#)
+    guard case .error(2, .alreadySubscribed, _)? = try raw.read() else {
+      Issue.record("a second subscription must be refused")
+      return
+    }
+    try raw.send(#"{"type":"hello","protocol":1}"#)
+    guard case .error(nil, .handshake, _)? = try raw.read() else {
+      Issue.record("a second hello must be refused")
+      return
+    }
+    try raw.send(#"{"type":"get","id":3,"path":"/counter/count"}"#)
+    #expect(try raw.read() == .state(id: 3, version: 0, path: "/counter/count", value: .int(0)))
   }
 }
