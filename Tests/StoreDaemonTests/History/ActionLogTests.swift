@@ -12,7 +12,8 @@ import Wire
 /// journal; `get` with `at` rebuilds earlier states; both survive a restart
 /// and keep the order of a client's answers. Through a real daemon, but
 /// for what the daemon's turn in this process shows as well (``TurnHarness``):
-/// pages, refused versions, and recovery actions refused from clients.
+/// pages, following, refused versions, and recovery actions refused from
+/// clients.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct ActionLogTests {
   @Test func theLogSaysWhenWhoAndWhatChanged() throws {
@@ -84,29 +85,36 @@ struct ActionLogTests {
   }
 
   @Test func followingGetsEveryNewRecordInOrder() throws {
-    let daemon = try DaemonProcess()
-    let sender = try daemon.client("sender")
-    _ = try sender.send(path: "counter.incrementButtonTapped")
-    let follower = try daemon.client("follower")
-    let page = try follower.log(since: nil, last: 1, follow: true)
-    #expect(page.records.map(\.version) == [1] && !page.more)
-    for _ in 1...20 { _ = try sender.send(path: "counter.incrementButtonTapped") }
+    let harness = try TurnHarness<HarnessedSeedApps>()
+    let sender = try harness.connect("sender")
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 1, from: sender)
+    let follower = try harness.connect("follower")
+    guard
+      case .log(_, let records, _, let more)? = try harness.ask(
+        .log(id: 1, since: nil, last: 1, follow: true), from: follower)
+    else {
+      Issue.record("the follower got no page")
+      return
+    }
+    #expect(records.map(\.version) == [1] && !more)
+    for id in 2...21 { _ = try harness.sendAlone("counter.incrementButtonTapped", id: id, from: sender) }
     var versions: [UInt64] = []
-    while versions.count < 20 {
-      if case .record(let entry) = try follower.nextMessage() {
-        versions.append(entry.version)
-        #expect(
-          entry.patch
-            == .array([
-              .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(entry.version))])
-            ]))
-      }
+    for case .record(let entry) in try follower.messages() {
+      versions.append(entry.version)
+      #expect(
+        entry.patch
+          == .array([
+            .object(["op": .string("replace"), "path": .string("/counter/count"), "value": .int(Int(entry.version))])
+          ]))
     }
     #expect(versions == Array(2...21))
     // One stream per connection.
-    try follower.subscribe()
-    let refusal = try nextMessage(from: follower) { if case .error = $0 { true } else { false } }
-    guard case .error(_, let code, let message) = refusal else { return }
+    harness.request(.subscribe(id: 2, path: "", since: nil), from: follower)
+    let refusal = try follower.messages().first { if case .error = $0 { true } else { false } }
+    guard case .error(_, let code, let message)? = refusal else {
+      Issue.record("a subscription of a follower must be refused")
+      return
+    }
     #expect(code == .alreadySubscribed && message == "this connection follows the log; open another to subscribe")
   }
 
