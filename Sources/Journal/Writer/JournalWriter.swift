@@ -188,14 +188,57 @@ public final class JournalWriter: Sendable {
         throw .recordTooLarge(version: record.version, bytes: length, limit: configuration.maximumRecordBytes)
       }
     }
-    let count = state.buffer.count
+    let buffer = state.buffer
+    defer {
+      if state.buffer.capacity > Self.retainedBufferCapacity {
+        // One huge batch should not pin its buffer for the writer's lifetime.
+        state.buffer = []
+      }
+    }
+    return try write(buffer, versions: versions, syncing: syncing, state: &state)
+  }
+
+  /// Writes records ``EncodedRecords`` holds, which must continue the
+  /// journal's versions, as ``write(_:)-([JournalRecord])`` writes records:
+  /// one write, never synced here.
+  @discardableResult
+  public func write(_ records: EncodedRecords) throws(JournalWriteError) -> AppendResult {
+    try state.withLock { state throws(JournalWriteError) -> AppendResult in
+      if let failure = state.failure { throw .refused(since: failure) }
+      if state.closed { throw .closed(path: state.path) }
+      let last = state.progress.lastVersion
+      guard let first = records.firstVersion else {
+        return AppendResult(
+          versions: last + 1..<last + 1, bytes: 0, durable: state.progress.durableVersion >= last)
+      }
+      if first != last &+ 1 {
+        throw .versionOutOfSequence(expected: last &+ 1, found: first, index: 0)
+      }
+      if let (index, version) = records.outOfSequence {
+        throw .versionOutOfSequence(expected: last &+ 1 &+ UInt64(index), found: version, index: index)
+      }
+      if let largest = records.largest, largest.bytes > configuration.maximumRecordBytes {
+        throw .recordTooLarge(version: largest.version, bytes: largest.bytes, limit: configuration.maximumRecordBytes)
+      }
+      return try write(records.bytes, versions: first...(last + UInt64(records.count)), syncing: false, state: &state)
+    }
+  }
+
+  /// Writes `bytes`, the records of `versions`, at the end of the current
+  /// segment (a new one first if it would grow past its limit), and under
+  /// `syncing` makes them durable.
+  private func write(
+    _ bytes: [UInt8], versions: ClosedRange<UInt64>, syncing: Bool, state: inout State
+  ) throws(JournalWriteError) -> AppendResult {
+    let first = versions.lowerBound
+    let count = bytes.count
 
     if state.size > state.headerLength, state.size + count > configuration.segmentSizeLimit {
-      try rotate(to: first.version, versions: versions, state: &state)
+      try rotate(to: first, versions: versions, state: &state)
     }
 
     let (fd, offset, path) = (state.fd, state.size, state.path)
-    let failed = state.buffer.withUnsafeBytes { FileIO.write($0, to: fd, at: offset, path: path) }
+    let failed = bytes.withUnsafeBytes { FileIO.write($0, to: fd, at: offset, path: path) }
     if let failure = failed?.failure {
       // Whatever part of the batch reached the file is cut off, so the
       // segment ends with a whole record again.
@@ -217,10 +260,6 @@ public final class JournalWriter: Sendable {
     state.size += count
     state.progress.lastVersion = versions.upperBound
     state.progress.bytesSinceSnapshot += count
-    if state.buffer.capacity > Self.retainedBufferCapacity {
-      // One huge batch should not pin its buffer for the writer's lifetime.
-      state.buffer = []
-    }
 
     if syncing {
       try syncData(state: &state)

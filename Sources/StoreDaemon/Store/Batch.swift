@@ -46,7 +46,13 @@ final class Batch {
   private var held: [Outbox] = []
   /// The version and document the batch ended at, once closed.
   private(set) var end: (version: UInt64, document: JSONValue)?
+  /// The batch's records, as the journal writes them.
+  private(set) var encoded: EncodedRecords
+  /// The records as values too, where something reads them as values: the
+  /// log's followers, the replicated log (``JournalCommitter/record(_:)``).
   private(set) var records: [JournalRecord] = []
+  /// How many records the batch holds.
+  private(set) var recordCount = 0
   /// What the batch answered, in order, acknowledgements and other answers
   /// alike: the frames are held, so if the batch is refused they are thrown
   /// away and given again, each client's in the order of its requests (an
@@ -60,10 +66,11 @@ final class Batch {
   private var cancels: [EffectID] = []
 
   /// Opens a batch: every outbox offered a frame holds it until it ends.
-  init(before: Before, number: UInt64, gate: HoldGate) {
+  init(before: Before, number: UInt64, gate: HoldGate, buffer: [UInt8] = []) {
     self.before = before
     self.number = number
     self.gate = gate
+    encoded = EncodedRecords(reusing: buffer)
     gate.isHolding = true
     gate.batch = number
   }
@@ -78,8 +85,27 @@ final class Batch {
     gate.held.removeAll(keepingCapacity: true)
   }
 
+  /// Adds the record of `version` from its parts' canonical JSON.
+  func append(
+    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8]
+  ) {
+    encoded.append(version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch)
+    recordCount += 1
+  }
+
+  /// Adds `record`, kept as a value too.
   func append(_ record: JournalRecord) {
+    encoded.append(record)
     records.append(record)
+    recordCount += 1
+  }
+
+  /// The encoded records' storage, for the next batch, once they are
+  /// written.
+  func takeBuffer() -> [UInt8] {
+    let bytes = encoded.bytes
+    encoded = EncodedRecords()
+    return bytes
   }
 
   func append(_ answer: Answer) {

@@ -47,6 +47,8 @@ final class JournalCommitter: EffectExecutor {
   private(set) var syncing: Batch?
   /// The number of the next batch opened.
   private var nextNumber: UInt64 = 1
+  /// The storage of the last batch's encoded records, for the next one.
+  private var spareBuffer: [UInt8] = []
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
   /// The replicated log's link, when the journal is replicated.
@@ -86,14 +88,31 @@ final class JournalCommitter: EffectExecutor {
   func open(before: Batch.Before, gate: HoldGate) {
     // invariant: the turn opens a batch only after the last one closed; a client cannot change that
     precondition(batch == nil, "a batch is already open")
-    batch = Batch(before: before, number: nextNumber, gate: gate)
+    batch = Batch(before: before, number: nextNumber, gate: gate, buffer: spareBuffer)
+    spareBuffer = []
     nextNumber += 1
   }
 
-  /// Adds a reduced action's record to the open batch.
+  /// Adds a reduced action's record to the open batch, kept as a value
+  /// too: for the log's followers, and always when the journal is
+  /// replicated (``keepsRecords``).
   func record(_ record: JournalRecord) {
     batch?.append(record)
   }
+
+  /// Adds a reduced action's record to the open batch as the journal
+  /// writes it, from the canonical JSON of its parts: what the loop does
+  /// when nothing reads the record as a value.
+  func record(
+    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8]
+  ) {
+    batch?.append(version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch)
+  }
+
+  /// Whether every record must be kept as a value: the replicated log
+  /// takes a batch's records as values, and a store set up to replicate may
+  /// lead at any time.
+  var keepsRecords: Bool { replica != nil }
 
   /// Notes an answer of the open batch, to give again should it be refused.
   func note(_ answer: Batch.Answer) {
@@ -135,9 +154,10 @@ final class JournalCommitter: EffectExecutor {
     guard let batch, syncing == nil else { return nil }
     self.batch = nil
     batch.close(version: version, document: document)
-    guard !batch.records.isEmpty else { return .durable(batch) }
+    guard batch.recordCount > 0 else { return .durable(batch) }
     do throws(JournalWriteError) {
-      _ = try writer.write(batch.records)
+      _ = try writer.write(batch.encoded)
+      spareBuffer = batch.takeBuffer()
     } catch {
       noteRefusal(error, undoing: [batch])
       return .refused([batch], error)

@@ -200,19 +200,28 @@ final class Turn<App: HostedApp> {
       stateEncoder.stateWasReplaced()
       return
     }
-    // The journal writes the canonical bytes; the origin's and the patch's
-    // values are read only by the log's followers, so they are built only
-    // when there are some (a follower that comes later reads this version
-    // from disk), or when the origin has no canonical bytes to write.
+    // The journal writes the canonical bytes, straight into the batch's
+    // buffer. The record is made as a value only for what reads it as one
+    // (the log's followers, the replicated log), and the origin's and the
+    // patch's values only for the followers (a follower that comes later
+    // reads this version from disk); the origin as JSON also when it has no
+    // canonical bytes.
     let originBytes = sender.recordBytes
-    committer.record(
-      JournalRecord(
-        version: version, time: wallClock(),
-        origin: history.hasFollowers || originBytes == nil ? sender.record : .null,
-        action: publication.change.action, inputs: drawn?.json,
-        patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
-        canonical: (publication.actionBytes, publication.patchBytes), canonicalOrigin: originBytes)
-    )
+    let time = wallClock()
+    if let originBytes, !history.hasFollowers, !committer.keepsRecords {
+      committer.record(
+        version: version, time: time, action: publication.actionBytes, inputs: drawn?.json, origin: originBytes,
+        patch: publication.patchBytes)
+    } else {
+      committer.record(
+        JournalRecord(
+          version: version, time: time,
+          origin: history.hasFollowers || originBytes == nil ? sender.record : .null,
+          action: publication.change.action, inputs: drawn?.json,
+          patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
+          canonical: (publication.actionBytes, publication.patchBytes), canonicalOrigin: originBytes)
+      )
+    }
     waits.note(publication.change, origin: sender.origin)
   }
 
@@ -351,7 +360,7 @@ final class Turn<App: HostedApp> {
     batch.startEffects(on: workers)
     batch.releaseOutboxes()
     if !committer.isOpen { publisher.batchesDurable() }
-    if !batch.records.isEmpty, let end = batch.end {
+    if batch.recordCount > 0, let end = batch.end {
       committer.snapshotIfDue(version: end.version, document: end.document)
     }
   }
