@@ -31,36 +31,11 @@ enum RecordFormat {
   /// - Returns: the payload's length.
   @discardableResult
   static func append(_ record: JournalRecord, to buffer: inout [UInt8]) -> Int {
-    if let canonical = record.canonical, let origin = record.canonicalOrigin {
-      return append(
-        version: record.version, time: record.time, action: canonical.action, inputs: record.inputs, origin: origin,
-        patch: canonical.patch, to: &buffer)
-    }
-    return frame(into: &buffer) { buffer in
-      buffer.append(literal: #"{"action":"#)
-      if let canonical = record.canonical {
-        buffer.append(contentsOf: canonical.action)
-      } else {
-        CanonicalJSON.write(record.action, to: &buffer)
-      }
-      if let inputs = record.inputs {
-        buffer.append(literal: #","inputs":"#)
-        CanonicalJSON.write(inputs, to: &buffer)
-      }
-      buffer.append(literal: #","origin":"#)
-      if let origin = record.canonicalOrigin {
-        buffer.append(contentsOf: origin)
-      } else {
-        CanonicalJSON.write(record.origin, to: &buffer)
-      }
-      buffer.append(literal: #","patch":"#)
-      if let canonical = record.canonical {
-        buffer.append(contentsOf: canonical.patch)
-      } else {
-        CanonicalJSON.write(record.patch, to: &buffer)
-      }
-      writeEnd(time: record.time, version: record.version, to: &buffer)
-    }
+    append(
+      version: record.version, time: record.time,
+      action: record.canonical?.action ?? CanonicalJSON.encode(record.action), inputs: record.inputs,
+      origin: record.canonicalOrigin ?? CanonicalJSON.encode(record.origin),
+      patch: record.canonical?.patch ?? CanonicalJSON.encode(record.patch), to: &buffer)
   }
 
   /// Appends the header and payload of the record of `version` made of the
@@ -72,38 +47,23 @@ enum RecordFormat {
     version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8],
     to buffer: inout [UInt8]
   ) -> Int {
-    frame(into: &buffer) { buffer in
-      buffer.append(literal: #"{"action":"#)
-      buffer.append(contentsOf: action)
-      if let inputs {
-        buffer.append(literal: #","inputs":"#)
-        CanonicalJSON.write(inputs, to: &buffer)
-      }
-      buffer.append(literal: #","origin":"#)
-      buffer.append(contentsOf: origin)
-      buffer.append(literal: #","patch":"#)
-      buffer.append(contentsOf: patch)
-      writeEnd(time: time, version: version, to: &buffer)
+    let start = buffer.count
+    buffer.append(contentsOf: repeatElement(0, count: headerLength))
+    buffer.append(literal: #"{"action":"#)
+    buffer.append(contentsOf: action)
+    if let inputs {
+      buffer.append(literal: #","inputs":"#)
+      CanonicalJSON.write(inputs, to: &buffer)
     }
-  }
-
-  /// The payload's last members and its closing brace.
-  private static func writeEnd(time: Int64, version: UInt64, to buffer: inout [UInt8]) {
+    buffer.append(literal: #","origin":"#)
+    buffer.append(contentsOf: origin)
+    buffer.append(literal: #","patch":"#)
+    buffer.append(contentsOf: patch)
     buffer.append(literal: #","time":"#)
     CanonicalJSON.writeInteger(time, to: &buffer)
     buffer.append(literal: #","version":"#)
     CanonicalJSON.writeInteger(version, to: &buffer)
     buffer.append(UInt8(ascii: "}"))
-  }
-
-  /// Appends a header, then the payload `writePayload` appends, then fills
-  /// in the header: the payload's length, its checksum and the header's.
-  ///
-  /// - Returns: the payload's length.
-  private static func frame(into buffer: inout [UInt8], _ writePayload: (inout [UInt8]) -> Void) -> Int {
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: headerLength))
-    writePayload(&buffer)
     let payloadLength = buffer.count - start - headerLength
     let payloadChecksum = buffer.withUnsafeBytes {
       CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + headerLength)...]))

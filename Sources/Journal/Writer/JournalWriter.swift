@@ -168,34 +168,15 @@ public final class JournalWriter: Sendable {
   private func append(
     _ records: [JournalRecord], syncing: Bool, state: inout State
   ) throws(JournalWriteError) -> AppendResult {
-    if let failure = state.failure { throw .refused(since: failure) }
-    if state.closed { throw .closed(path: state.path) }
-    let last = state.progress.lastVersion
-    guard let first = records.first else {
-      return AppendResult(
-        versions: last + 1..<last + 1, bytes: 0, durable: state.progress.durableVersion >= last)
-    }
-    for (index, record) in records.enumerated() where record.version != last &+ 1 &+ UInt64(index) {
-      throw .versionOutOfSequence(expected: last &+ 1 &+ UInt64(index), found: record.version, index: index)
-    }
-    let versions = first.version...(last + UInt64(records.count))
-
-    state.buffer.removeAll(keepingCapacity: true)
-    for record in records {
-      let length = RecordFormat.append(record, to: &state.buffer)
-      if length > configuration.maximumRecordBytes {
-        state.buffer.removeAll(keepingCapacity: true)
-        throw .recordTooLarge(version: record.version, bytes: length, limit: configuration.maximumRecordBytes)
-      }
-    }
-    let buffer = state.buffer
+    var buffer: [UInt8] = []
+    swap(&buffer, &state.buffer)
+    var encoded = EncodedRecords(reusing: buffer)
+    for record in records { encoded.append(record) }
     defer {
-      if state.buffer.capacity > Self.retainedBufferCapacity {
-        // One huge batch should not pin its buffer for the writer's lifetime.
-        state.buffer = []
-      }
+      // One huge batch should not pin its buffer for the writer's lifetime.
+      if encoded.bytes.capacity <= Self.retainedBufferCapacity { state.buffer = encoded.bytes }
     }
-    return try write(buffer, versions: versions, syncing: syncing, state: &state)
+    return try write(encoded, syncing: syncing, state: &state)
   }
 
   /// Writes records ``EncodedRecords`` holds, which must continue the
@@ -204,24 +185,32 @@ public final class JournalWriter: Sendable {
   @discardableResult
   public func write(_ records: EncodedRecords) throws(JournalWriteError) -> AppendResult {
     try state.withLock { state throws(JournalWriteError) -> AppendResult in
-      if let failure = state.failure { throw .refused(since: failure) }
-      if state.closed { throw .closed(path: state.path) }
-      let last = state.progress.lastVersion
-      guard let first = records.firstVersion else {
-        return AppendResult(
-          versions: last + 1..<last + 1, bytes: 0, durable: state.progress.durableVersion >= last)
-      }
-      if first != last &+ 1 {
-        throw .versionOutOfSequence(expected: last &+ 1, found: first, index: 0)
-      }
-      if let (index, version) = records.outOfSequence {
-        throw .versionOutOfSequence(expected: last &+ 1 &+ UInt64(index), found: version, index: index)
-      }
-      if let largest = records.largest, largest.bytes > configuration.maximumRecordBytes {
-        throw .recordTooLarge(version: largest.version, bytes: largest.bytes, limit: configuration.maximumRecordBytes)
-      }
-      return try write(records.bytes, versions: first...(last + UInt64(records.count)), syncing: false, state: &state)
+      try write(records, syncing: false, state: &state)
     }
+  }
+
+  /// Writes `records` if they continue the journal's versions and none is
+  /// over the size limit; else refuses them all, writing nothing.
+  private func write(
+    _ records: EncodedRecords, syncing: Bool, state: inout State
+  ) throws(JournalWriteError) -> AppendResult {
+    if let failure = state.failure { throw .refused(since: failure) }
+    if state.closed { throw .closed(path: state.path) }
+    let last = state.progress.lastVersion
+    guard let first = records.firstVersion else {
+      return AppendResult(
+        versions: last + 1..<last + 1, bytes: 0, durable: state.progress.durableVersion >= last)
+    }
+    if first != last &+ 1 {
+      throw .versionOutOfSequence(expected: last &+ 1, found: first, index: 0)
+    }
+    if let (index, version) = records.outOfSequence {
+      throw .versionOutOfSequence(expected: last &+ 1 &+ UInt64(index), found: version, index: index)
+    }
+    if let largest = records.largest, largest.bytes > configuration.maximumRecordBytes {
+      throw .recordTooLarge(version: largest.version, bytes: largest.bytes, limit: configuration.maximumRecordBytes)
+    }
+    return try write(records.bytes, versions: first...(last + UInt64(records.count)), syncing: syncing, state: &state)
   }
 
   /// Writes `bytes`, the records of `versions`, at the end of the current

@@ -51,8 +51,6 @@ final class Batch {
   /// The records as values too, where something reads them as values: the
   /// log's followers, the replicated log (``JournalCommitter/record(_:)``).
   private(set) var records: [JournalRecord] = []
-  /// How many records the batch holds.
-  private(set) var recordCount = 0
   /// What the batch answered, in order, acknowledgements and other answers
   /// alike: the frames are held, so if the batch is refused they are thrown
   /// away and given again, each client's in the order of its requests (an
@@ -90,18 +88,16 @@ final class Batch {
     version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8]
   ) {
     encoded.append(version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch)
-    recordCount += 1
   }
 
   /// Adds `record`, kept as a value too.
   func append(_ record: JournalRecord) {
     encoded.append(record)
     records.append(record)
-    recordCount += 1
   }
 
   /// The encoded records' storage, for the next batch, once they are
-  /// written.
+  /// written (the batch holds none then).
   func takeBuffer() -> [UInt8] {
     let bytes = encoded.bytes
     encoded = EncodedRecords()

@@ -154,7 +154,7 @@ final class JournalCommitter: EffectExecutor {
     guard let batch, syncing == nil else { return nil }
     self.batch = nil
     batch.close(version: version, document: document)
-    guard batch.recordCount > 0 else { return .durable(batch) }
+    guard !batch.encoded.isEmpty else { return .durable(batch) }
     do throws(JournalWriteError) {
       _ = try writer.write(batch.encoded)
       spareBuffer = batch.takeBuffer()

@@ -360,7 +360,7 @@ final class Turn<App: HostedApp> {
     batch.startEffects(on: workers)
     batch.releaseOutboxes()
     if !committer.isOpen { publisher.batchesDurable() }
-    if batch.recordCount > 0, let end = batch.end {
+    if let end = batch.end, end.version > batch.before.version {
       committer.snapshotIfDue(version: end.version, document: end.document)
     }
   }
