@@ -43,31 +43,62 @@ import Testing
     }
   }
 
-  /// Every kind of operation, with members and values that need escaping,
-  /// is written straight from the operations as from their JSON value.
-  /// Told which members of two objects may differ (those that do, and one
-  /// that may not), the diff compares only those and gives the operations
-  /// the whole diff gives.
+  /// Told at which paths of two documents members may differ (those that
+  /// do, some inside objects that changed, and one that may not), the diff
+  /// compares only those and gives the operations the whole diff gives.
   @Test(arguments: [5, 6] as [UInt64])
   func aDiffOfTheChangedMembersIsTheWholeDiff(seed: UInt64) {
     var random = RandomJSON(seed: seed)
     var compared = 0
+    var nested = 0
     for _ in 0..<500 {
       let old = random.document()
       var new = old
       for _ in 0..<random.int(1...3) { new = random.mutate(new) }
-      guard case .object(let before) = old, case .object(let after) = new else { continue }
-      let keys = Set(before.keys).union(after.keys)
-      var members = keys.filter { before[$0] != after[$0] }
-      if let unchanged = keys.subtracting(members).first { members.insert(unchanged) }
+      guard case .object = old, case .object = new else { continue }
+      var changes: [(path: [String], old: JSONValue?, new: JSONValue?)] = []
+      Self.changedMembers(old, new, at: [], into: &changes, random: &random)
+      if let unchanged = Self.unchangedMember(old, new) {
+        let pointer = JSONPointer(tokens: unchanged)
+        changes.append((unchanged, pointer.value(in: old), pointer.value(in: new)))
+      }
+      // In any order: the diff puts them in the order of their paths.
+      for index in changes.indices.reversed() { changes.swapAt(index, random.int(0...index)) }
+      nested += changes.filter { $0.path.count > 1 }.count
       let context = Comment(rawValue: "seed \(seed)\nold \(canonical(old))\nnew \(canonical(new))")
-      let changes = members.map { (key: $0, old: before[$0], new: after[$0]) }
-      #expect(JSONPatch.diff(changedMembers: changes) == JSONPatch.diff(from: old, to: new), context)
+      #expect(JSONPatch.diff(changes: changes) == JSONPatch.diff(from: old, to: new), context)
       compared += 1
     }
     #expect(compared > 50)
+    #expect(nested > 10)
   }
 
+  /// The paths of the members of `old` and `new`, two objects, that
+  /// differ, going down into members that are objects in both at random.
+  private static func changedMembers(
+    _ old: JSONValue, _ new: JSONValue, at path: [String],
+    into changes: inout [(path: [String], old: JSONValue?, new: JSONValue?)], random: inout RandomJSON
+  ) {
+    guard case .object(let before) = old, case .object(let after) = new else { return }
+    for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
+      if let inBefore = before[key], let inAfter = after[key], case .object = inBefore, case .object = inAfter,
+        random.chance(0.5)
+      {
+        changedMembers(inBefore, inAfter, at: path + [key], into: &changes, random: &random)
+      } else {
+        changes.append((path + [key], before[key], after[key]))
+      }
+    }
+  }
+
+  /// The path of a member the same in both objects, if there is one.
+  private static func unchangedMember(_ old: JSONValue, _ new: JSONValue) -> [String]? {
+    guard case .object(let before) = old, case .object(let after) = new else { return nil }
+    return before.keys.first { before[$0] == after[$0] }.map { [$0] }
+  }
+
+  /// Every kind of operation, with members and values that need escaping,
+  /// is written straight from the operations as from their JSON value.
   @Test func canonicalBytesAreTheCanonicalJSONOfTheValue() throws {
     let operations: [PatchOperation] = [
       .add(path: try JSONPointer("/a~1b/-"), value: .object(["z": .int(1), "é\"": .array([.null, .bool(true)])])),

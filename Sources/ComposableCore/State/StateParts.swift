@@ -7,50 +7,97 @@
 /// compares each part on its way through the `Encoder` with what it was last
 /// time, paying the encoder's bookkeeping for every part, changed or not,
 /// although an action changes one or two of them. With it, an unchanged part
-/// costs one `==`.
+/// costs one `==`, and a changed part is encoded alone.
+///
+/// A part may itself list its parts: the daemon then goes down into it, and
+/// an action that changes one field of a child feature's state encodes that
+/// field alone, and publishes it as one patch operation, however much else
+/// the child holds. The root state and the child states the app changes
+/// most often gain the most from it.
 ///
 /// ``takeParts(from:_:)`` must give every member the state's `encode(to:)`
-/// writes, under the same key and holding the same value; a state that
-/// adopts this should have its document compared with the full encoding in
-/// a test, as the daemon's tests do for the app's root state. Each part is
-/// one line, with ``take(_:_:from:_:)``.
+/// writes, under the same key and holding the same value: the contract test
+/// (`assertContract(of:states:)`) checks the keys for each state it is
+/// given. Each part is one line, with ``take(_:_:from:_:)``:
+///
+/// ```swift
+/// extension Counter.State: StateParts {
+///   public mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+///     try Self.take("count", &count, from: current.count, visitor)
+///     try Self.take("numberFact", &numberFact, from: current.numberFact, visitor)
+///   }
+/// }
+/// ```
 public protocol StateParts {
-  /// Makes each stored part equal to the same part of `current`, and calls
-  /// `part` with each in turn: its key in the state's JSON, whether it
-  /// differed, and its value (nil for a nil optional, which the daemon's
-  /// encoder writes as `null`), asked for only where needed.
+  /// Makes each stored part equal to the same part of `current`, and hands
+  /// each to `visitor` in turn: a part that lists parts of its own to
+  /// ``StatePartsVisitor/visitParts(_:_:from:)``, any other to
+  /// ``StatePartsVisitor/visit(_:_:differed:)``, or
+  /// ``StatePartsVisitor/visitNil(_:differed:)`` when it is a nil optional.
   ///
   /// The daemon keeps the last state it encoded and brings it up to date
   /// this way, part by part, instead of copying the whole state after each
   /// action: a copy retains every reference the state holds, however
   /// little changed.
-  mutating func takeParts(
-    from current: Self, _ part: (_ key: String, _ differed: Bool, _ value: () -> (any Encodable)?) throws -> Void
-  ) rethrows
+  ///
+  /// The visitor is an existential rather than a generic parameter, so
+  /// that each ``take(_:_:from:_:)`` is specialized for its part's type
+  /// where the state lists it.
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws
+}
+
+/// What ``StateParts/takeParts(from:_:)`` hands each part to: the daemon's
+/// document encoder, or a test listing the parts. A class, so that a state
+/// hands it on to its parts as one reference.
+public protocol StatePartsVisitor: AnyObject {
+  /// A part under `key`, and whether it differed from the state it was
+  /// brought up to.
+  func visit<Part: Equatable & Encodable>(_ key: String, _ part: Part, differed: Bool) throws
+
+  /// An optional part under `key` that holds nil (which the daemon's
+  /// encoder writes as `null`), and whether it differed.
+  func visitNil(_ key: String, differed: Bool) throws
+
+  /// A part under `key` that lists parts of its own: the visitor brings it
+  /// up to `current` with its ``StateParts/takeParts(from:_:)``, which
+  /// hands its parts to the visitor in turn.
+  func visitParts<Part: StateParts & Equatable & Encodable>(_ key: String, _ part: inout Part, from current: Part)
+    throws
 }
 
 extension StateParts {
   /// One part for ``takeParts(from:_:)``: makes `part` equal to `current`
-  /// if it differs, and hands it to `visit` under `key`.
+  /// if it differs, and hands it to `visitor` under `key`.
   @inlinable
   public static func take<Part: Equatable & Encodable>(
-    _ key: String, _ part: inout Part, from current: Part,
-    _ visit: (_ key: String, _ differed: Bool, _ value: () -> (any Encodable)?) throws -> Void
-  ) rethrows {
+    _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
+  ) throws {
     let differed = part != current
     if differed { part = current }
-    try visit(key, differed) { part }
+    try visitor.visit(key, part, differed: differed)
   }
 
   /// An optional part for ``takeParts(from:_:)``, whose value is nil when
   /// it holds none.
   @inlinable
   public static func take<Part: Equatable & Encodable>(
-    _ key: String, _ part: inout Part?, from current: Part?,
-    _ visit: (_ key: String, _ differed: Bool, _ value: () -> (any Encodable)?) throws -> Void
-  ) rethrows {
+    _ key: String, _ part: inout Part?, from current: Part?, _ visitor: any StatePartsVisitor
+  ) throws {
     let differed = part != current
     if differed { part = current }
-    try visit(key, differed) { part.map { $0 } }
+    if let part {
+      try visitor.visit(key, part, differed: differed)
+    } else {
+      try visitor.visitNil(key, differed: differed)
+    }
+  }
+
+  /// A part that lists parts of its own, for ``takeParts(from:_:)``: the
+  /// visitor goes down into it.
+  @inlinable
+  public static func take<Part: StateParts & Equatable & Encodable>(
+    _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
+  ) throws {
+    try visitor.visitParts(key, &part, from: current)
   }
 }

@@ -29,13 +29,17 @@ import Testing
 ///   it from clients.
 ///
 /// And each of `states` survives the daemon's JSON exactly
-/// (`TestStore` checks every state an app's own tests produce the same way).
+/// (`TestStore` checks every state an app's own tests produce the same way),
+/// and, when it lists its parts (`StateParts`), lists the members its
+/// encoding writes, no more and no fewer, down through the parts that list
+/// their own.
 public func assertContract<R: Reducer>(
   of reducer: R.Type, states: [R.State] = [], sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) where R.Action: DescribedAction & Equatable, R.State: Codable & Equatable {
   var failures = ContractCheck<R.Action>().failures
   for state in states {
     if let problem = StateRoundTrip.problem(with: state) { failures.append(problem) }
+    if let problem = StatePartsListing.problem(with: state) { failures.append(problem) }
   }
   for failure in failures.prefix(20) {
     Issue.record(Comment(rawValue: failure), sourceLocation: sourceLocation)

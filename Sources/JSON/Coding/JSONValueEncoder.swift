@@ -115,21 +115,7 @@ public enum JSONValueEncoder {
   fileprivate static func box<T: Encodable>(
     _ value: T, path: CodingPath, cache: JSONMemberCache? = nil, omitsNil: Bool = false
   ) throws -> JSONValue? {
-    // Type identity first: one comparison per type instead of a failed
-    // dynamic cast, and no match for a subclass JSONEncoder would not treat
-    // specially either. The cast after it succeeds, and costs what `as!`
-    // would, without a trap.
-    if T.self == String.self, let string = value as? String { return .string(string) }
-    if T.self == Int.self, let int = value as? Int { return .int(int) }
-    if T.self == Bool.self, let bool = value as? Bool { return .bool(bool) }
-    if T.self == Double.self, let double = value as? Double { return number(double) }
-    if T.self == Date.self, let date = value as? Date { return try string(of: date, path: path) }
-    if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
-    if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
-    if T.self == Decimal.self, let decimal = value as? Decimal {
-      return try number(text: decimal.description, path: path)
-    }
-    if T.self == JSONValue.self, let json = value as? JSONValue { return plain(json) }
+    if let json = try scalar(value, path: path) { return json }
     let traits = Traits.of(T.self)
     if let cache, traits.isElementwise, let array = value as? any ElementwiseEncodable {
       return try array.encodeElements(path: path, cache: cache)
@@ -152,6 +138,37 @@ public enum JSONValueEncoder {
     guard case .object(var members) = json else { return json }
     members[PublishesViewKey.name] = try viewJSON(of: value, path: path)
     return .object(members)
+  }
+
+  /// The JSON of `value` when it is one of the types the encoder writes
+  /// itself, without an `Encoder`: a string, number or boolean, Foundation's
+  /// `Date`, `Data`, `URL` and `Decimal`, or a ``JSONValue``; nil for any
+  /// other type. A member of a ``StateParts`` state that is one of these is
+  /// encoded this way, without a ``JSONMemberCache``.
+  ///
+  /// - Throws: `EncodingError` for a `Date` or `Decimal` JSON cannot hold,
+  ///   at `key`.
+  public static func scalar<T: Encodable>(_ value: T, key: String) throws -> JSONValue? {
+    try scalar(value, path: CodingPath.root.child(IndexKey(stringValue: key)))
+  }
+
+  private static func scalar<T: Encodable>(_ value: T, path: @autoclosure () -> CodingPath) throws -> JSONValue? {
+    // Type identity first: one comparison per type instead of a failed
+    // dynamic cast, and no match for a subclass JSONEncoder would not treat
+    // specially either. The cast after it succeeds, and costs what `as!`
+    // would, without a trap.
+    if T.self == String.self, let string = value as? String { return .string(string) }
+    if T.self == Int.self, let int = value as? Int { return .int(int) }
+    if T.self == Bool.self, let bool = value as? Bool { return .bool(bool) }
+    if T.self == Double.self, let double = value as? Double { return number(double) }
+    if T.self == Date.self, let date = value as? Date { return try string(of: date, path: path()) }
+    if T.self == Data.self, let data = value as? Data { return .string(data.base64EncodedString()) }
+    if T.self == URL.self, let url = value as? URL { return .string(url.absoluteString) }
+    if T.self == Decimal.self, let decimal = value as? Decimal {
+      return try number(text: decimal.description, path: path())
+    }
+    if T.self == JSONValue.self, let json = value as? JSONValue { return plain(json) }
+    return nil
   }
 
   /// What the encoder needs to know of a type beyond its `encode(to:)`,

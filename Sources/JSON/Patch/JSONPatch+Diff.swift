@@ -43,32 +43,45 @@ extension JSONPatch {
 }
 
 extension JSONPatch {
-  /// ``diff(from:to:)`` of an object whose members `changes` went from
-  /// `old` to `new` (nil: absent), all its other members staying the same:
-  /// the operations of each change, in the order of the keys (a key listed
-  /// twice counts once). What a document that is changed in place, member
-  /// by member, gives its subscribers.
-  public static func diff(changedMembers changes: [(key: String, old: JSONValue?, new: JSONValue?)])
-    -> [PatchOperation]
-  {
+  /// ``diff(from:to:)`` of a document in which only the members at the
+  /// paths of `changes` went from `old` to `new` (nil: absent), everything
+  /// else staying the same: the operations of each change, in the order
+  /// of the paths, each compared token by token in the order of the keys
+  /// (a path listed twice counts once). What a document that is changed in
+  /// place, member by member, gives its subscribers.
+  ///
+  /// A path is a list of object member names from the root; no path may
+  /// lead into another listed with it, nor into an array.
+  public static func diff(changes: [(path: [String], old: JSONValue?, new: JSONValue?)]) -> [PatchOperation] {
     var differ = Differ()
-    var previous: String?
-    let ordered = changes.count > 1 ? changes.sorted { JSONObject.order($0.key, $1.key) < 0 } : changes
-    for change in ordered where change.key != previous {
-      previous = change.key
+    var previous: [String]?
+    let ordered = changes.count > 1 ? changes.sorted { precedes($0.path, $1.path) } : changes
+    for change in ordered where change.path != previous {
+      previous = change.path
       switch (change.old, change.new) {
       case (nil, nil):
         continue
       case (nil, let added?):
-        differ.operations.append(.add(path: JSONPointer(tokens: [change.key]), value: added))
+        differ.operations.append(.add(path: JSONPointer(tokens: change.path), value: added))
       case (_?, nil):
-        differ.operations.append(.remove(path: JSONPointer(tokens: [change.key])))
+        differ.operations.append(.remove(path: JSONPointer(tokens: change.path)))
       case (let before?, let after?):
-        differ.path = [change.key]
+        differ.path = change.path
         differ.diff(before, after)
       }
     }
     return differ.operations
+  }
+
+  /// Whether `left` comes before `right`: by their first token that
+  /// differs, in the order of an object's keys; a path before the longer
+  /// ones it begins.
+  private static func precedes(_ left: [String], _ right: [String]) -> Bool {
+    for (leftToken, rightToken) in zip(left, right) {
+      let order = JSONObject.order(leftToken, rightToken)
+      if order != 0 { return order < 0 }
+    }
+    return left.count < right.count
   }
 }
 

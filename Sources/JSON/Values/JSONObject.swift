@@ -151,6 +151,19 @@ public struct JSONObject: Sendable, Hashable {
     return value
   }
 
+  /// Runs `body` on the value of member `key` where it is, so that a value
+  /// held nowhere else is changed without a copy.
+  ///
+  /// - Returns: what `body` returns, wrapped; nil when there is no member
+  ///   `key` (`body` is then not run).
+  public mutating func modifyValue<Result, Failure: Error>(
+    forKey key: String, _ body: (inout JSONValue) throws(Failure) -> Result
+  ) throws(Failure) -> Result? {
+    let (position, found) = search(key)
+    guard found else { return nil }
+    return try body(&members[position].value)
+  }
+
   /// Removes member `key`.
   ///
   /// - Returns: its value, if there was one.

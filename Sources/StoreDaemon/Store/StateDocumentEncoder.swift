@@ -113,10 +113,10 @@ final class StateDocumentEncoder<State: Encodable> {
   }
 
   /// What a ``StateParts`` state's next update starts from: the last state,
-  /// and each part's cache, for what is inside it, by key.
+  /// and the caches of its parts.
   private final class Last<Parted: StateParts & Encodable> {
     var state: Parted
-    var caches: [String: JSONMemberCache] = [:]
+    let caches = PartCaches()
 
     init(state: Parted) {
       self.state = state
@@ -164,12 +164,13 @@ final class StateDocumentEncoder<State: Encodable> {
 extension StateDocumentEncoder {
   /// Brings `document` up to `state`, part by part: each part that differs
   /// from the last state's is encoded again, diffed with the member it
-  /// replaces and put in its place. The first update encodes it all.
+  /// replaces and put in its place, and a part that lists parts of its own
+  /// is gone down into. The first update encodes it all.
   private static func updateByParts<Parted: StateParts & Encodable>(
     _ document: inout JSONValue, to state: inout Parted, holder: LastHolder<Parted>, counts: Counts
   ) throws -> [PatchOperation] {
     // The last is taken out, and is left out should the encoding fail.
-    guard let last = holder.last, case .object(var object) = document else {
+    guard let last = holder.last, case .object = document else {
       holder.last = nil
       let full = try JSONValueEncoder.encode(state, reusing: holder.members)
       let patch = JSONPatch.diff(from: document, to: full)
@@ -182,42 +183,114 @@ extension StateDocumentEncoder {
     }
     holder.last = nil
     // The parts that differ, encoded, before the document is touched: an
-    // encoding that fails leaves it as it was.
-    var encoded: [(key: String, json: JSONValue)] = []
-    // The last state is brought up to date part by part, in place: only
-    // the parts that differ are copied.
-    try last.state.takeParts(from: state) { key, differed, value in
-      guard differed else { return }
-      guard let value = value() else {
-        encoded.append((key, .null))
-        return
-      }
-      let cache: JSONMemberCache
-      if let kept = last.caches[key] {
-        cache = kept
-      } else {
-        cache = JSONMemberCache()
-        last.caches[key] = cache
-      }
-      encoded.append((key, try JSONValueEncoder.encodeMember(value, key: key, reusing: cache)))
-    }
+    // encoding that fails leaves it as it was. The last state is brought
+    // up to date part by part, in place: only the parts that differ are
+    // copied.
+    let changed = ChangedParts(caches: last.caches)
+    try last.state.takeParts(from: state, changed)
     // A root that publishes a view derives it from its parts, some changed.
-    let view = encoded.isEmpty ? nil : try JSONValueEncoder.view(of: state)
+    if !changed.changes.isEmpty, let view = try last.caches.view(of: state) {
+      changed.changes.append(([PublishesViewKey.name], view))
+    }
     holder.last = last
-    counts.encodedParts = encoded.count
-    guard !encoded.isEmpty else { return [] }
-    // The document lets go of the object, which is then changed in place
-    // rather than copied.
-    document = .null
-    var changes: [(key: String, old: JSONValue?, new: JSONValue?)] = []
-    changes.reserveCapacity(encoded.count + 1)
-    for (key, json) in encoded {
-      changes.append((key, object.updateValue(json, forKey: key), json))
+    counts.encodedParts = changed.changes.count
+    guard !changed.changes.isEmpty else { return [] }
+    var changes: [(path: [String], old: JSONValue?, new: JSONValue?)] = []
+    changes.reserveCapacity(changed.changes.count)
+    for (path, json) in changed.changes {
+      do {
+        changes.append((path, try document.updateMember(json, at: path), json))
+      } catch {
+        // A part listed as a member its encoding does not write: the
+        // document is brought to the full encoding, with the patch from the
+        // document as it was to it.
+        holder.last = nil
+        let full = try JSONValueEncoder.encode(state, reusing: holder.members)
+        let patch = JSONPatch.diff(changes: changes) + JSONPatch.diff(from: document, to: full)
+        document = full
+        return patch
+      }
     }
-    if let view {
-      changes.append((PublishesViewKey.name, object.updateValue(view, forKey: PublishesViewKey.name), view))
+    return JSONPatch.diff(changes: changes)
+  }
+}
+
+/// The caches a ``StateParts`` state's parts are encoded with, found by
+/// the path to each: a tree that follows the parts that list parts of
+/// their own. A state has a few parts, named by literals: they are looked
+/// for in a list, which costs less than hashing their keys.
+private final class PartCaches {
+  private var members: [(key: String, cache: JSONMemberCache)] = []
+  private var children: [(key: String, caches: PartCaches)] = []
+  /// Whether the state at this place publishes a view, once asked.
+  private var publishesView: Bool?
+
+  /// The cache of member `key`, which inside it encodes again only what
+  /// changed.
+  func cache(for key: String) -> JSONMemberCache {
+    if let kept = members.first(where: { $0.key == key }) { return kept.cache }
+    let made = JSONMemberCache()
+    members.append((key, made))
+    return made
+  }
+
+  /// The caches of the parts of part `key`.
+  func child(_ key: String) -> PartCaches {
+    if let kept = children.first(where: { $0.key == key }) { return kept.caches }
+    let made = PartCaches()
+    children.append((key, made))
+    return made
+  }
+
+  /// The JSON of the view `state`, the value at this place, publishes; nil
+  /// when it publishes none. Which it is is asked of its type once.
+  func view<Value: Encodable>(of state: Value) throws -> JSONValue? {
+    if publishesView == nil { publishesView = JSONValueEncoder.publishesView(Value.self) }
+    guard publishesView == true else { return nil }
+    return try JSONValueEncoder.view(of: state)
+  }
+}
+
+/// The members a ``StateParts`` state's update changed, each encoded, with
+/// the path to it: what ``StateParts/takeParts(from:_:)`` reports, gone
+/// down into each part that lists parts of its own.
+private final class ChangedParts: StatePartsVisitor {
+  var changes: [(path: [String], json: JSONValue)] = []
+  /// The keys down to the state whose parts are being taken.
+  private var path: [String] = []
+  private var caches: PartCaches
+
+  init(caches: PartCaches) {
+    self.caches = caches
+  }
+
+  func visit<Part: Equatable & Encodable>(_ key: String, _ part: Part, differed: Bool) throws {
+    guard differed else { return }
+    let json =
+      try JSONValueEncoder.scalar(part, key: key)
+      ?? JSONValueEncoder.encodeMember(part, key: key, reusing: caches.cache(for: key))
+    changes.append((path + [key], json))
+  }
+
+  func visitNil(_ key: String, differed: Bool) {
+    guard differed else { return }
+    changes.append((path + [key], .null))
+  }
+
+  func visitParts<Part: StateParts & Equatable & Encodable>(_ key: String, _ part: inout Part, from current: Part)
+    throws
+  {
+    let outer = caches
+    caches = outer.child(key)
+    path.append(key)
+    defer {
+      caches = outer
+      path.removeLast()
     }
-    document = .object(object)
-    return JSONPatch.diff(changedMembers: changes)
+    let before = changes.count
+    try part.takeParts(from: current, self)
+    if changes.count > before, let view = try caches.view(of: part) {
+      changes.append((path + [PublishesViewKey.name], view))
+    }
   }
 }

@@ -94,21 +94,77 @@ import Wire
     #expect(published.encoder.putBack == nil)
   }
 
-  /// The root state lists its parts (`StateParts`): every member its
-  /// encoding writes, under the same key, and nothing else.
-  @Test func theRootStateListsEveryPartItEncodes() throws {
-    let state = AppFeature.State()
-    var keys: [String] = []
-    var copy = state
-    copy.takeParts(from: state) { key, differed, _ in
-      keys.append(key)
-      #expect(!differed, "\(key) differs from itself")
+  /// An action that changes one field of a child state that lists its
+  /// parts encodes that field alone, and publishes it as one operation.
+  @Test func aChangeInsideAPartThatListsItsPartsIsThatMemberAlone() throws {
+    let published = Published<AppFeature.State>()
+    var state = AppFeature.State()
+    _ = try published.update(to: state)
+    state.counter.count += 1
+    let before = published.document
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    #expect(published.encoder.encodedParts == 1)
+    #expect(
+      JSONPatch.diff(from: before, to: published.document) == [
+        .replace(path: try JSONPointer("/counter/count"), value: .int(1))
+      ])
+    state.counter.numberFact = "1 is the loneliest number."
+    state.counter.isLoading = true
+    state.selectedTab = .cart
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    #expect(published.encoder.encodedParts == 3)
+    state.counter.numberFact = nil
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+  }
+
+  /// Parts inside parts, down two levels, with a view derived from one of
+  /// them, optional members and a `Date`: the document is what encoding
+  /// the whole state gives, and each patch the diff to it, whatever
+  /// changes.
+  @Test func nestedPartsGiveWhatEncodingTheWholeStateGives() throws {
+    let published = Published<Outer>()
+    var state = Outer()
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    let steps: [(String, (inout Outer) -> Void, Int)] = [
+      ("nothing", { _ in }, 0),
+      ("a count inside, and its view", { $0.inner.count = 2 }, 2),
+      ("a date two levels down, and the view", { $0.inner.deeper.when = Date(timeIntervalSince1970: 60) }, 2),
+      ("a note set at the root", { $0.note = "n" }, 1),
+      (
+        "an optional inside set, and values two levels down",
+        {
+          $0.inner.label = "l"
+          $0.inner.deeper.side.values.append(9)
+        }, 3
+      ),
+      ("the optional inside back to nil", { $0.inner.label = nil }, 2),
+    ]
+    for (what, change, encoded) in steps {
+      change(&state)
+      #expect(try published.update(to: state) == CanonicalJSON.value(of: state), "after \(what)")
+      #expect(published.encoder.encodedParts == encoded, "after \(what)")
     }
-    guard case .object(let full) = try CanonicalJSON.value(of: state) else {
-      Issue.record("the state does not encode as an object")
-      return
-    }
-    #expect(keys.sorted() == Array(full.keys))
+    // A failed encoding two levels down leaves the document as it was.
+    let before = published.document
+    state.inner.count = 3
+    state.inner.deeper.side.values = [Values.failing]
+    #expect(throws: (any Error).self) { try published.update(to: state) }
+    #expect(published.document == before)
+    state.inner.deeper.side.values = [4]
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+  }
+
+  /// A state that lists as its parts members its encoding does not write
+  /// (here a part that encodes as a single value) is still published as
+  /// its full encoding: the document and patch come from encoding it whole.
+  @Test func partsTheEncodingDoesNotWriteFallBackToTheWholeEncoding() throws {
+    let published = Published<Misdescribed>()
+    var state = Misdescribed()
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    state.flat.count = 5
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
+    state.flat.count = 6
+    #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
   }
 
   /// A state that lists its parts, with an optional part and a `Date`, gets
@@ -187,12 +243,74 @@ private struct Listed: Encodable, Equatable, StateParts {
   var note: String?
   var when: Date
 
-  mutating func takeParts(
-    from current: Self, _ part: (_ key: String, _ differed: Bool, _ value: () -> (any Encodable)?) throws -> Void
-  ) rethrows {
-    try Self.take("side", &side, from: current.side, part)
-    try Self.take("note", &note, from: current.note, part)
-    try Self.take("when", &when, from: current.when, part)
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+    try Self.take("side", &side, from: current.side, visitor)
+    try Self.take("note", &note, from: current.note, visitor)
+    try Self.take("when", &when, from: current.when, visitor)
+  }
+}
+
+/// A state whose parts list parts of their own, two levels down.
+private struct Outer: Encodable, Equatable, StateParts {
+  var inner = Inner()
+  var note: String?
+
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+    try Self.take("inner", &inner, from: current.inner, visitor)
+    try Self.take("note", &note, from: current.note, visitor)
+  }
+}
+
+/// A part that lists its parts, one of which does too, and publishes a
+/// view derived from them.
+private struct Inner: Encodable, Equatable, StateParts, PublishesView {
+  var count = 0
+  var label: String?
+  var deeper = Deeper()
+
+  struct View: Encodable { let summary: String }
+  var view: View { View(summary: "\(count) \(label ?? "-") \(deeper.side.values.count)") }
+
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+    try Self.take("count", &count, from: current.count, visitor)
+    try Self.take("label", &label, from: current.label, visitor)
+    try Self.take("deeper", &deeper, from: current.deeper, visitor)
+  }
+}
+
+private struct Deeper: Encodable, Equatable, StateParts {
+  var when = Date(timeIntervalSince1970: 0)
+  var side = Values(values: [1])
+
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+    try Self.take("when", &when, from: current.when, visitor)
+    try Self.take("side", &side, from: current.side, visitor)
+  }
+}
+
+/// A state listing a part's parts that the part's encoding does not write
+/// as an object's members.
+private struct Misdescribed: Encodable, Equatable, StateParts {
+  var flat = Flat()
+  var other = 1
+
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+    try Self.take("flat", &flat, from: current.flat, visitor)
+    try Self.take("other", &other, from: current.other, visitor)
+  }
+}
+
+/// Lists `count` as its part, but encodes as the number alone.
+private struct Flat: Encodable, Equatable, StateParts {
+  var count = 0
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(count)
+  }
+
+  mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
+    try Self.take("count", &count, from: current.count, visitor)
   }
 }
 
