@@ -14,7 +14,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct DaemonServingTests {
   @Test func concurrentSendersGetContiguousVersionsAndNothingIsLost() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let senders = 4
     let perSender = 150
     let versions = Mutex<[UInt64]>([])
@@ -42,7 +42,7 @@ struct DaemonServingTests {
   /// at its commit. That connection and another root watcher still get every
   /// diff once, in version order, and the sender an ack for each action.
   @Test func pipelinedActionsReachEveryRootWatcherInOrder() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let other = try daemon.client("other watcher")
     try other.subscribe()
     _ = try other.nextMessage()
@@ -128,7 +128,7 @@ struct EpochTests {
 @Suite(.serialized, .timeLimit(.minutes(1)))
 struct HeartbeatTests {
   @Test func anIdleSubscriberHearsHeartbeats() throws {
-    let daemon = try DaemonProcess(arguments: ["--heartbeat", "0.2"])
+    let daemon = try LoopDaemon(arguments: ["--heartbeat", "0.2"])
     let watcher = try daemon.client()
     try watcher.subscribe(path: "/counter")
     guard case .snapshot = try watcher.nextMessage() else {

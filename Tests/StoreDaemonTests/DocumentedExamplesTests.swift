@@ -29,7 +29,7 @@ struct DocumentedExamplesTests {
 
   /// Each limit's row quotes the message the daemon answers past it.
   @Test func theLimitsTableQuotesTheDaemonsMessages() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.hello()
     let deep = String(repeating: "[", count: 500) + String(repeating: "]", count: 500)
@@ -86,7 +86,7 @@ struct DocumentedExamplesTests {
   /// tells: the counter incremented four times, the die landed on 6
   /// (version 5), the settings opened (6) and a name typed into them (7).
   @Test func theWhatIfAnswersAreTheDaemons() throws {
-    let daemon = try DaemonProcess(arguments: ["--allow-internal-actions"])
+    let daemon = try LoopDaemon(arguments: ["--allow-internal-actions"])
     let client = try daemon.client()
     for _ in 1...4 { _ = try client.send(path: "counter.incrementButtonTapped") }
     #expect(try client.send(path: "dice.internal.rollCompleted", arguments: ["6"]) == 5)
@@ -106,7 +106,7 @@ struct DocumentedExamplesTests {
 
   /// The internal action refused in "Internal actions" is refused so.
   @Test func anInternalActionIsRefusedAsDocumented() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.hello()
     try raw.send(#"{"type":"send","id":1,"path":"bmi.history.loaded","arguments":["[]","[]"]}"#)

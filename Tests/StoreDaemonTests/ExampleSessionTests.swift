@@ -17,7 +17,7 @@ struct ExampleSessionTests {
     #expect(session.filter(\.isFromClient).count == 4 && session.count == 9, "\(session)")
     // No heartbeat may come between the snapshot and the diff, however long
     // a busy machine takes between them.
-    let daemon = try DaemonProcess(arguments: ["--heartbeat", "3600"])
+    let daemon = try LoopDaemon(arguments: ["--heartbeat", "3600"])
     let raw = try RawConnection(daemon)
     for message in session {
       if message.isFromClient {

@@ -8,7 +8,8 @@ import Wire
 
 /// Hostile input never crashes the daemon nor disturbs another client: each
 /// case gets a clear error (or the documented close), and a bystander client
-/// keeps working throughout.
+/// keeps working throughout. The daemon is its store loop in this process
+/// (``LoopDaemon``), but where its effects must run.
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct HostileInputTests {
   /// Checks that a well-behaved client still gets answers.
@@ -25,7 +26,7 @@ struct HostileInputTests {
   /// form. Each is answered, and what is recorded is the action's own
   /// encoding, `{"orderID":null}`, whichever way it came.
   @Test func anOptionalLeftOutIsAnsweredNeverATrap() throws {
-    let strict = try DaemonProcess()
+    let strict = try LoopDaemon()
     let client = try strict.client("sender")
     #expect {
       try client.send(path: "cart.orderPlaced")
@@ -35,7 +36,7 @@ struct HostileInputTests {
     }
     try bystanderWorks(try strict.client("bystander"))
 
-    let debugging = try DaemonProcess(arguments: ["--allow-internal-actions"])
+    let debugging = try LoopDaemon(arguments: ["--allow-internal-actions"])
     let sender = try debugging.client("sender")
     let recorded = JSONValue.object(["cart": .object(["orderPlaced": .object(["orderID": .null])])])
     let sends: [() throws -> UInt64] = [
@@ -56,7 +57,7 @@ struct HostileInputTests {
   }
 
   @Test func anOversizedLengthGetsAnErrorAndAClose() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let bystander = try daemon.client("bystander")
     let raw = try RawConnection(daemon)
     try raw.hello()
@@ -72,7 +73,7 @@ struct HostileInputTests {
   }
 
   @Test func garbageAndInvalidJSONGetErrorsAndTheConnectionGoesOn() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.hello()
     try raw.write(FrameEncoder.frame([0x00, 0xFF, 0x13, 0x37]))
@@ -90,7 +91,7 @@ struct HostileInputTests {
   }
 
   @Test func unknownTypesAndMalformedMessagesNameWhatWasExpected() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.hello()
     try raw.send(#"{"type":"launch","id":7}"#)
@@ -115,7 +116,7 @@ struct HostileInputTests {
   }
 
   @Test func aTruncatedFrameThenCloseLeavesTheDaemonServing() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let bystander = try daemon.client("bystander")
     // The probe that saw the daemon start may still be counted a moment.
     try waitUntil("the bystander is the only client") { try Self.clients(of: bystander) == .int(1) }
@@ -139,7 +140,7 @@ struct HostileInputTests {
   @Test func aClientThatNeverSpeaksIsTimedOut() throws {
     // Long enough that the test's own clients, which say hello as soon as
     // they connect, are never caught by it on a busy machine.
-    let daemon = try DaemonProcess(arguments: ["--handshake-timeout", "1"])
+    let daemon = try LoopDaemon(arguments: ["--handshake-timeout", "1"])
     let bystander = try daemon.client("bystander")
     let raw = try RawConnection(daemon)
     let messages = try raw.readUntilClosed()
@@ -151,7 +152,7 @@ struct HostileInputTests {
   }
 
   @Test func theFirstMessageMustBeHelloWithTheRightVersion() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let early = try RawConnection(daemon)
     try early.send(#"{"type":"get","id":1}"#)
     guard case .error(1, .handshake, _) = try early.readUntilClosed().first else {
@@ -167,7 +168,7 @@ struct HostileInputTests {
   }
 
   @Test func aWatcherThatReadsNothingIsDisconnectedAndNeverSlowsTheStore() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--fsync", "never", "--lag-timeout", "0.2"])
+    let daemon = try LoopDaemon(arguments: ["--client-buffer", "65536", "--fsync", "never", "--lag-timeout", "0.2"])
     let stuck = try RawConnection(daemon)
     try stuck.hello()
     try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
@@ -192,6 +193,9 @@ struct HostileInputTests {
   @Test func aSlowWatcherIsResyncedAndStillEndsWithTheExactState() throws {
     // Flow control, not durability, is under test: no sync may slow the sender.
     // However slowly the machine lets it read, it is resynced, never lagged.
+    // A process with its workers: each change of the text starts the
+    // search's debounce timer, and the state must not move on at once, as
+    // it would when no timer worker runs and every debounce fails.
     let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--fsync", "never", "--lag-timeout", "3600"])
     let watcher = try daemon.client("slow watcher")
     try watcher.subscribe()

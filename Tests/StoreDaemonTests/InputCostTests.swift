@@ -21,7 +21,7 @@ struct InputCostTests {
   static let hugeWord = String(repeating: "x", count: 900_000)
 
   @Test func anOverlongActionPathIsRefusedNamingTheLimit() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.hello()
     try raw.send(#"{"type":"send","id":1,"path":"\#(Self.longName)"}"#)
@@ -40,7 +40,7 @@ struct InputCostTests {
   }
 
   @Test func anOverlongSendIsRefusedNamingTheLimit() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.hello()
     let send = #"{"type":"send","id":1,"path":"tabSelected","arguments":["\#(Self.hugeWord)"]}"#
@@ -63,7 +63,7 @@ struct InputCostTests {
   }
 
   @Test func deeplyNestedJSONIsRefusedNamingTheLimit() throws {
-    let daemon = try DaemonProcess(arguments: ["--allow-internal-actions"])
+    let daemon = try LoopDaemon(arguments: ["--allow-internal-actions"])
     let raw = try RawConnection(daemon)
     try raw.hello()
     // As an argument, which is a string in the frame.
@@ -86,7 +86,7 @@ struct InputCostTests {
   }
 
   @Test func anOverlongClientNameIsRefusedNamingTheLimit() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.send(#"{"type":"hello","protocol":1,"client":"\#(String(repeating: "n", count: 1_000_000))"}"#)
     let messages = try raw.readUntilClosed()

@@ -172,7 +172,7 @@ struct ProtocolPromisesTests {
   /// The journal records a client whose `hello` gave no name as `""`.
   @Test func aNamelessClientIsRecordedWithAnEmptyName() throws {
     #expect(Self.protocolProse.contains("`hello`, `\"\"` when it gave none)"))
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.send(#"{"type":"hello","protocol":1}"#)
     guard case .welcome? = try raw.read() else {
@@ -189,7 +189,7 @@ struct ProtocolPromisesTests {
   /// that is not presented, is refused with what is missing, and no version
   /// is spent on it.
   @Test func anActionThatReachesNothingIsRefusedAndSpendsNoVersion() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let row = try tcactl(["send", "products.rows[99].addToCart.plusButtonTapped"], socket: daemon.socketPath)
     #expect(row.status == 1)
     #expect(
@@ -205,7 +205,7 @@ struct ProtocolPromisesTests {
 
   /// An optional without a value is null, to `get` and to a subscriber.
   @Test func anAbsentOptionalIsNull() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let client = try daemon.client()
     #expect(try client.get(path: "/dice/destination").value == .null)
     let got = try tcactl(["get", "dice.destination"], socket: daemon.socketPath)
@@ -217,7 +217,7 @@ struct ProtocolPromisesTests {
   /// while, then reads slowly, gets every answer in order and is not
   /// dropped, although its answers pass its buffer many times over.
   @Test func aClientThatReadsSlowlyGetsEveryAnswerToItsPipelinedRequests() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "4096", "--write-timeout", "3600"])
+    let daemon = try LoopDaemon(arguments: ["--client-buffer", "4096", "--write-timeout", "3600"])
     // The whole state, with the product catalog, is tens of kilobytes.
     let answerSize = CanonicalJSON.encode(try daemon.client().get().value).count
     let count = 200
@@ -249,7 +249,7 @@ struct ProtocolPromisesTests {
   /// and no last words (it would not read them).
   @Test func aClientThatReadsNothingIsClosedOnlyByTheWriteTimeout() throws {
     let writeTimeout = Duration.seconds(1)
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "4096", "--write-timeout", "1"])
+    let daemon = try LoopDaemon(arguments: ["--client-buffer", "4096", "--write-timeout", "1"])
     let setup = try daemon.client()
     let stuck = try RawConnection(daemon)
     try stuck.hello()

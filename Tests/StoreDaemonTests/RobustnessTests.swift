@@ -11,7 +11,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct RobustnessTests {
   @Test func aLaggedClientIsForgottenAndItsLaterActionsAreNotReduced() throws {
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "65536", "--lag-timeout", "0.2"])
+    let daemon = try LoopDaemon(arguments: ["--client-buffer", "65536", "--lag-timeout", "0.2"])
     let stuck = try RawConnection(daemon)
     try stuck.hello()
     try stuck.send(#"{"type":"subscribe","id":1,"path":""}"#)
@@ -39,7 +39,7 @@ struct RobustnessTests {
   /// The snapshot that would resync it is larger than its buffer, so each
   /// change needs another: the lagged subscriber is told that this is why.
   @Test func aLaggedSubscriberWhoseSnapshotDoesNotFitItsBufferIsToldSo() throws {
-    let daemon = try DaemonProcess(arguments: [
+    let daemon = try LoopDaemon(arguments: [
       "--client-buffer", "4096", "--lag-timeout", "0.2", "--write-timeout", "3600",
     ])
     let stuck = try RawConnection(daemon)
@@ -65,7 +65,7 @@ struct RobustnessTests {
   /// diffs are replayed is resynced: after the snapshot, only newer diffs.
   @Test func aResumeThatOverflowsIsResyncedAndNoOlderDiffFollowsTheSnapshot() throws {
     // It reads nothing until the replay has overflowed: it must not be lagged.
-    let daemon = try DaemonProcess(arguments: ["--client-buffer", "8192", "--fsync", "never", "--lag-timeout", "3600"])
+    let daemon = try LoopDaemon(arguments: ["--client-buffer", "8192", "--fsync", "never", "--lag-timeout", "3600"])
     let sender = try daemon.client("sender")
     let count = 4000
     let pipe = try RawConnection(daemon)
@@ -144,7 +144,7 @@ struct RobustnessTests {
   }
 
   @Test func aTricklingClientIsStillTimedOutAtTheHandshakeDeadline() throws {
-    let daemon = try DaemonProcess(arguments: ["--handshake-timeout", "2"])
+    let daemon = try LoopDaemon(arguments: ["--handshake-timeout", "2"])
     let raw = try RawConnection(daemon)
     // The whole hello, a byte every 150 ms: never silent for long, yet it
     // takes over 5 s, well past the deadline. A deadline counted per read
@@ -168,7 +168,7 @@ struct RobustnessTests {
   }
 
   @Test func anInvalidFrameBeforeHelloClosesWithAHandshakeError() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let raw = try RawConnection(daemon)
     try raw.send("not json")
     guard case .error(nil, .handshake, let message)? = try raw.readUntilClosed().first else {
@@ -179,7 +179,7 @@ struct RobustnessTests {
   }
 
   @Test func answersComeInRequestOrderEvenForInvalidRequests() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     for _ in 0..<10 {
       let raw = try RawConnection(daemon)
       try raw.hello()

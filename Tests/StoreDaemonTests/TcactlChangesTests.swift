@@ -13,7 +13,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct TcactlChangesTests {
   @Test func logShowsTheValueEachChangeReplaced() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     for _ in 1...3 {
       #expect(try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath).status == 0)
     }
@@ -31,7 +31,7 @@ struct TcactlChangesTests {
   }
 
   @Test func logFollowShowsOldAndNewForNewActionsToo() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     let follower = try BackgroundTcactl(
       ["log", "-f"], socket: daemon.socketPath, outputPath: daemon.directory + "/log.out")
@@ -116,7 +116,7 @@ struct TcactlChangesTests {
   }
 
   @Test func watchResumingShowsOldValuesFromTheJournal() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     for _ in 1...2 { _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath) }
     let watcher = try BackgroundTcactl(
       ["watch", "counter", "--since", "1"], socket: daemon.socketPath, outputPath: daemon.directory + "/watch.out")

@@ -10,7 +10,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct TcactlTests {
   @Test func sendPrintsTheAcceptedVersion() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let result = try tcactl(["send", "cart.addItem", "3"], socket: daemon.socketPath)
     #expect(result.status == 0)
     #expect(result.output == "accepted: version 1\n")
@@ -49,7 +49,7 @@ struct TcactlTests {
   /// state as written. (Only effects send records; a daemon for debugging
   /// takes them from a client.)
   @Test func aJSONArgumentWithADateIsSentAsTheDaemonReadsIt() throws {
-    let daemon = try DaemonProcess(arguments: ["--allow-internal-actions"])
+    let daemon = try LoopDaemon(arguments: ["--allow-internal-actions"])
     let record =
       #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#
     let result = try tcactl(["send", "bmi.history.loaded", "[\(record)]", "[]"], socket: daemon.socketPath)
@@ -69,7 +69,7 @@ struct TcactlTests {
   }
 
   @Test func aRejectedActionExitsOneWithSuggestions() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let result = try tcactl(["send", "cart.addItm", "3"], socket: daemon.socketPath)
     #expect(result.status == 1)
     #expect(result.error.contains("cart.addItem"))
@@ -82,7 +82,7 @@ struct TcactlTests {
   }
 
   @Test func pastMaxClientsTheDaemonRefusesWithExitOneUntilASlotIsFree() throws {
-    let daemon = try DaemonProcess(arguments: ["--max-clients", "1"])
+    let daemon = try LoopDaemon(arguments: ["--max-clients", "1"])
     // The probe that saw the daemon start may still hold the one slot a moment.
     var first: WireClient?
     try waitUntil("the first client gets in") {
@@ -105,7 +105,7 @@ struct TcactlTests {
   }
 
   @Test func getPrintsTheStateAsJSON() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     let compact = try tcactl(["get", "counter", "--json"], socket: daemon.socketPath)
     #expect(compact.status == 0)
@@ -121,7 +121,7 @@ struct TcactlTests {
   }
 
   @Test func watchJSONPrintsTheSnapshotThenOneLinePerChange() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let outputPath = daemon.directory + "/watch.out"
     _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
     let process = Process()
@@ -144,7 +144,7 @@ struct TcactlTests {
   }
 
   @Test func actionsListsEveryPathWithItsArguments() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let result = try tcactl(["actions"], socket: daemon.socketPath)
     #expect(result.status == 0)
     #expect(result.output.contains("cart.addItem <"))
@@ -152,7 +152,7 @@ struct TcactlTests {
   }
 
   @Test func statusShowsTheDaemon() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let result = try tcactl(["status"], socket: daemon.socketPath)
     #expect(result.status == 0)
     #expect(result.output.contains("storedaemon 0.2.0"))
@@ -178,7 +178,7 @@ func waitForLines(in path: String, count: Int) throws -> [String] {
 struct PeerCredentialTests {
   @Test(.enabled(if: getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/bin/setpriv")))
   func anotherUserIsRefusedWithAMessage() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     chmod(daemon.directory, 0o755)
     chmod(daemon.directory + "/run", 0o755)
     chmod(daemon.socketPath, 0o777)

@@ -48,7 +48,7 @@ struct TcactlUsageTests {
       ),
     ] as [([String], String, String?)])
   func aUsageErrorIsOneLineAndWhereHelpIs(arguments: [String], message: String, command: String?) throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let result = try tcactl(arguments, socket: daemon.socketPath)
     #expect(result.status == 2)
     #expect(result.output == "")
@@ -77,7 +77,7 @@ struct TcactlUsageTests {
   }
 
   @Test func optionsMayBeWrittenWithEqualsAndArgumentsMayStartWithADash() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     for _ in 1...2 { _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath) }
     #expect(try tcactl(["get", "counter.count", "--at=1"], socket: daemon.socketPath).output == "1\n")
     // A word after send's path starting with `-` is a value; after `--`, any word is.

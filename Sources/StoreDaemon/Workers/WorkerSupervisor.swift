@@ -58,6 +58,9 @@ final class WorkerSupervisor: EffectWorkers {
     /// The app's own kinds and their programs, checked and resolved
     /// (``AppWorker/prepare(_:daemonDirectory:stateDirectory:)``).
     var appWorkers: [AppWorker] = []
+    /// The built-in kinds it runs a worker of: every one in the daemon. A
+    /// request of a kind it runs none of fails at once, naming the kind.
+    var builtInKinds = WorkerKind.builtIn
   }
 
   typealias Post = @Sendable (_ kind: WorkerKind, _ generation: Int, _ report: WorkerLink.Report) -> Void
@@ -80,7 +83,7 @@ final class WorkerSupervisor: EffectWorkers {
     self.configuration = configuration
     self.post = post
     slots =
-      WorkerKind.builtIn.map { WorkerSlot(kind: $0) }
+      configuration.builtInKinds.map { WorkerSlot(kind: $0) }
       + configuration.appWorkers.map { WorkerSlot(kind: $0.kind, program: $0) }
   }
 
@@ -414,7 +417,10 @@ final class WorkerSupervisor: EffectWorkers {
   /// The failure of a request no worker serves: it names the kinds there are.
   private func unroutable(_ request: EffectRequest) -> EffectFailure {
     let kind = request.workerKind
-    let served = slots.map(\.kind.rawValue).joined(separator: ", ")
+    let served = slots.isEmpty ? "none" : slots.map(\.kind.rawValue).joined(separator: ", ")
+    if kind.isBuiltIn && slot(kind) == nil {
+      return EffectFailure(.workerUnavailable, "no \(kind) worker runs here; the kinds served are: \(served)")
+    }
     if kind.isBuiltIn {
       return EffectFailure(
         .invalidRequest,

@@ -61,7 +61,7 @@ struct ListedActionsTests {
   /// The issue's case: a client emptied the shown history while storage
   /// still held the records.
   @Test func aClientCannotEmptyTheHistoryStorageHolds() throws {
-    let daemon = try DaemonProcess(arguments: Self.offline)
+    let daemon = try LoopDaemon(arguments: Self.offline)
     let client = try daemon.client()
     let record =
       #"{"date":"2026-11-21T09:30:00Z","height":180,"id":"3F2504E0-4F89-41D3-9A0C-0305E82C3301","weight":75}"#

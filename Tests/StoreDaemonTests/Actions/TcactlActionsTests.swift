@@ -12,7 +12,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(2)))
 struct TcactlActionsTests {
   @Test func listsOnlyWhatAClientMaySendUnlessAskedForAll() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let listed = try tcactl(["actions"], socket: daemon.socketPath)
     #expect(listed.status == 0)
     let lines = listed.output.split(separator: "\n")
@@ -36,7 +36,7 @@ struct TcactlActionsTests {
   }
 
   @Test func jsonPrintsTheDaemonsListWithEachActionsForm() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let listed = try tcactl(["actions", "--json"], socket: daemon.socketPath)
     #expect(listed.status == 0)
     guard case .array(let entries) = try JSONParser.parse(Array(listed.output.utf8)) else {

@@ -8,7 +8,7 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(3)))
 struct HalfClosedClientTests {
   @Test func requestsSentBeforeShuttingTheWritingHalfAreAppliedAndAnswered() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     for round in 1...5 {
       let raw = try RawConnection(daemon)
       var requests = try FrameEncoder.frame(Array(#"{"type":"hello","protocol":1}"#.utf8))

@@ -8,18 +8,18 @@ import Wire
 /// and popped by screen ids, and what is gone refused with the reason.
 @Suite struct NavigationFlowTests {
   /// Runs tcactl and returns what it printed, failing the test on a non-zero exit.
-  private func run(_ arguments: [String], _ daemon: DaemonProcess) throws -> String {
+  private func run(_ arguments: [String], _ daemon: some ServingDaemon) throws -> String {
     let result = try tcactl(arguments, socket: daemon.socketPath)
     #expect(result.status == 0, "tcactl \(arguments.joined(separator: " ")): \(result.error)")
     return result.output
   }
 
-  private func json(_ path: String, _ daemon: DaemonProcess) throws -> JSONValue {
+  private func json(_ path: String, _ daemon: some ServingDaemon) throws -> JSONValue {
     try JSONParser.parse(Array(run(["get", path, "--json"], daemon).utf8))
   }
 
   @Test func theInventorysFormsAndStackWorkByPathAndID() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     _ = try run(["send", "inventory.addButtonTapped"], daemon)
     _ = try run(["send", "inventory.destination.presented.addItem.binding.name", "Tea"], daemon)
     _ = try run(["send", "inventory.destination.presented.addItem.binding.quantity", "3"], daemon)
@@ -66,7 +66,7 @@ import Wire
   }
 
   @Test func tcactlActionsShowsHowToAddressAStack() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     let listing = try run(["actions"], daemon)
     #expect(listing.contains("inventory.path[<id: Int>].detail.editButtonTapped"))
     #expect(listing.contains("inventory.path.popFrom <id: Int>"))
@@ -76,7 +76,7 @@ import Wire
   }
 
   @Test func theSettingsArePresentedEditedAndSaved() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     _ = try run(["send", "parent.settingsButtonTapped"], daemon)
     _ = try run(["send", "parent.settings.presented.binding.displayName", "Ada"], daemon)
     _ = try run(["send", "parent.settings.presented.binding.theme", "dark"], daemon)
@@ -93,7 +93,7 @@ import Wire
   /// Seed 001's pay alert, drawn from `get` alone: its title, message and
   /// buttons, each naming the path it sends below `cart.alert.presented`.
   @Test func thePayAlertIsReadFromTheStateAndAnsweredByItsButtons() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     _ = try run(["send", "cart.addItem", "3"], daemon)
     _ = try run(["send", "cart.payButtonTapped"], daemon)
     #expect(

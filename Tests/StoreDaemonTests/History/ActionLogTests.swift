@@ -266,7 +266,7 @@ struct ActionLogTests {
   }
 
   @Test func tcactlLogAndGetAt() throws {
-    let daemon = try DaemonProcess()
+    let daemon = try LoopDaemon()
     _ = try tcactl(["send", "counter.incrementButtonTapped"], socket: daemon.socketPath)
     _ = try tcactl(["send", "cart.addItem", "3"], socket: daemon.socketPath)
 

@@ -9,8 +9,8 @@ import Wire
 @Suite(.serialized, .timeLimit(.minutes(5))) struct WhatIfTests {
   /// Versions 1…3 count to 3; 4 opens the settings, 5 names the user, 6
   /// counts to 4.
-  static func daemon() throws -> DaemonProcess {
-    let daemon = try DaemonProcess(arguments: VerifyTests.arguments)
+  static func daemon() throws -> LoopDaemon {
+    let daemon = try LoopDaemon(arguments: VerifyTests.arguments)
     let client = try daemon.client()
     for _ in 1...3 { _ = try client.send(path: "counter.incrementButtonTapped") }
     #expect(try client.send(path: "parent.settingsButtonTapped") == 4)

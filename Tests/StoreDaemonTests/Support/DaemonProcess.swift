@@ -108,16 +108,6 @@ final class DaemonProcess {
     if ownsDirectory { try? FileManager.default.removeItem(atPath: directory) }
   }
 
-  /// A connected client.
-  func client(_ name: String = "test") throws -> WireClient {
-    try WireClient(path: socketPath, clientName: name, handshakeTimeout: eventTimeout, daemonUser: daemonUser)
-  }
-
-  /// A raw socket, for speaking bytes that no well-behaved client would.
-  func rawSocket() throws -> UnixSocket {
-    try UnixSocket.connect(to: socketPath)
-  }
-
   /// Sends SIGTERM and returns the exit status.
   @discardableResult
   func stop() -> Int32 {

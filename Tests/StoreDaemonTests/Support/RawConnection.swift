@@ -9,7 +9,7 @@ final class RawConnection {
   let socket: UnixSocket
   private var decoder = FrameDecoder()
 
-  init(_ daemon: DaemonProcess) throws {
+  init(_ daemon: some ServingDaemon) throws {
     socket = try daemon.rawSocket()
   }
 
