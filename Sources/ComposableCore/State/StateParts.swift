@@ -31,7 +31,7 @@
 public protocol StateParts {
   /// Makes each stored part equal to the same part of `current`, and hands
   /// each to `visitor` in turn: a part that lists parts of its own to
-  /// ``StatePartsVisitor/visitParts(_:_:from:)``, any other to
+  /// ``StatePartsVisitor/visitParts(_:_:from:differed:)``, any other to
   /// ``StatePartsVisitor/visit(_:_:differed:)``, or
   /// ``StatePartsVisitor/visitNil(_:differed:)`` when it is a nil optional.
   ///
@@ -58,11 +58,13 @@ public protocol StatePartsVisitor: AnyObject {
   /// encoder writes as `null`), and whether it differed.
   func visitNil(_ key: String, differed: Bool) throws
 
-  /// A part under `key` that lists parts of its own: the visitor brings it
-  /// up to `current` with its ``StateParts/takeParts(from:_:)``, which
-  /// hands its parts to the visitor in turn.
-  func visitParts<Part: StateParts & Equatable & Encodable>(_ key: String, _ part: inout Part, from current: Part)
-    throws
+  /// A part under `key` that lists parts of its own, and whether it
+  /// differs from `current`: the visitor brings it up to `current` with
+  /// its ``StateParts/takeParts(from:_:)``, which hands its parts to the
+  /// visitor in turn (the daemon's encoder only when it differs).
+  func visitParts<Part: StateParts & Equatable & Encodable>(
+    _ key: String, _ part: inout Part, from current: Part, differed: Bool
+  ) throws
 }
 
 extension StateParts {
@@ -98,6 +100,6 @@ extension StateParts {
   public static func take<Part: StateParts & Equatable & Encodable>(
     _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
   ) throws {
-    try visitor.visitParts(key, &part, from: current)
+    try visitor.visitParts(key, &part, from: current, differed: part != current)
   }
 }

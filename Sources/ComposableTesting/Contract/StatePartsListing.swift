@@ -81,10 +81,11 @@ private final class PartLister: StatePartsVisitor {
     if differed { self.differed.append(path + [key]) }
   }
 
-  func visitParts<Part: StateParts & Equatable & Encodable>(_ key: String, _ part: inout Part, from current: Part)
-    throws
-  {
+  func visitParts<Part: StateParts & Equatable & Encodable>(
+    _ key: String, _ part: inout Part, from current: Part, differed: Bool
+  ) throws {
     listed.append(path + [key])
+    if differed { self.differed.append(path + [key]) }
     path.append(key)
     defer { path.removeLast() }
     nested.append((path, JSONValueEncoder.publishesView(Part.self)))

@@ -277,9 +277,10 @@ private final class ChangedParts: StatePartsVisitor {
     changes.append((path + [key], .null))
   }
 
-  func visitParts<Part: StateParts & Equatable & Encodable>(_ key: String, _ part: inout Part, from current: Part)
-    throws
-  {
+  func visitParts<Part: StateParts & Equatable & Encodable>(
+    _ key: String, _ part: inout Part, from current: Part, differed: Bool
+  ) throws {
+    guard differed else { return }
     let outer = caches
     caches = outer.child(key)
     path.append(key)

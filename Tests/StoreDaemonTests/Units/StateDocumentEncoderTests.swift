@@ -117,6 +117,69 @@ import Wire
     #expect(try published.update(to: state) == CanonicalJSON.value(of: state))
   }
 
+  /// The seed features whose states list their parts, each changed in
+  /// turn, and some views derived from them: the document is what encoding
+  /// the whole state gives, and each patch the diff to it.
+  @Test func theSeedFeaturesPartsGiveWhatEncodingTheWholeStateGives() throws {
+    let published = Published<AppFeature.State>()
+    var state = AppFeature.State()
+    _ = try published.update(to: state)
+    let steps: [(String, (inout AppFeature.State) -> Void)] = [
+      (
+        "a roll",
+        {
+          $0.dice.rollHistory.insert(4, at: 0)
+          $0.dice.currentRoll = 4
+        }
+      ),
+      (
+        "rolling",
+        {
+          $0.dice.isRolling = true
+          $0.dice.rollAnimationAngle = 12.5
+        }
+      ),
+      ("the search's text", { $0.search.text = "cats" }),
+      (
+        "the search loading",
+        {
+          $0.search.query = "cats"
+          $0.search.isLoading = true
+        }
+      ),
+      (
+        "the profile's user",
+        {
+          $0.profile.userID = 7
+          $0.profile.status = .loading
+        }
+      ),
+      ("the products loading", { $0.products.status = .loading }),
+      ("the parent's counter", { $0.parent.counter.count = 3 }),
+      ("the parent's preferences", { $0.parent.preferences.displayName = "Ada" }),
+      ("the inventory's next id", { $0.inventory.nextItemID += 1 }),
+      ("the BMI tab", { $0.bmi.selectedTab = .history }),
+      (
+        "the dice's error, and the search's",
+        {
+          $0.dice.errorMessage = "no timer"
+          $0.search.errorMessage = "no network"
+        }
+      ),
+      (
+        "both back to nil",
+        {
+          $0.dice.errorMessage = nil
+          $0.search.errorMessage = nil
+        }
+      ),
+    ]
+    for (what, change) in steps {
+      change(&state)
+      #expect(try published.update(to: state) == CanonicalJSON.value(of: state), "after \(what)")
+    }
+  }
+
   /// Parts inside parts, down two levels, with a view derived from one of
   /// them, optional members and a `Date`: the document is what encoding
   /// the whole state gives, and each patch the diff to it, whatever
