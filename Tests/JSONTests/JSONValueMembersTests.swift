@@ -19,6 +19,12 @@ import Testing
     #expect(changed == expected)
   }
 
+  @Test func theEmptyPathIsTheWholeValue() throws {
+    var changed = document
+    #expect(try changed.updateMember(.int(0), at: []) == document)
+    #expect(changed == .int(0))
+  }
+
   @Test func aMemberTheLastObjectLacksIsAdded() throws {
     var changed = document
     #expect(try changed.updateMember(.bool(true), at: ["counter", "isLoading"]) == nil)

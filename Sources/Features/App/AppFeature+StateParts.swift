@@ -2,8 +2,9 @@ import ComposableCore
 
 /// The root state's parts, so that the daemon compares them one by one and
 /// encodes only those an action changed (``StateParts``). They are the
-/// stored properties, under the keys `encode(to:)` gives them; the daemon's
-/// tests check the document against the full encoding.
+/// stored properties, under the keys `encode(to:)` gives them, which the
+/// contract test checks; the daemon's tests check the document against the
+/// full encoding.
 extension AppFeature.State: StateParts {
   public mutating func takeParts(from current: Self, _ visitor: any StatePartsVisitor) throws {
     try Self.take("selectedTab", &selectedTab, from: current.selectedTab, visitor)

@@ -3,7 +3,8 @@ extension JSONValue {
   /// value down, to `value`, changing each object on the way where it is
   /// rather than copying it (when this document is its only holder), and
   /// returns the value it replaced; nil when the last object had no such
-  /// member, which is then added.
+  /// member, which is then added. The empty path, as the empty JSON
+  /// Pointer, names this value itself.
   ///
   /// What keeps a large document up to date after an action changed one
   /// member deep inside it: the cost is the path's length, not the
@@ -19,7 +20,11 @@ extension JSONValue {
   private mutating func updateMember(_ value: JSONValue, at path: [String], level: Int) throws(JSONPointerError)
     -> JSONValue?
   {
-    guard level < path.count else { throw .notAContainer(token: "", container: JSONPointer(tokens: path), found: "") }
+    guard level < path.count else {
+      let old = self
+      self = value
+      return old
+    }
     let key = path[level]
     guard case .object(var object) = self else {
       throw .notAContainer(

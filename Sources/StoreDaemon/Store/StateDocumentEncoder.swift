@@ -10,10 +10,13 @@ import Wire
 /// Instead only the parts of the state that changed are encoded again and
 /// compared:
 ///
-/// - a state that lists its parts (``StateParts``, as the app's root state
-///   does) is compared with the last one part by part, and each part that
-///   differs is encoded, diffed with the document's member and put in its
-///   place: the rest of the document is not looked at;
+/// - a state that lists its parts (``StateParts``, as the seed apps' root
+///   state does) is compared with the last one part by part, and each part
+///   that differs is encoded, diffed with the document's member and put in
+///   its place: the rest of the document is not looked at. A part that
+///   lists parts of its own is gone down into the same way, so a member
+///   deep inside is set where it is and its patch made from its path, with
+///   no encoding or diff of what holds it;
 /// - any other state is encoded with a ``JSONMemberCache``: its own
 ///   `encode(to:)` runs every time, and each stored property that equals
 ///   the value it was last encoded from keeps its JSON; the document is
@@ -84,8 +87,10 @@ final class StateDocumentEncoder<State: Encodable> {
     forgetLast()
   }
 
-  /// How many of the root state's parts the last update encoded rather
-  /// than reused.
+  /// How many members the last update encoded rather than reused: the
+  /// changed parts at every depth of a state that lists its parts, with the
+  /// views derived from them; after a whole encoding (the first, or any
+  /// other state's), the root's members.
   var encodedParts: Int { counts.encodedParts }
 
   /// Makes `document`, the last one published, the JSON document of

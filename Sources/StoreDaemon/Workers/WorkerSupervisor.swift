@@ -418,10 +418,10 @@ final class WorkerSupervisor: EffectWorkers {
   private func unroutable(_ request: EffectRequest) -> EffectFailure {
     let kind = request.workerKind
     let served = slots.isEmpty ? "none" : slots.map(\.kind.rawValue).joined(separator: ", ")
-    if kind.isBuiltIn && slot(kind) == nil {
-      return EffectFailure(.workerUnavailable, "no \(kind) worker runs here; the kinds served are: \(served)")
-    }
     if kind.isBuiltIn {
+      guard slot(kind) != nil else {
+        return EffectFailure(.workerUnavailable, "no \(kind) worker runs here; the kinds served are: \(served)")
+      }
       return EffectFailure(
         .invalidRequest,
         "'\(kind)' is a built-in kind, whose requests are not an app's JSON; the kinds served are: \(served)")
