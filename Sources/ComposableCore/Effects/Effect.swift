@@ -7,7 +7,7 @@
 /// ``concatenate(_:)`` one after another, ``cancellable(id:cancelInFlight:)``
 /// tags them so ``cancel(id:)`` can stop them.
 public struct Effect<Action: Sendable>: Sendable {
-  indirect enum Operation: Sendable {
+  @usableFromInline indirect enum Operation: Sendable {
     case none
     case send(Action)
     case request(EffectRequest, ReplyMapping<Action>)
@@ -21,9 +21,9 @@ public struct Effect<Action: Sendable>: Sendable {
     case cancelScope(ScopeComponent)
   }
 
-  let operation: Operation
+  @usableFromInline let operation: Operation
 
-  init(_ operation: Operation) { self.operation = operation }
+  @usableFromInline init(_ operation: Operation) { self.operation = operation }
 
   /// No work.
   public static var none: Self { Self(.none) }
@@ -59,7 +59,7 @@ public struct Effect<Action: Sendable>: Sendable {
   }
 
   /// Merges this effect with another.
-  public func merge(with other: Effect) -> Self {
+  @inlinable public func merge(with other: Effect) -> Self {
     if isNone { return other }
     if other.isNone { return self }
     return .merge([self, other])
@@ -69,7 +69,7 @@ public struct Effect<Action: Sendable>: Sendable {
   public func concatenate(with other: Effect) -> Self { .concatenate([self, other]) }
 
   /// Whether this effect does nothing.
-  public var isNone: Bool {
+  @inlinable public var isNone: Bool {
     if case .none = operation { return true }
     return false
   }

@@ -74,7 +74,7 @@ extension StateParts {
   public static func take<Part: Equatable & Encodable>(
     _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
   ) throws {
-    let differed = part != current
+    let differed = !isUnchanged(&part, current)
     if differed { part = current }
     try visitor.visit(key, part, differed: differed)
   }
@@ -85,7 +85,7 @@ extension StateParts {
   public static func take<Part: Equatable & Encodable>(
     _ key: String, _ part: inout Part?, from current: Part?, _ visitor: any StatePartsVisitor
   ) throws {
-    let differed = part != current
+    let differed = !isUnchanged(&part, current)
     if differed { part = current }
     if let part {
       try visitor.visit(key, part, differed: differed)
@@ -100,6 +100,47 @@ extension StateParts {
   public static func take<Part: StateParts & Equatable & Encodable>(
     _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
   ) throws {
-    try visitor.visitParts(key, &part, from: current, differed: part != current)
+    try visitor.visitParts(key, &part, from: current, differed: !isUnchanged(&part, current))
+  }
+
+  /// Whether `part` equals `current`. A part the last action left alone
+  /// is the very value the daemon's last state was given, the same bytes
+  /// and the same references, so its bytes are compared first: that costs
+  /// a few loads where `==` would walk the whole part. Bytes that differ
+  /// (another value, or only padding) leave it to `==`. A part whose bytes
+  /// are the same encodes the same, even where `==` would say otherwise
+  /// (a `Double.nan`), which is what the daemon asks.
+  @inlinable
+  public static func isUnchanged<Part: Equatable>(_ part: inout Part, _ current: Part) -> Bool {
+    let sameBytes = withUnsafeBytes(of: &part) { mine in
+      withUnsafeBytes(of: current) { theirs in StatePartsBytes.equal(mine, theirs) }
+    }
+    return sameBytes || part == current
+  }
+}
+
+/// The byte comparison of ``StateParts/isUnchanged(_:_:)``.
+@usableFromInline
+enum StatePartsBytes {
+  /// Whether `left` and `right`, of one type's size, hold the same bytes.
+  @inlinable
+  static func equal(_ left: UnsafeRawBufferPointer, _ right: UnsafeRawBufferPointer) -> Bool {
+    guard let leftBase = left.baseAddress, let rightBase = right.baseAddress else { return true }
+    let count = left.count
+    var offset = 0
+    while offset + 8 <= count {
+      guard
+        leftBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+          == rightBase.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+      else { return false }
+      offset += 8
+    }
+    while offset < count {
+      guard
+        leftBase.load(fromByteOffset: offset, as: UInt8.self) == rightBase.load(fromByteOffset: offset, as: UInt8.self)
+      else { return false }
+      offset += 1
+    }
+    return true
   }
 }

@@ -344,7 +344,7 @@ public final class Store<R: Reducer> {
     let dropped: DroppedAction?
     if isBoundMost {
       recorder.arm()
-      effect = reduced(action)
+      effect = reduce(&state, action)
       dropped = recorder.disarm()
     } else {
       let recorder = DroppedActionRecorder()

@@ -46,24 +46,44 @@ public enum JSONPatch {
     output.append(UInt8(ascii: "["))
     for (index, operation) in operations.enumerated() {
       if index > 0 { output.append(UInt8(ascii: ",")) }
-      // The members in canonical order: from, op, path, value.
-      output.append(UInt8(ascii: "{"))
-      if let from = operation.from {
-        output.append(literal: #""from":"#)
+      // The members in canonical order: from, op, path, value; each
+      // operation's name written with the keys around it, as one literal.
+      switch operation {
+      case .add(let path, let value):
+        output.append(literal: #"{"op":"add","path":"#)
+        write(path, value, to: &output)
+      case .remove(let path):
+        output.append(literal: #"{"op":"remove","path":"#)
+        write(path, nil, to: &output)
+      case .replace(let path, let value):
+        output.append(literal: #"{"op":"replace","path":"#)
+        write(path, value, to: &output)
+      case .test(let path, let value):
+        output.append(literal: #"{"op":"test","path":"#)
+        write(path, value, to: &output)
+      case .move(let from, let path):
+        output.append(literal: #"{"from":"#)
         CanonicalJSON.writePointer(from, to: &output)
-        output.append(UInt8(ascii: ","))
+        output.append(literal: #","op":"move","path":"#)
+        write(path, nil, to: &output)
+      case .copy(let from, let path):
+        output.append(literal: #"{"from":"#)
+        CanonicalJSON.writePointer(from, to: &output)
+        output.append(literal: #","op":"copy","path":"#)
+        write(path, nil, to: &output)
       }
-      output.append(literal: #""op":"#)
-      CanonicalJSON.writeString(operation.name, to: &output)
-      output.append(literal: #","path":"#)
-      CanonicalJSON.writePointer(operation.path, to: &output)
-      if let value = operation.value {
-        output.append(literal: #","value":"#)
-        CanonicalJSON.write(value, to: &output)
-      }
-      output.append(UInt8(ascii: "}"))
     }
     output.append(UInt8(ascii: "]"))
     return output
+  }
+
+  /// An operation's path, its value if it has one, and the object's end.
+  private static func write(_ path: JSONPointer, _ value: JSONValue?, to output: inout [UInt8]) {
+    CanonicalJSON.writePointer(path, to: &output)
+    if let value {
+      output.append(literal: #","value":"#)
+      CanonicalJSON.write(value, to: &output)
+    }
+    output.append(UInt8(ascii: "}"))
   }
 }

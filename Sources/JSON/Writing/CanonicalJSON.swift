@@ -161,33 +161,6 @@ public enum CanonicalJSON {
     output.append(UInt8(ascii: "\""))
   }
 
-  /// How many bytes ``writeString(_:to:)`` writes for `string`, without
-  /// writing them.
-  package static func writtenCount(ofString string: String) -> Int {
-    var string = string
-    return string.withUTF8 { utf8 in
-      var count = 2 + utf8.count
-      for byte in utf8 where needsEscape(byte) {
-        switch byte {
-        case 0x22, 0x5C, 0x08, 0x0C, 0x0A, 0x0D, 0x09: count += 1
-        default: count += 5
-        }
-      }
-      return count
-    }
-  }
-
-  /// How many bytes ``writeInteger(_:to:)`` writes for `value`.
-  package static func writtenCount(ofInteger value: Int) -> Int {
-    var count = value < 0 ? 2 : 1
-    var magnitude = value.magnitude
-    while magnitude >= 10 {
-      magnitude /= 10
-      count += 1
-    }
-    return count
-  }
-
   private static func needsEscape(_ byte: UInt8) -> Bool {
     byte < 0x20 || byte == 0x22 || byte == 0x5C
   }

@@ -17,14 +17,6 @@ extension Array where Element == UInt8 {
       append(UInt8(truncatingIfNeeded: value >> UInt64(shift)))
     }
   }
-
-  /// Overwrites four bytes at `offset` with `value`, big-endian.
-  mutating func storeBigEndian(_ value: UInt32, at offset: Int) {
-    self[offset] = UInt8(truncatingIfNeeded: value >> 24)
-    self[offset + 1] = UInt8(truncatingIfNeeded: value >> 16)
-    self[offset + 2] = UInt8(truncatingIfNeeded: value >> 8)
-    self[offset + 3] = UInt8(truncatingIfNeeded: value)
-  }
 }
 
 extension UnsafeRawBufferPointer {

@@ -47,35 +47,40 @@ enum RecordFormat {
     version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8],
     to buffer: inout [UInt8]
   ) -> Int {
-    let start = buffer.count
-    buffer.append(contentsOf: repeatElement(0, count: headerLength))
-    buffer.append(literal: #"{"action":"#)
-    buffer.append(contentsOf: action)
-    if let inputs {
-      buffer.append(literal: #","inputs":"#)
-      CanonicalJSON.write(inputs, to: &buffer)
+    let inputs = inputs.map(CanonicalJSON.encode)
+    let payloadLength =
+      payloadFixedLength + action.count + (inputs.map { inputsNameLength + $0.count } ?? 0) + origin.count
+      + patch.count + ByteWriter.decimalCount(of: time) + ByteWriter.decimalCount(of: version)
+    ByteWriter.append(count: headerLength + payloadLength, to: &buffer) { bytes in
+      bytes.write(bigEndian: UInt32(truncatingIfNeeded: payloadLength))
+      bytes.write(bigEndian: 0)  // the payload's checksum, stored below
+      bytes.write(bigEndian: 0)  // the header check, stored below
+      bytes.write(#"{"action":"#)
+      bytes.write(action)
+      if let inputs {
+        bytes.write(#","inputs":"#)
+        bytes.write(inputs)
+      }
+      bytes.write(#","origin":"#)
+      bytes.write(origin)
+      bytes.write(#","patch":"#)
+      bytes.write(patch)
+      bytes.write(#","time":"#)
+      bytes.writeDecimal(time)
+      bytes.write(#","version":"#)
+      bytes.writeDecimal(version)
+      bytes.write(UInt8(ascii: "}"))
+      bytes.store(bigEndian: CRC32C.checksum(bytes.written(from: headerLength)), at: 4)
+      bytes.store(bigEndian: CRC32C.checksum(bytes.written(from: 0, to: 8)), at: 8)
     }
-    buffer.append(literal: #","origin":"#)
-    buffer.append(contentsOf: origin)
-    buffer.append(literal: #","patch":"#)
-    buffer.append(contentsOf: patch)
-    buffer.append(literal: #","time":"#)
-    CanonicalJSON.writeInteger(time, to: &buffer)
-    buffer.append(literal: #","version":"#)
-    CanonicalJSON.writeInteger(version, to: &buffer)
-    buffer.append(UInt8(ascii: "}"))
-    let payloadLength = buffer.count - start - headerLength
-    let payloadChecksum = buffer.withUnsafeBytes {
-      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[(start + headerLength)...]))
-    }
-    buffer.storeBigEndian(UInt32(truncatingIfNeeded: payloadLength), at: start)
-    buffer.storeBigEndian(payloadChecksum, at: start + 4)
-    let headerCheck = buffer.withUnsafeBytes {
-      CRC32C.checksum(UnsafeRawBufferPointer(rebasing: $0[start..<start + 8]))
-    }
-    buffer.storeBigEndian(headerCheck, at: start + 8)
     return payloadLength
   }
+
+  /// The bytes of a payload besides its values and `inputs`.
+  private static let payloadFixedLength =
+    #"{"action":"#.utf8.count + #","origin":"#.utf8.count + #","patch":"#.utf8.count + #","time":"#.utf8.count
+    + #","version":"#.utf8.count + 1
+  private static let inputsNameLength = #","inputs":"#.utf8.count
 
   /// `record`'s bytes: header and payload.
   static func encode(_ record: JournalRecord) -> [UInt8] {

@@ -91,8 +91,13 @@ final class Connection {
   }
 
   /// What a frame's payload says.
-  static func parse(_ payload: [UInt8]) -> Parsed {
+  static func parse(_ payload: UnsafeRawBufferPointer) -> Parsed {
     if let send = SendScanner.send(from: payload) { return .message(send) }
+    return parseInFull(Array(payload))
+  }
+
+  /// What a payload the ``SendScanner`` does not read says.
+  private static func parseInFull(_ payload: [UInt8]) -> Parsed {
     let json: JSONValue
     do {
       json = try MessageCodec.parse(payload, maximumDepth: ClientLimits.depth)

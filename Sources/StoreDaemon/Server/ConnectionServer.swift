@@ -165,16 +165,19 @@ final class ConnectionServer {
     }
     connection.decoder.append(UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
     while !connection.isClosing {
-      let payload: [UInt8]
+      let parsed: Connection.Parsed
       do {
-        guard let next = try connection.decoder.nextFrame() else { break }
-        payload = next
+        guard
+          let next = try connection.decoder.nextFrame({ payload in
+            MemoryRelease.noteFrame(bytes: payload.count)
+            return Connection.parse(payload)
+          })
+        else { break }
+        parsed = next
       } catch {
         connection.closeWithError(id: nil, .frame, "\(error); closing the connection")
         break
       }
-      MemoryRelease.noteFrame(bytes: payload.count)
-      let parsed = Connection.parse(payload)
       guard connection.isGreeted else {
         handshake(connection, parsed)
         continue

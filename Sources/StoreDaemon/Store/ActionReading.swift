@@ -9,6 +9,13 @@ struct ActionReading {
   let json: JSONValue
   let canonical: [UInt8]
   let summary: String
+  /// `summary` as a JSON string, as the diff frame holds it.
+  let summaryJSON: [UInt8]
+
+  init(json: JSONValue, canonical: [UInt8], summary: String) {
+    (self.json, self.canonical, self.summary) = (json, canonical, summary)
+    summaryJSON = CanonicalJSON.encode(.string(summary))
+  }
 
   /// What a reading is before the action is read.
   static let unread = ActionReading(json: .null, canonical: [], summary: "")
@@ -72,8 +79,9 @@ struct OriginPrefix {
 
   /// The canonical JSON of the object with `origin` as its `origin`.
   func bytes(origin: Origin) -> [UInt8] {
-    var bytes = prefix
+    var bytes: [UInt8] = []
     bytes.reserveCapacity(prefix.count + 21)
+    bytes.append(contentsOf: prefix)
     CanonicalJSON.writeInteger(origin, to: &bytes)
     bytes.append(UInt8(ascii: "}"))
     return bytes

@@ -111,13 +111,15 @@ final class Publisher {
     let actionJSON: JSONValue
     let actionBytes: [UInt8]
     let summary: String
+    let summaryJSON: [UInt8]
     do {
       if let sent {
-        (actionJSON, actionBytes, summary) = (sent.json, sent.canonical, sent.summary)
+        (actionJSON, actionBytes, summary, summaryJSON) = (sent.json, sent.canonical, sent.summary, sent.summaryJSON)
       } else {
         actionJSON = try encodeAction()
         actionBytes = CanonicalJSON.encode(actionJSON)
         summary = ActionPath.describe(actionJSON, schema: schema)
+        summaryJSON = CanonicalJSON.encode(.string(summary))
       }
       // The state last: once encoded, the encoder counts it as published,
       // and the next update's changes are counted from it.
@@ -135,10 +137,10 @@ final class Publisher {
     let patchBytes = JSONPatch.canonicalBytes(patch)
     let rootFrame =
       hasRootSubscribers
-      ? MessageCodec.diffFrame(version: version, action: actionBytes, summary: summary, patch: patchBytes) : nil
+      ? MessageCodec.diffFrame(version: version, action: actionBytes, summary: summaryJSON, patch: patchBytes) : nil
     let byteCount =
       rootFrame?.count
-      ?? MessageCodec.diffFrameCount(version: version, action: actionBytes, summary: summary, patch: patchBytes)
+      ?? MessageCodec.diffFrameCount(version: version, action: actionBytes, summary: summaryJSON, patch: patchBytes)
     let change = DiffHistory.Change(
       version: version, action: actionJSON, summary: summary, patch: patch, byteCount: byteCount)
     history.append(change)

@@ -25,6 +25,8 @@ final class SentActionMemo<Action> {
   private var indices: [ClientMessage.ActionInput: Int] = [:]
   private var actions: [Action] = []
   private var readings: [ActionReading] = []
+  /// The input found or kept last, and where.
+  private var last: (input: ClientMessage.ActionInput, index: Int)?
 
   var count: Int { indices.count }
 
@@ -37,7 +39,14 @@ final class SentActionMemo<Action> {
     guard case .path(let path, let arguments) = input,
       path.utf8.count + arguments.reduce(0, { $0 + $1.utf8.count }) <= Self.largestInput
     else { return try read(&reading) }
+    // The action sent last is compared first: a client repeating one
+    // action costs a comparison of its path, not a hash of it.
+    if let last, last.input == input {
+      reading = readings[last.index]
+      return actions[last.index]
+    }
     if let index = indices[input] {
+      last = (input, index)
       reading = readings[index]
       return actions[index]
     }
@@ -47,6 +56,7 @@ final class SentActionMemo<Action> {
       actions.removeAll(keepingCapacity: true)
       readings.removeAll(keepingCapacity: true)
     }
+    last = (input, actions.count)
     indices[input] = actions.count
     actions.append(action)
     readings.append(reading)

@@ -122,9 +122,14 @@ final class StateDocumentEncoder<State: Encodable> {
   private final class Last<Parted: StateParts & Encodable> {
     var state: Parted
     let caches = PartCaches()
+    /// The visitor of each update, kept with its lists' capacity.
+    let changed: ChangedParts
+    /// Each changed member with its old and new JSON, kept the same way.
+    var changes: [(path: [String], old: JSONValue?, new: JSONValue?)] = []
 
     init(state: Parted) {
       self.state = state
+      changed = ChangedParts(caches: caches)
     }
   }
 
@@ -191,7 +196,8 @@ extension StateDocumentEncoder {
     // encoding that fails leaves it as it was. The last state is brought
     // up to date part by part, in place: only the parts that differ are
     // copied.
-    let changed = ChangedParts(caches: last.caches)
+    let changed = last.changed
+    changed.changes.removeAllKeepingRoom()
     try last.state.takeParts(from: state, changed)
     // A root that publishes a view derives it from its parts, some changed.
     if !changed.changes.isEmpty, let view = try last.caches.view(of: state) {
@@ -200,8 +206,13 @@ extension StateDocumentEncoder {
     holder.last = last
     counts.encodedParts = changed.changes.count
     guard !changed.changes.isEmpty else { return [] }
-    var changes: [(path: [String], old: JSONValue?, new: JSONValue?)] = []
-    changes.reserveCapacity(changed.changes.count)
+    // The old values are let go of at once; only the list's room is kept.
+    var changes = last.changes
+    last.changes = []
+    defer {
+      changes.removeAllKeepingRoom()
+      last.changes = changes
+    }
     for (path, json) in changed.changes {
       do {
         changes.append((path, try document.updateMember(json, at: path), json))
@@ -274,12 +285,27 @@ private final class ChangedParts: StatePartsVisitor {
     let json =
       try JSONValueEncoder.scalar(part, key: key)
       ?? JSONValueEncoder.encodeMember(part, key: key, reusing: caches.cache(for: key))
-    changes.append((path + [key], json))
+    changes.append((pathTo(key), json))
   }
 
   func visitNil(_ key: String, differed: Bool) {
     guard differed else { return }
-    changes.append((path + [key], .null))
+    changes.append((pathTo(key), .null))
+  }
+
+  /// The path to member `key` of the state whose parts are being taken,
+  /// made in one allocation.
+  private func pathTo(_ key: String) -> [String] {
+    switch path.count {
+    case 0: return [key]
+    case 1: return [path[0], key]
+    default:
+      var keys: [String] = []
+      keys.reserveCapacity(path.count + 1)
+      for outer in path { keys.append(outer) }
+      keys.append(key)
+      return keys
+    }
   }
 
   func visitParts<Part: StateParts & Equatable & Encodable>(
@@ -296,7 +322,17 @@ private final class ChangedParts: StatePartsVisitor {
     let before = changes.count
     try part.takeParts(from: current, self)
     if changes.count > before, let view = try caches.view(of: part) {
-      changes.append((path + [PublishesViewKey.name], view))
+      changes.append((pathTo(PublishesViewKey.name), view))
     }
+  }
+}
+
+extension Array {
+  /// Removes every element and keeps the room, for the lists each update
+  /// fills with one or two changes: `removeAll(keepingCapacity:)` goes
+  /// through the generic `replaceSubrange`, several times the cost of
+  /// removing them one by one.
+  fileprivate mutating func removeAllKeepingRoom() {
+    while !isEmpty { removeLast() }
   }
 }

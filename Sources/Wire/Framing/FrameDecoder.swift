@@ -45,6 +45,18 @@ public struct FrameDecoder: Sendable {
   ///   announces too large a payload; the decoder is then unusable, as the
   ///   stream cannot be resynchronised.
   public mutating func nextFrame() throws(FrameError) -> [UInt8]? {
+    try nextFrame { Array($0) }
+  }
+
+  /// Hands the next complete payload to `body` where it lies in the
+  /// decoder's buffer, valid only during the call, and returns what `body`
+  /// does; `nil` if more bytes are needed. A reader that takes what it
+  /// needs from the bytes copies none of them.
+  ///
+  /// - Throws: as ``nextFrame()``.
+  public mutating func nextFrame<Result>(
+    _ body: (UnsafeRawBufferPointer) -> Result
+  ) throws(FrameError) -> Result? {
     guard bufferedByteCount >= 4 else { return nil }
     let length =
       UInt32(buffer[readIndex]) << 24 | UInt32(buffer[readIndex + 1]) << 16
@@ -52,9 +64,8 @@ public struct FrameDecoder: Sendable {
     guard length <= maximum else { throw .oversized(length: length, maximum: maximum) }
     guard bufferedByteCount >= 4 + Int(length) else { return nil }
     let start = readIndex + 4
-    let payload = Array(buffer[start..<start + Int(length)])
     readIndex = start + Int(length)
-    return payload
+    return buffer.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[start..<start + Int(length)])) }
   }
 
   /// Called when the connection closed: fails if a frame was left incomplete.

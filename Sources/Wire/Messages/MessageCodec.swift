@@ -36,43 +36,55 @@ public enum MessageCodec {
     // objects first; the bytes are the same.
     switch message {
     case .ack(let id, let version):
-      return frame { bytes in
-        bytes.append(literal: #"{"id":"#)
-        CanonicalJSON.writeInteger(id, to: &bytes)
-        bytes.append(literal: #","type":"ack","version":"#)
-        CanonicalJSON.writeInteger(Int(clamping: version), to: &bytes)
-        bytes.append(UInt8(ascii: "}"))
+      let version = Int(clamping: version)
+      let payload =
+        ackFixedCount + ByteWriter.decimalCount(of: id) + ByteWriter.decimalCount(of: version)
+      return ByteWriter.bytes(count: 4 + payload) { bytes in
+        bytes.write(bigEndian: UInt32(payload))
+        bytes.write(#"{"id":"#)
+        bytes.writeDecimal(id)
+        bytes.write(#","type":"ack","version":"#)
+        bytes.writeDecimal(version)
+        bytes.write(UInt8(ascii: "}"))
       }
     case .diff(let version, let action, let summary, let patch):
       return diffFrame(
-        version: version, action: CanonicalJSON.encode(action), summary: summary, patch: CanonicalJSON.encode(patch))
+        version: version, action: CanonicalJSON.encode(action), summary: CanonicalJSON.encode(.string(summary)),
+        patch: CanonicalJSON.encode(patch))
     default:
       return frame(payload: encode(message.json))
     }
   }
 
-  /// The frame of a `diff` message whose action and patch are given as
-  /// their canonical JSON (``CanonicalJSON/encode(_:)``): the daemon writes
-  /// those bytes once for the frame and the journal record.
-  public static func diffFrame(version: UInt64, action: [UInt8], summary: String, patch: [UInt8]) -> [UInt8] {
-    frame { bytes in
-      bytes.append(literal: #"{"action":"#)
-      bytes.append(contentsOf: action)
-      bytes.append(literal: #","patch":"#)
-      bytes.append(contentsOf: patch)
-      bytes.append(literal: #","summary":"#)
-      CanonicalJSON.writeString(summary, to: &bytes)
-      bytes.append(literal: #","type":"diff","version":"#)
-      CanonicalJSON.writeInteger(Int(clamping: version), to: &bytes)
-      bytes.append(UInt8(ascii: "}"))
+  /// The bytes of an ack's payload besides its numbers.
+  private static let ackFixedCount = #"{"id":"#.utf8.count + #","type":"ack","version":"#.utf8.count + 1
+
+  /// The frame of a `diff` message whose action, summary (a string) and
+  /// patch are given as their canonical JSON (``CanonicalJSON/encode(_:)``):
+  /// the daemon writes those bytes once for the frame and the journal
+  /// record, and reads a repeated action's from its memo.
+  public static func diffFrame(version: UInt64, action: [UInt8], summary: [UInt8], patch: [UInt8]) -> [UInt8] {
+    let count = diffFrameCount(version: version, action: action, summary: summary, patch: patch)
+    guard count - 4 <= Int(maximumPayload) else { return oversizedFrame(payloadCount: count - 4) }
+    return ByteWriter.bytes(count: count) { bytes in
+      bytes.write(bigEndian: UInt32(count - 4))
+      bytes.write(#"{"action":"#)
+      bytes.write(action)
+      bytes.write(#","patch":"#)
+      bytes.write(patch)
+      bytes.write(#","summary":"#)
+      bytes.write(summary)
+      bytes.write(#","type":"diff","version":"#)
+      bytes.writeDecimal(Int(clamping: version))
+      bytes.write(UInt8(ascii: "}"))
     }
   }
 
   /// The bytes of ``diffFrame(version:action:summary:patch:)``'s frame,
   /// counted without writing it.
-  public static func diffFrameCount(version: UInt64, action: [UInt8], summary: String, patch: [UInt8]) -> Int {
-    diffFrameFixedCount + action.count + patch.count + CanonicalJSON.writtenCount(ofString: summary)
-      + CanonicalJSON.writtenCount(ofInteger: Int(clamping: version))
+  public static func diffFrameCount(version: UInt64, action: [UInt8], summary: [UInt8], patch: [UInt8]) -> Int {
+    diffFrameFixedCount + action.count + patch.count + summary.count
+      + ByteWriter.decimalCount(of: Int(clamping: version))
   }
 
   /// The bytes of a diff frame besides its values: the length, the names
@@ -80,18 +92,6 @@ public enum MessageCodec {
   private static let diffFrameFixedCount =
     4 + #"{"action":"#.utf8.count + #","patch":"#.utf8.count + #","summary":"#.utf8.count
     + #","type":"diff","version":"#.utf8.count + 1
-
-  /// A frame whose payload `write` appends, written in place after room for
-  /// the length.
-  private static func frame(_ write: (inout [UInt8]) -> Void) -> [UInt8] {
-    var bytes: [UInt8] = [0, 0, 0, 0]
-    bytes.reserveCapacity(128)
-    write(&bytes)
-    let length = bytes.count - 4
-    guard length <= Int(maximumPayload) else { return frame(payload: Array(bytes[4...])) }
-    for index in 0..<4 { bytes[index] = UInt8(truncatingIfNeeded: length >> (24 - 8 * index)) }
-    return bytes
-  }
 
   /// A frame carrying `message`.
   public static func frame(_ message: ClientMessage) -> [UInt8] {
@@ -103,9 +103,15 @@ public enum MessageCodec {
   /// would refuse the frame, and the connection must stay in step.
   private static func frame(payload: [UInt8]) -> [UInt8] {
     if let frame = try? FrameEncoder.frame(payload, maximum: maximumPayload) { return frame }
+    return oversizedFrame(payloadCount: payload.count)
+  }
+
+  /// The error frame sent in place of a message of `payloadCount` bytes,
+  /// past ``maximumPayload``.
+  private static func oversizedFrame(payloadCount: Int) -> [UInt8] {
     let error = ServerMessage.error(
       id: nil, code: .internal,
-      message: "a message of \(payload.count) bytes exceeds the \(maximumPayload)-byte maximum")
+      message: "a message of \(payloadCount) bytes exceeds the \(maximumPayload)-byte maximum")
     // invariant: this error's payload is about a hundred bytes whatever the size it names, far below maximumPayload,
     // a constant of 256 MiB
     return try! FrameEncoder.frame(encode(error.json))

@@ -14,12 +14,14 @@
 public enum SendScanner {
   /// The `send` in `payload`, or nil if it is not one this reads.
   public static func send(from payload: [UInt8]) -> ClientMessage? {
-    guard payload.count <= ClientLimits.sendBytes else { return nil }
-    return payload.withUnsafeBytes { bytes in
-      guard let base = bytes.baseAddress else { return nil }
-      var cursor = Cursor(base: base, end: bytes.count)
-      return send(from: &cursor)
-    }
+    payload.withUnsafeBytes { send(from: $0) }
+  }
+
+  /// The `send` in the payload `bytes`, or nil if it is not one this reads.
+  public static func send(from bytes: UnsafeRawBufferPointer) -> ClientMessage? {
+    guard bytes.count <= ClientLimits.sendBytes, let base = bytes.baseAddress else { return nil }
+    var cursor = Cursor(base: base, end: bytes.count)
+    return send(from: &cursor)
   }
 
   private static func send(from cursor: inout Cursor) -> ClientMessage? {

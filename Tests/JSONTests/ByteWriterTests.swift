@@ -1,0 +1,51 @@
+import JSON
+import Testing
+
+/// Bytes written into room counted beforehand: the frames and journal
+/// records the daemon writes for every action.
+@Suite struct ByteWriterTests {
+  @Test func anArrayHoldsExactlyWhatWasWritten() {
+    let bytes = ByteWriter.bytes(count: 4 + 9 + 1 + 3) { bytes in
+      bytes.write(bigEndian: 0x0102_0304)
+      bytes.write(#"{"id":12}"#)
+      bytes.write(UInt8(ascii: "."))
+      bytes.write([7, 8, 9])
+    }
+    #expect(bytes == [1, 2, 3, 4] + Array(#"{"id":12}"#.utf8) + [UInt8(ascii: "."), 7, 8, 9])
+  }
+
+  @Test(arguments: [
+    0, 7, 9, 10, 99, 100, 12_345, -1, -9, -10, -12_345, Int.max, Int.min, Int(Int32.max), Int(Int32.min),
+  ])
+  func decimalsAreWrittenAsStringWritesThem(value: Int) {
+    #expect(ByteWriter.decimalCount(of: value) == String(value).utf8.count)
+    let bytes = ByteWriter.bytes(count: ByteWriter.decimalCount(of: value)) { $0.writeDecimal(value) }
+    #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+  }
+
+  @Test func unsignedAndNarrowIntegersToo() {
+    for value: UInt64 in [0, 1, 10, UInt64.max] {
+      let bytes = ByteWriter.bytes(count: ByteWriter.decimalCount(of: value)) { $0.writeDecimal(value) }
+      #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+    }
+    for value: Int8 in [Int8.min, -1, 0, Int8.max] {
+      let bytes = ByteWriter.bytes(count: ByteWriter.decimalCount(of: value)) { $0.writeDecimal(value) }
+      #expect(String(decoding: bytes, as: UTF8.self) == String(value))
+    }
+  }
+
+  @Test func appendedAfterWhatTheArrayHeld() {
+    var output: [UInt8] = [1, 2]
+    ByteWriter.append(count: 4 + 3, to: &output) { bytes in
+      bytes.write(bigEndian: 0)
+      bytes.write("abc")
+      // A header field stored once what follows it is known.
+      #expect(Array(bytes.written(from: 4)) == Array("abc".utf8))
+      bytes.store(bigEndian: UInt32(bytes.written(from: 4, to: 7).count), at: 0)
+    }
+    #expect(output == [1, 2, 0, 0, 0, 3] + Array("abc".utf8))
+    ByteWriter.append(count: 0, to: &output) { _ in }
+    #expect(output.count == 9)
+    #expect(ByteWriter.bytes(count: 0) { _ in }.isEmpty)
+  }
+}
