@@ -28,13 +28,16 @@ struct SettledWaits {
 
   /// Notes a change that followed from the send of `origin`, if it waits.
   mutating func note(_ change: DiffHistory.Change, origin: Origin) {
-    guard let count = waits[origin]?.changes.count, count < Self.maximumChanges else { return }
+    guard !waits.isEmpty, let count = waits[origin]?.changes.count, count < Self.maximumChanges else { return }
     waits[origin]?.changes.append(
       .object([
         "version": .int(Int(clamping: change.version)), "action": .string(change.summary),
         "patch": JSONPatch.json(change.patch),
       ]))
   }
+
+  /// Whether no send waits for its effects.
+  var isEmpty: Bool { waits.isEmpty }
 
   /// Whether `isSettled` says any wait's origin is settled.
   func hasSettled(_ isSettled: (Origin) -> Bool) -> Bool {

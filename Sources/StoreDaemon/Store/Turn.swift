@@ -242,6 +242,7 @@ final class Turn<App: HostedApp> {
 
   /// Tells each waiting client whose action's effects have all finished.
   func reportSettledWaits() {
+    guard !waits.isEmpty else { return }
     let isSettled = { (origin: Origin) in self.store.isSettled(origin: origin) }
     guard waits.hasSettled(isSettled) else { return }
     // Opened before the waits are taken, so that a refused batch gives

@@ -121,6 +121,8 @@ final class WorkerSupervisor: EffectWorkers {
 
   /// Replies to deliver to the store, in order; empties the list.
   func takeReplies() -> [(EffectReply, EffectID)] {
+    // Asked after every command: with none, nothing is copied or made.
+    guard !replies.isEmpty else { return [] }
     defer { replies.removeAll(keepingCapacity: true) }
     return replies
   }

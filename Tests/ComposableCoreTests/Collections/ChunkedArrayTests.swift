@@ -6,8 +6,8 @@ import Testing
 /// `ChunkedArray` behaves as `Array` does, keeps its chunks full, and says a
 /// chunk is shared only when its elements are the same.
 @Suite struct ChunkedArrayTests {
-  /// Sizes on both sides of chunk boundaries.
-  static let sizes = [0, 1, 63, 64, 65, 127, 128, 129, 300]
+  /// Sizes on both sides of chunk and group boundaries.
+  static let sizes = [0, 1, 63, 64, 65, 127, 128, 129, 300, 4095, 4096, 4097, 8257]
 
   /// One change of every kind the collection offers, at a position given as
   /// a fraction of the count, done to a `ChunkedArray` and to an `Array`.
@@ -58,6 +58,9 @@ import Testing
     // Every chunk but the last full, none empty: equal arrays chunk alike.
     let chunks = array.chunks
     #expect(chunks.dropLast().allSatisfy { $0.count == ChunkedArray<Int>.chunkSize }, "\(context)")
+    for group in 0..<array.chunkCount / ChunkedArray<Int>.chunksPerGroup where array.chunkCount > 0 {
+      #expect(array.chunk(group * ChunkedArray<Int>.chunksPerGroup) == chunks[group * ChunkedArray<Int>.chunksPerGroup])
+    }
     #expect(chunks.allSatisfy { !$0.isEmpty }, "\(context)")
     #expect(array.chunkCount == chunks.count, "\(context)")
     let fresh = ChunkedArray(model)
@@ -90,9 +93,30 @@ import Testing
     rows[70_000] += 1
     let changedChunk = 70_000 / ChunkedArray<Int>.chunkSize
     #expect((0..<rows.chunkCount).filter { !rows.sharesChunk($0, with: before) } == [changedChunk])
+    // Only the group that holds the changed chunk is not shared.
+    let groupStarts = stride(from: 0, to: rows.chunkCount, by: ChunkedArray<Int>.chunksPerGroup)
+    #expect(groupStarts.filter { !rows.sharesGroup(ofChunk: $0, with: before) } == [changedChunk & ~63])
     rows.append(1)
     #expect(
       (0..<before.chunkCount).filter { !rows.sharesChunk($0, with: before) } == [changedChunk, before.chunkCount - 1])
+  }
+
+  /// After any change to a copy, a group the two still "share" holds the
+  /// same chunks in both.
+  @Test func aGroupIsSharedOnlyWhileItsChunksAreTheSame() {
+    Self.forEveryChange { change, position, original, _, context in
+      var changed = original
+      change.apply(&changed, at: position)
+      let common = min(original.chunkCount, changed.chunkCount)
+      for start in stride(from: 0, to: common, by: ChunkedArray<Int>.chunksPerGroup)
+      where changed.sharesGroup(ofChunk: start, with: original) {
+        let end = min(start + ChunkedArray<Int>.chunksPerGroup, changed.chunkCount, original.chunkCount)
+        #expect(changed.chunks[start..<end] == original.chunks[start..<end], "\(context), group at chunk \(start)")
+        #expect(
+          min(start + ChunkedArray<Int>.chunksPerGroup, changed.chunkCount)
+            == min(start + ChunkedArray<Int>.chunksPerGroup, original.chunkCount), "\(context)")
+      }
+    }
   }
 
   @Test func commonPrefixAndSuffixAgreeWithAnElementByElementCount() {
