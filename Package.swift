@@ -74,7 +74,9 @@ let package = Package(
       swiftSettings: settings),
     .target(name: "Features", dependencies: ["ComposableCore", "ActionLanguage", "JSON"], swiftSettings: settings),
     .target(name: "Wire", dependencies: ["EffectRequests", "JSON", "Platform"], swiftSettings: settings),
-    .target(name: "Journal", dependencies: ["JSON", "Platform"], swiftSettings: settings),
+    /// The CPU's CRC-32C instruction, which Swift cannot name.
+    .systemLibrary(name: "CIntrinsics", path: "Sources/CIntrinsics"),
+    .target(name: "Journal", dependencies: ["CIntrinsics", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "HTTP", dependencies: ["Platform"], swiftSettings: settings),
     .target(name: "Replication", dependencies: ["HTTP", "JSON", "Journal", "Platform"], swiftSettings: settings),
     .target(name: "Replay", dependencies: ["ComposableCore", "Journal", "JSON", "Platform"], swiftSettings: settings),

@@ -1,3 +1,5 @@
+import CIntrinsics
+
 /// CRC-32C (Castagnoli): the checksum of every journal record, segment header
 /// and snapshot.
 ///
@@ -10,10 +12,12 @@
 /// larger minimum Hamming distance than the CRC-32 of zip at record sizes,
 /// which is why storage formats prefer it.
 ///
-/// The implementation is table-driven, "slicing by 8": eight 256-entry tables
-/// let each step consume eight bytes with eight lookups, several times faster
-/// than the one-table byte loop, which handles the remaining tail. Recovery
-/// checksums every byte of the journal, so this is on its critical path.
+/// Recovery checksums every byte of the journal and the daemon every record
+/// it writes, so this is on both critical paths. Where the CPU has SSE 4.2,
+/// its `crc32` instruction takes eight bytes a step (`CIntrinsics`);
+/// elsewhere the tables do, "slicing by 8": eight 256-entry tables let each
+/// step consume eight bytes with eight lookups, several times faster than
+/// the one-table byte loop, which handles the remaining tail.
 public struct CRC32C: Sendable, Hashable {
   /// The running register, before the final XOR.
   private var register: UInt32 = 0xFFFF_FFFF
@@ -46,8 +50,22 @@ public struct CRC32C: Sendable, Hashable {
     }
   }
 
-  /// Adds the bytes in `buffer` to the checksum.
+  /// Adds the bytes in `buffer` to the checksum: with the CPU's CRC-32C
+  /// instruction where it has one (SSE 4.2), by the tables otherwise.
   public mutating func update(_ buffer: UnsafeRawBufferPointer) {
+    guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
+    if Self.hasInstruction {
+      register = cintrinsics_crc32c(register, base, buffer.count)
+    } else {
+      updateByTables(buffer)
+    }
+  }
+
+  /// Whether this CPU computes CRC-32C in an instruction.
+  static let hasInstruction = cintrinsics_has_crc32c() != 0
+
+  /// ``update(_:)`` by the tables, whatever the CPU.
+  mutating func updateByTables(_ buffer: UnsafeRawBufferPointer) {
     guard let base = buffer.baseAddress, !buffer.isEmpty else { return }
     var crc = register
     var position = 0
