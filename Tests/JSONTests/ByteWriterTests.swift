@@ -34,6 +34,31 @@ import Testing
     }
   }
 
+  /// Every power of ten a `UInt64` holds and its neighbours, and random
+  /// values of every width, as `String` writes them.
+  @Test func decimalsAtEveryLength() {
+    var values: [UInt64] = [0, UInt64.max]
+    var power: UInt64 = 1
+    for _ in 0..<20 {
+      values += [power - 1, power, power + 1]
+      if power > UInt64.max / 10 { break }
+      power *= 10
+    }
+    var generator = SystemRandomNumberGenerator()
+    values += (0..<2_000).map { _ in UInt64.random(in: 0...UInt64.max, using: &generator) >> (UInt64.random(in: 0..<64))
+    }
+    for value in values {
+      #expect(Self.written(value) == String(value), "\(value)")
+      #expect(Self.written(Int64(truncatingIfNeeded: value)) == String(Int64(truncatingIfNeeded: value)))
+      #expect(Self.written(Int32(truncatingIfNeeded: value)) == String(Int32(truncatingIfNeeded: value)))
+    }
+  }
+
+  private static func written<T: FixedWidthInteger>(_ value: T) -> String {
+    String(
+      decoding: ByteWriter.bytes(count: ByteWriter.decimalCount(of: value)) { $0.writeDecimal(value) }, as: UTF8.self)
+  }
+
   @Test func appendedAfterWhatTheArrayHeld() {
     var output: [UInt8] = [1, 2]
     ByteWriter.append(count: 4 + 3, to: &output) { bytes in

@@ -117,23 +117,26 @@ public struct ByteWriter {
     if value < 0 { target.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self) }
     var magnitude = value.magnitude
     repeat {
+      let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
       index -= 1
       target.storeBytes(
-        of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude % 10), toByteOffset: index, as: UInt8.self)
-      magnitude /= 10
+        of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder), toByteOffset: index, as: UInt8.self)
+      magnitude = quotient
     } while magnitude > 0
   }
 
   /// How many bytes ``writeDecimal(_:)`` writes for `value`: its digits,
-  /// and a sign if it is negative.
+  /// and a sign if it is negative. Counted by comparisons with powers of
+  /// ten, without dividing.
   @inlinable
   public static func decimalCount<T: FixedWidthInteger>(of value: T) -> Int {
-    var count = value < 0 ? 2 : 1
-    var magnitude = value.magnitude
-    while magnitude >= 10 {
-      magnitude /= 10
+    let magnitude = value.magnitude
+    var count = 1
+    var (power, overflow) = T.Magnitude(1).multipliedReportingOverflow(by: 10)
+    while !overflow && magnitude >= power {
       count += 1
+      (power, overflow) = power.multipliedReportingOverflow(by: 10)
     }
-    return count
+    return count + (value < 0 ? 1 : 0)
   }
 }
