@@ -65,6 +65,24 @@ import Testing
     #expect(SendScanner.send(from: Array(text.utf8)) == nil)
   }
 
+  /// A path with each byte value at each place of an eight-byte step: the
+  /// scanner reads it only where the full parse reads the same.
+  @Test func everyByteInAPathAtEveryOffset() {
+    for byte in UInt8.min...UInt8.max {
+      for offset in 0..<17 {
+        var path = Array(repeating: UInt8(ascii: "a"), count: 20)
+        path[offset] = byte
+        let payload = Array(#"{"type":"send","id":1,"path":""#.utf8) + path + Array(#""}"#.utf8)
+        let scanned = SendScanner.send(from: payload)
+        let plain = byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"")
+        #expect((scanned != nil) == plain, "byte \(byte) at \(offset)")
+        if let scanned {
+          #expect(scanned == Self.fullParse(String(decoding: payload, as: UTF8.self)), "byte \(byte) at \(offset)")
+        }
+      }
+    }
+  }
+
   /// Many sends made by varying one another, member by member: whatever
   /// the scanner reads, the full parse reads the same.
   @Test func agreesWithTheFullParseOnVariations() {
