@@ -30,7 +30,9 @@
 /// ```
 public protocol StateParts {
   /// Makes each stored part equal to the same part of `current`, and hands
-  /// each to `visitor` in turn: a part that lists parts of its own to
+  /// each to `visitor` in turn (only those that differed, to a visitor that
+  /// does not ask for the others: ``StatePartsVisitor/visitsUnchanged``): a
+  /// part that lists parts of its own to
   /// ``StatePartsVisitor/visitParts(_:_:from:differed:)``, any other to
   /// ``StatePartsVisitor/visit(_:_:differed:)``, or
   /// ``StatePartsVisitor/visitNil(_:differed:)`` when it is a nil optional.
@@ -50,6 +52,12 @@ public protocol StateParts {
 /// document encoder, or a test listing the parts. A class, so that a state
 /// hands it on to its parts as one reference.
 public protocol StatePartsVisitor: AnyObject {
+  /// Whether the parts that did not differ are handed over too: a list of
+  /// the parts wants them all, the daemon's encoder only those that
+  /// changed, and is then spared a call for each of the others. True
+  /// unless the visitor says otherwise.
+  var visitsUnchanged: Bool { get }
+
   /// A part under `key`, and whether it differed from the state it was
   /// brought up to.
   func visit<Part: Equatable & Encodable>(_ key: String, _ part: Part, differed: Bool) throws
@@ -67,6 +75,10 @@ public protocol StatePartsVisitor: AnyObject {
   ) throws
 }
 
+extension StatePartsVisitor {
+  public var visitsUnchanged: Bool { true }
+}
+
 extension StateParts {
   /// One part for ``takeParts(from:_:)``: makes `part` equal to `current`
   /// if it differs, and hands it to `visitor` under `key`.
@@ -75,6 +87,7 @@ extension StateParts {
     _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
   ) throws {
     let differed = !isUnchanged(&part, current)
+    guard differed || visitor.visitsUnchanged else { return }
     if differed { part = current }
     try visitor.visit(key, part, differed: differed)
   }
@@ -86,6 +99,7 @@ extension StateParts {
     _ key: String, _ part: inout Part?, from current: Part?, _ visitor: any StatePartsVisitor
   ) throws {
     let differed = !isUnchanged(&part, current)
+    guard differed || visitor.visitsUnchanged else { return }
     if differed { part = current }
     if let part {
       try visitor.visit(key, part, differed: differed)
@@ -100,7 +114,9 @@ extension StateParts {
   public static func take<Part: StateParts & Equatable & Encodable>(
     _ key: String, _ part: inout Part, from current: Part, _ visitor: any StatePartsVisitor
   ) throws {
-    try visitor.visitParts(key, &part, from: current, differed: !isUnchanged(&part, current))
+    let differed = !isUnchanged(&part, current)
+    guard differed || visitor.visitsUnchanged else { return }
+    try visitor.visitParts(key, &part, from: current, differed: differed)
   }
 
   /// Whether `part` equals `current`. A part the last action left alone

@@ -280,6 +280,9 @@ private final class ChangedParts: StatePartsVisitor {
     self.caches = caches
   }
 
+  /// Only the parts that changed are encoded.
+  var visitsUnchanged: Bool { false }
+
   func visit<Part: Equatable & Encodable>(_ key: String, _ part: Part, differed: Bool) throws {
     guard differed else { return }
     let json =
