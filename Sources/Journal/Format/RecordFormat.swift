@@ -34,7 +34,7 @@ enum RecordFormat {
     append(
       version: record.version, time: record.time,
       action: record.canonical?.action ?? CanonicalJSON.encode(record.action), inputs: record.inputs,
-      origin: record.canonicalOrigin ?? CanonicalJSON.encode(record.origin),
+      origin: .canonical(record.canonicalOrigin ?? CanonicalJSON.encode(record.origin)),
       patch: record.canonical?.patch ?? CanonicalJSON.encode(record.patch), to: &buffer)
   }
 
@@ -44,7 +44,7 @@ enum RecordFormat {
   /// - Returns: the payload's length.
   @discardableResult
   static func append(
-    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8],
+    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: RecordOrigin, patch: [UInt8],
     to buffer: inout [UInt8]
   ) -> Int {
     let inputs = inputs.map(CanonicalJSON.encode)
@@ -62,7 +62,7 @@ enum RecordFormat {
         bytes.write(inputs)
       }
       bytes.write(#","origin":"#)
-      bytes.write(origin)
+      origin.write(to: &bytes)
       bytes.write(#","patch":"#)
       bytes.write(patch)
       bytes.write(#","time":"#)

@@ -36,7 +36,7 @@ public struct EncodedRecords: Sendable {
   /// action, origin and patch (``CanonicalJSON``), which are copied as they
   /// are: they must be canonical, as the journal's readers expect.
   public mutating func append(
-    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8]
+    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: RecordOrigin, patch: [UInt8]
   ) {
     let length = RecordFormat.append(
       version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch, to: &bytes)

@@ -1,5 +1,6 @@
 import ComposableCore
 import JSON
+import Journal
 
 /// What the daemon publishes and journals of a client's action, read once on
 /// arrival: its JSON and that JSON's canonical bytes (which the diff frame and
@@ -46,9 +47,10 @@ struct ActionSender {
     return .object(record)
   }
 
-  /// The canonical JSON of ``record``, when ``recordPrefix`` is known.
-  var recordBytes: [UInt8]? {
-    recordPrefix.map { $0.bytes(origin: origin) }
+  /// ``record`` as the journal writes it, when ``recordPrefix`` is known:
+  /// the prefix and the number, with no bytes made for this action.
+  var recordOrigin: RecordOrigin? {
+    recordPrefix.map { .prefixed($0.bytes, origin: origin) }
   }
 
   /// An action that an effect of the action of `origin` sent.
@@ -65,7 +67,8 @@ struct ActionSender {
 /// number, and `}`, is the canonical JSON of the whole. Nil when `origin`
 /// would not be the last member in key order.
 struct OriginPrefix {
-  private let prefix: [UInt8]
+  /// The object's canonical JSON up to and including `"origin":`.
+  let bytes: [UInt8]
 
   /// The prefix of `members` with an `origin` member added.
   init?(_ members: JSONObject) {
@@ -74,16 +77,11 @@ struct OriginPrefix {
     let whole = CanonicalJSON.encode(.object(object))
     let tail = Array(#","origin":0}"#.utf8)
     guard whole.count > tail.count, Array(whole.suffix(tail.count)) == tail else { return nil }
-    prefix = Array(whole.dropLast(2))
+    bytes = Array(whole.dropLast(2))
   }
 
   /// The canonical JSON of the object with `origin` as its `origin`.
   func bytes(origin: Origin) -> [UInt8] {
-    var bytes: [UInt8] = []
-    bytes.reserveCapacity(prefix.count + 21)
-    bytes.append(contentsOf: prefix)
-    CanonicalJSON.writeInteger(origin, to: &bytes)
-    bytes.append(UInt8(ascii: "}"))
-    return bytes
+    RecordOrigin.prefixed(bytes, origin: origin).canonicalBytes
   }
 }

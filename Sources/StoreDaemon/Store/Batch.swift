@@ -85,7 +85,7 @@ final class Batch {
 
   /// Adds the record of `version` from its parts' canonical JSON.
   func append(
-    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8]
+    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: RecordOrigin, patch: [UInt8]
   ) {
     encoded.append(version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch)
   }

@@ -104,7 +104,7 @@ final class JournalCommitter: EffectExecutor {
   /// writes it, from the canonical JSON of its parts: what the loop does
   /// when nothing reads the record as a value.
   func record(
-    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: [UInt8], patch: [UInt8]
+    version: UInt64, time: Int64, action: [UInt8], inputs: JSONValue?, origin: RecordOrigin, patch: [UInt8]
   ) {
     batch?.append(version: version, time: time, action: action, inputs: inputs, origin: origin, patch: patch)
   }

@@ -206,13 +206,14 @@ final class Turn<App: HostedApp> {
     // patch's values only for the followers (a follower that comes later
     // reads this version from disk); the origin as JSON also when it has no
     // canonical bytes.
-    let originBytes = sender.recordBytes
+    let recordOrigin = sender.recordOrigin
     let time = wallClock()
-    if let originBytes, !history.hasFollowers, !committer.keepsRecords {
+    if let recordOrigin, !history.hasFollowers, !committer.keepsRecords {
       committer.record(
-        version: version, time: time, action: publication.actionBytes, inputs: drawn?.json, origin: originBytes,
+        version: version, time: time, action: publication.actionBytes, inputs: drawn?.json, origin: recordOrigin,
         patch: publication.patchBytes)
     } else {
+      let originBytes = recordOrigin?.canonicalBytes
       committer.record(
         JournalRecord(
           version: version, time: time,

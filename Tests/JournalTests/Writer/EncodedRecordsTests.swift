@@ -41,7 +41,7 @@ import Testing
           for record in slice.map(Self.canonical) {
             encoded.append(
               version: record.version, time: record.time, action: CanonicalJSON.encode(record.action),
-              inputs: record.inputs, origin: CanonicalJSON.encode(record.origin),
+              inputs: record.inputs, origin: .canonical(CanonicalJSON.encode(record.origin)),
               patch: CanonicalJSON.encode(record.patch))
           }
           #expect(encoded.count == slice.count && encoded.firstVersion == slice.first?.version)
