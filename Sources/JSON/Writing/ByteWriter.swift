@@ -22,11 +22,14 @@ public struct ByteWriter {
   /// An array of exactly `count` bytes, all written by `write`.
   @inlinable
   public static func bytes(count: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
-    // At least one byte of room, so that there is an address to write at.
-    [UInt8](unsafeUninitializedCapacity: Swift.max(count, 1)) { buffer, initialized in
-      guard let base = buffer.baseAddress else { return }
-      initialized = written(count: count, at: UnsafeMutableRawPointer(base), write)
-    }
+    // Written in a temporary room and copied: the array is made by
+    // `reserveCapacity`, whose path is specialized for bytes, where
+    // `Array(unsafeUninitializedCapacity:)` looks up the array's storage
+    // type at run time, which costs more than the copy.
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(count)
+    append(count: count, to: &bytes, write)
+    return bytes
   }
 
   /// Appends `count` bytes, all written by `write`, to `output`: written in
