@@ -59,6 +59,29 @@ import Testing
       decoding: ByteWriter.bytes(count: ByteWriter.decimalCount(of: value)) { $0.writeDecimal(value) }, as: UTF8.self)
   }
 
+  /// Many bytes are written where they go, after what the array held, as
+  /// a few are.
+  @Test func manyBytesAreWrittenInPlace() {
+    for count in [1_023, 1_024, 1_025, 70_000] {
+      var output: [UInt8] = [9, 8]
+      let payload = (0..<count - 4).map { UInt8(truncatingIfNeeded: $0) }
+      ByteWriter.append(count: count, to: &output) { bytes in
+        bytes.write(bigEndian: 0)
+        bytes.write(payload)
+        bytes.store(bigEndian: UInt32(count - 4), at: 0)
+      }
+      #expect(output[..<2] == [9, 8], "\(count)")
+      let length = UInt32(count - 4)
+      #expect(Array(output[2..<6]) == (0..<4).map { UInt8(truncatingIfNeeded: length >> (24 - 8 * $0)) }, "\(count)")
+      #expect(Array(output[6...]) == payload, "\(count)")
+      #expect(
+        ByteWriter.bytes(count: count) {
+          $0.write(bigEndian: 1)
+          $0.write(payload)
+        } == [0, 0, 0, 1] + payload)
+    }
+  }
+
   @Test func appendedAfterWhatTheArrayHeld() {
     var output: [UInt8] = [1, 2]
     ByteWriter.append(count: 4 + 3, to: &output) { bytes in

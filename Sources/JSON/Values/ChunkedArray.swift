@@ -14,7 +14,8 @@ import Synchronization
 /// (``sharesGroup(ofChunk:with:)``, ``sharesChunk(_:with:)``); and encoders
 /// that remember the chunks they saw (the daemon's state document) reuse what
 /// they wrote for every group and chunk that is still the same. Each of these
-/// costs about √n steps for an array of n elements, not n / 64.
+/// costs about n / 4,096 + 64 steps for an array of n elements, where one
+/// flat list of chunks would cost n / 64.
 ///
 /// Every chunk but the last holds exactly ``chunkSize`` elements and the last
 /// holds at least one, and every group but the last holds exactly
@@ -71,10 +72,6 @@ public struct ChunkedArray<Element> {
     append(contentsOf: elements)
   }
 
-  /// The chunks, in order: every one but the last holds ``chunkSize``
-  /// elements. Made on each call; ``chunk(_:)`` reads one.
-  public var chunks: [[Element]] { groups.flatMap(\.chunks) }
-
   /// The number of chunks.
   @inlinable public var chunkCount: Int {
     guard let last = groups.last else { return 0 }
@@ -102,7 +99,7 @@ public struct ChunkedArray<Element> {
   }
 
   /// Replaces chunk `index` with `elements`, or appends them as a new chunk
-  /// when `index` is ``chunkCount``. The chunks must stay as ``chunks``
+  /// when `index` is ``chunkCount``. The chunks must stay as the type
   /// requires: `elements` is full unless it is the last chunk, and never
   /// empty. For encoders that rebuild what changed of an array they keep.
   public mutating func replaceChunk(_ index: Int, with elements: [Element]) {

@@ -6,8 +6,9 @@
 /// would otherwise pay several times over.
 ///
 /// Every write checks that it fits: a count that was wrong stops the
-/// process rather than writing past the room.
-public struct ByteWriter {
+/// process rather than writing past the room. Noncopyable, and handed to
+/// the writing closure `inout` only, so that no copy outlives the room.
+public struct ByteWriter: ~Copyable {
   @usableFromInline let base: UnsafeMutableRawPointer
   @usableFromInline let capacity: Int
   @usableFromInline var written = 0
@@ -22,25 +23,40 @@ public struct ByteWriter {
   /// An array of exactly `count` bytes, all written by `write`.
   @inlinable
   public static func bytes(count: Int, _ write: (inout ByteWriter) -> Void) -> [UInt8] {
-    // Written in a temporary room and copied: the array is made by
-    // `reserveCapacity`, whose path is specialized for bytes, where
-    // `Array(unsafeUninitializedCapacity:)` looks up the array's storage
-    // type at run time, which costs more than the copy.
+    // The array is made by `reserveCapacity`, whose path is specialized for
+    // bytes, where `Array(unsafeUninitializedCapacity:)` looks up the
+    // array's storage type at run time.
     var bytes: [UInt8] = []
     bytes.reserveCapacity(count)
     append(count: count, to: &bytes, write)
     return bytes
   }
 
-  /// Appends `count` bytes, all written by `write`, to `output`: written in
-  /// a temporary room (on the stack when small), then copied at once.
+  /// Appends `count` bytes, all written by `write`, to `output`. A few
+  /// bytes (a frame, a record) are written in a temporary room on the stack
+  /// and copied at once, which costs less than making room in the array
+  /// first; more are written where they go, after the array is extended
+  /// with zeros, so that a large patch is neither copied twice nor put on
+  /// the stack.
   @inlinable
   public static func append(count: Int, to output: inout [UInt8], _ write: (inout ByteWriter) -> Void) {
-    withUnsafeTemporaryAllocation(byteCount: Swift.max(count, 1), alignment: 1) { room in
-      guard let base = room.baseAddress else { return }
-      output.append(contentsOf: UnsafeRawBufferPointer(start: base, count: written(count: count, at: base, write)))
+    guard count > smallCount else {
+      withUnsafeTemporaryAllocation(byteCount: Swift.max(count, 1), alignment: 1) { room in
+        guard let base = room.baseAddress else { return }
+        output.append(contentsOf: UnsafeRawBufferPointer(start: base, count: written(count: count, at: base, write)))
+      }
+      return
+    }
+    let start = output.count
+    output.append(contentsOf: repeatElement(0, count: count))
+    output.withUnsafeMutableBytes { bytes in
+      guard let base = bytes.baseAddress else { return }
+      _ = written(count: count, at: base + start, write)
     }
   }
+
+  /// The most bytes written in a temporary room and copied.
+  @usableFromInline static var smallCount: Int { 1024 }
 
   /// Has `write` write `count` bytes at `base`, and returns `count`.
   @inlinable
@@ -78,7 +94,7 @@ public struct ByteWriter {
   /// most significant first: a header field known only once what follows
   /// it is written.
   @inlinable
-  public func store(bigEndian value: UInt32, at offset: Int) {
+  public mutating func store(bigEndian value: UInt32, at offset: Int) {
     // invariant: the caller overwrites only what it wrote
     precondition(offset >= 0 && offset <= count - 4, "ByteWriter: a store outside the \(count) bytes written")
     (base + offset).storeBytes(of: value.bigEndian, as: UInt32.self)

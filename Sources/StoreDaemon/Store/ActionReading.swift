@@ -79,9 +79,4 @@ struct OriginPrefix {
     guard whole.count > tail.count, Array(whole.suffix(tail.count)) == tail else { return nil }
     bytes = Array(whole.dropLast(2))
   }
-
-  /// The canonical JSON of the object with `origin` as its `origin`.
-  func bytes(origin: Origin) -> [UInt8] {
-    RecordOrigin.prefixed(bytes, origin: origin).canonicalBytes
-  }
 }

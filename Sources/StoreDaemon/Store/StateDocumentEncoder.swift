@@ -101,8 +101,10 @@ final class StateDocumentEncoder<State: Encodable> {
   /// `encode(to:)` runs, and each part that equals what it was last time
   /// keeps its JSON.
   ///
-  /// - Throws: the encoder's `EncodingError`; `document` is then unchanged,
-  ///   and the next update encodes the state whole.
+  /// - Throws: the encoder's `EncodingError`; `document` is then unchanged
+  ///   (but where a listed part was not in it and the state then failed to
+  ///   encode whole: it may hold some of the changed members), and the next
+  ///   update encodes the state whole and diffs from it.
   func update(_ document: inout JSONValue, to state: UnsafePointer<State>) throws -> [PatchOperation] {
     if let updateParts { return try updateParts(&document, state) }
     let new = try JSONValueEncoder.encode(state.pointee, reusing: members)
@@ -280,11 +282,11 @@ private final class ChangedParts: StatePartsVisitor {
     self.caches = caches
   }
 
-  /// Only the parts that changed are encoded.
+  /// Only the parts that changed are encoded: every part handed over
+  /// differed.
   var visitsUnchanged: Bool { false }
 
   func visit<Part: Equatable & Encodable>(_ key: String, _ part: Part, differed: Bool) throws {
-    guard differed else { return }
     let json =
       try JSONValueEncoder.scalar(part, key: key)
       ?? JSONValueEncoder.encodeMember(part, key: key, reusing: caches.cache(for: key))
@@ -292,7 +294,6 @@ private final class ChangedParts: StatePartsVisitor {
   }
 
   func visitNil(_ key: String, differed: Bool) {
-    guard differed else { return }
     changes.append((pathTo(key), .null))
   }
 
@@ -314,7 +315,6 @@ private final class ChangedParts: StatePartsVisitor {
   func visitParts<Part: StateParts & Equatable & Encodable>(
     _ key: String, _ part: inout Part, from current: Part, differed: Bool
   ) throws {
-    guard differed else { return }
     let outer = caches
     caches = outer.child(key)
     path.append(key)

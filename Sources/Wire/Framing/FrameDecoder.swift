@@ -51,7 +51,9 @@ public struct FrameDecoder: Sendable {
   /// Hands the next complete payload to `body` where it lies in the
   /// decoder's buffer, valid only during the call, and returns what `body`
   /// does; `nil` if more bytes are needed. A reader that takes what it
-  /// needs from the bytes copies none of them.
+  /// needs from the bytes copies none of them. `body` must not reach this
+  /// decoder (an `append` would move the bytes it reads), nor keep a
+  /// pointer to the bytes.
   ///
   /// - Throws: as ``nextFrame()``.
   public mutating func nextFrame<Result>(
