@@ -12,11 +12,6 @@
 /// it returns nil, and the message is parsed in full, which also says what
 /// is wrong with it.
 public enum SendScanner {
-  /// The `send` in `payload`, or nil if it is not one this reads.
-  public static func send(from payload: [UInt8]) -> ClientMessage? {
-    payload.withUnsafeBytes { send(from: $0) }
-  }
-
   /// The `send` in the payload `bytes`, or nil if it is not one this reads.
   public static func send(from bytes: UnsafeRawBufferPointer) -> ClientMessage? {
     guard bytes.count <= ClientLimits.sendBytes, let base = bytes.baseAddress else { return nil }

@@ -18,6 +18,11 @@ import Testing
     return message
   }
 
+  /// What the scanner reads of `text`'s bytes.
+  private static func scanned(_ text: String) -> ClientMessage? {
+    Array(text.utf8).withUnsafeBytes { SendScanner.send(from: $0) }
+  }
+
   @Test(arguments: [
     #"{"type":"send","id":1,"path":"counter.incrementButtonTapped","arguments":[]}"#,
     #"{"arguments":["3"],"id":12,"path":"cart.addItem","type":"send"}"#,
@@ -28,7 +33,7 @@ import Testing
     "{\"type\":\"send\",\n\t\"id\":3,\r\n\"path\":\"a\"}",
   ])
   func readsWhatTheFullParseReads(_ text: String) throws {
-    let scanned = try #require(SendScanner.send(from: Array(text.utf8)))
+    let scanned = try #require(Self.scanned(text))
     #expect(scanned == Self.fullParse(text))
   }
 
@@ -62,7 +67,7 @@ import Testing
     "",
   ])
   func leavesTheRestToTheFullParse(_ text: String) {
-    #expect(SendScanner.send(from: Array(text.utf8)) == nil)
+    #expect(Self.scanned(text) == nil)
   }
 
   /// A path with each byte value at each place of an eight-byte step: the
@@ -73,7 +78,7 @@ import Testing
         var path = Array(repeating: UInt8(ascii: "a"), count: 20)
         path[offset] = byte
         let payload = Array(#"{"type":"send","id":1,"path":""#.utf8) + path + Array(#""}"#.utf8)
-        let scanned = SendScanner.send(from: payload)
+        let scanned = payload.withUnsafeBytes { SendScanner.send(from: $0) }
         let plain = byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"")
         #expect((scanned != nil) == plain, "byte \(byte) at \(offset)")
         if let scanned {
@@ -100,7 +105,7 @@ import Testing
         for order in [chosen, chosen.reversed()] {
           let text = "{" + order.filter { !$0.isEmpty }.joined(separator: ",") + "}"
           checked += 1
-          if let message = SendScanner.send(from: Array(text.utf8)) {
+          if let message = Self.scanned(text) {
             scanned += 1
             #expect(message == Self.fullParse(text), "\(text)")
           }
