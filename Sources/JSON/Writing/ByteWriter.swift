@@ -132,30 +132,107 @@ public struct ByteWriter: ~Copyable {
   public mutating func writeDecimal<T: FixedWidthInteger>(_ value: T) {
     let digits = Self.decimalCount(of: value)
     let target = claim(digits)
-    var index = digits
     if value < 0 { target.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self) }
-    var magnitude = value.magnitude
-    repeat {
-      let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
-      index -= 1
-      target.storeBytes(
-        of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder), toByteOffset: index, as: UInt8.self)
+    guard T.Magnitude.bitWidth <= 64 else {
+      var index = digits
+      var magnitude = value.magnitude
+      repeat {
+        let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 10)
+        index -= 1
+        target.storeBytes(
+          of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remainder), toByteOffset: index, as: UInt8.self)
+        magnitude = quotient
+      } while magnitude > 0
+      return
+    }
+    Self.writeDigits(of: UInt64(truncatingIfNeeded: value.magnitude), endingAt: target + digits)
+  }
+
+  /// Writes the decimal digits of `magnitude` so that the last is just
+  /// before `end`, two at a time from a table of the pairs "00" to "99".
+  @inlinable
+  static func writeDigits(of magnitude: UInt64, endingAt end: UnsafeMutableRawPointer) {
+    let pairs = Self.digitPairs.utf8Start
+    var magnitude = magnitude
+    var end = end
+    while magnitude >= 100 {
+      let (quotient, remainder) = magnitude.quotientAndRemainder(dividingBy: 100)
+      end -= 2
+      end.copyMemory(from: pairs + Int(truncatingIfNeeded: remainder) &* 2, byteCount: 2)
       magnitude = quotient
-    } while magnitude > 0
+    }
+    if magnitude >= 10 {
+      (end - 2).copyMemory(from: pairs + Int(truncatingIfNeeded: magnitude) &* 2, byteCount: 2)
+    } else {
+      (end - 1).storeBytes(of: UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: magnitude), as: UInt8.self)
+    }
+  }
+
+  /// "00", "01", … "99", one after another.
+  @usableFromInline static var digitPairs: StaticString {
+    """
+    0001020304050607080910111213141516171819202122232425262728293031323334353637383940414243444546474849\
+    5051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899
+    """
   }
 
   /// How many bytes ``writeDecimal(_:)`` writes for `value`: its digits,
-  /// and a sign if it is negative. Counted by comparisons with powers of
-  /// ten, without dividing.
+  /// and a sign if it is negative. Counted from the magnitude's bit width
+  /// and one comparison with a power of ten, without dividing.
   @inlinable
   public static func decimalCount<T: FixedWidthInteger>(of value: T) -> Int {
-    let magnitude = value.magnitude
-    var count = 1
-    var (power, overflow) = T.Magnitude(1).multipliedReportingOverflow(by: 10)
-    while !overflow && magnitude >= power {
-      count += 1
-      (power, overflow) = power.multipliedReportingOverflow(by: 10)
+    let sign = value < 0 ? 1 : 0
+    guard T.Magnitude.bitWidth <= 64 else {
+      let magnitude = value.magnitude
+      var count = 1
+      var (power, overflow) = T.Magnitude(1).multipliedReportingOverflow(by: 10)
+      while !overflow && magnitude >= power {
+        count += 1
+        (power, overflow) = power.multipliedReportingOverflow(by: 10)
+      }
+      return count + sign
     }
-    return count + (value < 0 ? 1 : 0)
+    return digitCount(of: UInt64(truncatingIfNeeded: value.magnitude)) + sign
+  }
+
+  /// The decimal digits of `magnitude`: 1233 / 4096 is just under
+  /// log10(2), so the bit width times it is the digits of the smallest
+  /// number of that width, or one fewer; one comparison says which. Powers
+  /// of ten above one are even, so setting the lowest bit (which makes the
+  /// count of zero one) never crosses one.
+  @inlinable
+  static func digitCount(of magnitude: UInt64) -> Int {
+    let odd = magnitude | 1
+    let bits = UInt64.bitWidth - odd.leadingZeroBitCount
+    let estimate = (bits &* 1233) >> 12
+    return odd >= powerOfTen(estimate) ? estimate + 1 : estimate
+  }
+
+  /// 10 to the power `exponent`, for 0 through 19, from a table.
+  @inlinable
+  static func powerOfTen(_ exponent: Int) -> UInt64 {
+    switch exponent {
+    case 0: 1
+    case 1: 10
+    case 2: 100
+    case 3: 1_000
+    case 4: 10_000
+    case 5: 100_000
+    case 6: 1_000_000
+    case 7: 10_000_000
+    case 8: 100_000_000
+    case 9: 1_000_000_000
+    case 10: 10_000_000_000
+    case 11: 100_000_000_000
+    case 12: 1_000_000_000_000
+    case 13: 10_000_000_000_000
+    case 14: 100_000_000_000_000
+    case 15: 1_000_000_000_000_000
+    case 16: 10_000_000_000_000_000
+    case 17: 100_000_000_000_000_000
+    case 18: 1_000_000_000_000_000_000
+    case 19: 10_000_000_000_000_000_000
+    default: .max  // beyond any UInt64: never reached by digitCount(of:)
+    }
   }
 }

@@ -69,7 +69,7 @@ final class ConnectionServer {
   /// Accepting stopped for want of descriptors or memory, until then.
   private var acceptPausedUntil: ContinuousClock.Instant?
   /// What happened, for the loop to take (``takeEvents()``).
-  private var events: [Event] = []
+  private let events = MovingQueue<Event>()
   /// Connections whose answers fell below the limit since the loop last looked.
   private(set) var withRoom: [Int] = []
 
@@ -106,10 +106,18 @@ final class ConnectionServer {
   /// Whether events wait for the loop.
   var hasEvents: Bool { !events.isEmpty }
 
-  /// What happened since the last call, in order.
-  func takeEvents() -> [Event] {
-    defer { events.removeAll(keepingCapacity: true) }
-    return events
+  /// How many events wait.
+  var eventCount: Int { events.count }
+
+  /// The first event that waits, taken out of the queue (moved, not
+  /// copied); nil when none waits.
+  func nextEvent() -> Event? {
+    events.popFirst()
+  }
+
+  /// Forgets every event that waits.
+  func discardEvents() {
+    events.removeAll()
   }
 
   /// Notes that the connection has room for answers again, for the loop.

@@ -1,4 +1,5 @@
 import Glibc
+import JSON
 
 /// The frames waiting to be written to one connection, bounded, so a client
 /// that reads slowly can never make the daemon wait or grow without bound.
@@ -59,7 +60,10 @@ final class Outbox {
   private let descriptor: Int32
   /// The batch this outbox holds its frames for, when one is open.
   private let gate: HoldGate?
-  private var frames: [(bytes: [UInt8], kind: Kind)] = []
+  /// The frames waiting, oldest first. A frame the outbox `gathers` into
+  /// is an array it made and alone holds: small answers offered while it
+  /// waits, in the same batch, are appended to it.
+  private var frames: [(bytes: [UInt8], kind: Kind, gathers: Bool)] = []
   private var head = 0
   /// The bytes of `frames[head]` already written.
   private var headOffset = 0
@@ -95,6 +99,33 @@ final class Outbox {
     queue(frame, .answer)
   }
 
+  /// Queues an answer of `count` bytes that `write` writes, as
+  /// ``offerAnswer(_:)`` does, but after the answers that wait for the
+  /// same batch, in one array: the acknowledgements of a batch's actions
+  /// cost no array each, and leave in one piece.
+  func offerAnswer(count: Int, _ write: (inout ByteWriter) -> Void) {
+    guard !isFinished, !hasFailed else { return }
+    noteHolding()
+    let last = frames.count - 1
+    if last >= head, last >= (marks.last?.from ?? 0), frames[last].gathers,
+      frames[last].bytes.count + count <= Self.gatheredBytes
+    {
+      ByteWriter.append(count: count, to: &frames[last].bytes, write)
+    } else {
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(Swift.max(count, Self.gatheredCapacity))
+      ByteWriter.append(count: count, to: &bytes, write)
+      frames.append((bytes, .answer, true))
+    }
+    self.count(count, of: .answer)
+    if marks.isEmpty && !isBlocked { flush() }
+  }
+
+  /// The most bytes of answers gathered in one array, and the room it is
+  /// made with.
+  static let gatheredBytes = 16 * 1024
+  static let gatheredCapacity = 512
+
   /// Queues an unsolicited frame unless the unsolicited frames waiting would
   /// pass the limit (an empty queue takes a frame of any size); returns
   /// whether it was queued. Frames offered after ``finish()`` are discarded.
@@ -107,14 +138,20 @@ final class Outbox {
   private func queue(_ frame: [UInt8], _ kind: Kind) -> Bool {
     guard !isFinished, !hasFailed else { return false }
     if kind != .answer && unsolicitedBytes > 0 && unsolicitedBytes + frame.count > limit { return false }
+    noteHolding()
+    frames.append((frame, kind, false))
+    count(frame.count, of: kind)
+    if marks.isEmpty && !isBlocked { flush() }
+    return true
+  }
+
+  /// Joins the open batch, if one holds frames and this outbox has not
+  /// yet: what is queued from now on waits for it.
+  private func noteHolding() {
     if let gate, gate.isHolding, marks.last?.batch != gate.batch {
       marks.append((gate.batch, frames.count))
       gate.held.append(self)
     }
-    frames.append((frame, kind))
-    count(frame.count, of: kind)
-    if marks.isEmpty && !isBlocked { flush() }
-    return true
   }
 
   private func count(_ bytes: Int, of kind: Kind) {
@@ -147,7 +184,7 @@ final class Outbox {
   /// that remain.
   @discardableResult
   func dropDroppable() -> Int {
-    var kept: [(bytes: [UInt8], kind: Kind)] = []
+    var kept: [(bytes: [UInt8], kind: Kind, gathers: Bool)] = []
     var nextMark = 0
     var freed = 0
     for index in frames.indices[head...] {
@@ -282,7 +319,7 @@ final class Outbox {
   /// Calls `body` with the bytes of `count` frames from `start`, each
   /// pinned for the call.
   private static func withPinnedBytes<Result>(
-    of frames: [(bytes: [UInt8], kind: Kind)], from start: Int, count: Int,
+    of frames: [(bytes: [UInt8], kind: Kind, gathers: Bool)], from start: Int, count: Int,
     _ body: ([UnsafeRawBufferPointer]) -> Result
   ) -> Result {
     var buffers: [UnsafeRawBufferPointer] = []

@@ -24,7 +24,6 @@ final class Batch {
   /// either).
   struct Before {
     let version: UInt64
-    let document: JSONValue
     let waits: SettledWaits
     /// Requests from this id on were started by the batch's actions.
     let firstRequestID: EffectID
@@ -44,8 +43,11 @@ final class Batch {
   /// away before it ends (their last words wait for the commit too): the
   /// gate's until the batch closes, then the batch's.
   private var held: [Outbox] = []
-  /// The version and document the batch ended at, once closed.
-  private(set) var end: (version: UInt64, document: JSONValue)?
+  /// The version the batch ended at, once closed, and the document at it
+  /// when a snapshot is due once the batch is durable (none otherwise: a
+  /// batch that held the document would make the next one copy what it
+  /// changes of it).
+  private(set) var end: (version: UInt64, document: JSONValue?)?
   /// The batch's records, as the journal writes them.
   private(set) var encoded: EncodedRecords
   /// The records as values too, where something reads them as values: the
@@ -73,14 +75,21 @@ final class Batch {
     gate.batch = number
   }
 
-  /// The batch's records are written, and it ended at `version` with
-  /// `document`: it holds no more outboxes (the next batch holds its own).
-  func close(version: UInt64, document: JSONValue) {
-    end = (version, document)
+  /// The batch ended at `version`: it holds no more outboxes (the next
+  /// batch holds its own).
+  func close(version: UInt64) {
+    end = (version, nil)
     guard gate.isHolding && gate.batch == number else { return }
     gate.isHolding = false
     held = gate.held
     gate.held.removeAll(keepingCapacity: true)
+  }
+
+  /// Keeps the document the batch ended at, for the snapshot due once it
+  /// is durable.
+  func keepForSnapshot(_ document: JSONValue) {
+    guard let version = end?.version else { return }
+    end = (version, document)
   }
 
   /// Adds the record of `version` from its parts' canonical JSON.

@@ -150,10 +150,10 @@ final class JournalCommitter: EffectExecutor {
   /// would only add its wake-ups to the wait); otherwise their sync is asked
   /// of the thread beside it, and its outcome comes from
   /// ``takeSyncOutcome()``.
-  func close(version: UInt64, document: JSONValue, syncHere: Bool) -> Outcome? {
+  func close(version: UInt64, document: () -> JSONValue, syncHere: Bool) -> Outcome? {
     guard let batch, syncing == nil else { return nil }
     self.batch = nil
-    batch.close(version: version, document: document)
+    batch.close(version: version)
     guard !batch.encoded.isEmpty else { return .durable(batch) }
     do throws(JournalWriteError) {
       _ = try writer.write(batch.encoded)
@@ -162,6 +162,7 @@ final class JournalCommitter: EffectExecutor {
       noteRefusal(error, undoing: [batch])
       return .refused([batch], error)
     }
+    if snapshotPolicy.shouldSnapshot(writer.progress) { batch.keepForSnapshot(document()) }
     guard let syncThread else { return .durable(batch) }
     if replicates {
       syncing = batch

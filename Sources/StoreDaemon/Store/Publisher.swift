@@ -99,13 +99,16 @@ final class Publisher {
   /// last one goes to the history and every subscriber. `sent` is how the
   /// client wrote the action, read as it arrived; an action an effect sent
   /// is encoded by `action` and described here. `update` brings the
-  /// document up to the state, in place, and gives the patch. Returns `nil`
-  /// if the state or action did not encode (then no subscriber may resume
-  /// across the version).
+  /// document up to the state, in place, and gives the patch. `published`
+  /// is given what the journal and the waits need of the version; it is
+  /// lent, so that the publisher lets go of its parts itself. Returns
+  /// false if the state or action did not encode (then no subscriber may
+  /// resume across the version).
+  @discardableResult
   func publish(
     version: UInt64, sent: ActionReading?, action encodeAction: () throws -> JSONValue,
-    update: (inout JSONValue) throws -> [PatchOperation]
-  ) -> Publication? {
+    update: (inout JSONValue) throws -> [PatchOperation], published: (borrowing Publication) -> Void = { _ in }
+  ) -> Bool {
     self.version = version
     let patch: [PatchOperation]
     let actionJSON: JSONValue
@@ -129,7 +132,7 @@ final class Publisher {
       // should it happen, no subscriber may resume across the missing diff.
       Log.error("version \(version): the state or action did not encode as JSON: \(error); subscribers will resync")
       history.removeAll()
-      return nil
+      return false
     }
     // The action's and the patch's bytes, written once for the frame root
     // subscribers get, if there are any, and the journal record; the
@@ -148,15 +151,18 @@ final class Publisher {
       batchRootFrames += rootFrame
       if batchRootFrames.count >= Self.rootPieceBytes { offerBatchRootFramesToAll() }
     }
-    let now = ContinuousClock.now
-    for subscriber in subscribers.values {
-      if !subscriber.watchesRoot {
-        offerDiff(change, to: subscriber, document: document, now: now)
-      } else if !isBatchOpen, let rootFrame {
-        offer(rootFrame, to: subscriber, now: now)
+    if !subscribers.isEmpty {
+      let now = ContinuousClock.now
+      for subscriber in subscribers.values {
+        if !subscriber.watchesRoot {
+          offerDiff(change, to: subscriber, document: document, now: now)
+        } else if !isBatchOpen, let rootFrame {
+          offer(rootFrame, to: subscriber, now: now)
+        }
       }
     }
-    return Publication(change: change, actionBytes: actionBytes, patchBytes: patchBytes)
+    published(Publication(change: change, actionBytes: actionBytes, patchBytes: patchBytes))
+    return true
   }
 
   // MARK: Batches
@@ -217,7 +223,15 @@ final class Publisher {
   }
 
   func answer(_ message: ServerMessage, to connection: Connection) {
-    answer(MessageCodec.frame(message), to: connection)
+    guard case .ack(let id, let version) = message else { return answer(MessageCodec.frame(message), to: connection) }
+    // An acknowledgement is gathered with the others the connection waits
+    // for, with no frame of its own.
+    if !batchRootFrames.isEmpty, let subscriber = subscribers[connection.id] {
+      offerBatchRootFrames(to: subscriber, now: .now)
+    }
+    connection.outbox.offerAnswer(count: MessageCodec.ackFrameCount(id: id, version: version)) {
+      MessageCodec.writeAckFrame(id: id, version: version, to: &$0)
+    }
   }
 
   // MARK: Subscriptions

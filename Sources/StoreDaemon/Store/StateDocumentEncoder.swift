@@ -203,7 +203,7 @@ extension StateDocumentEncoder {
     try last.state.takeParts(from: state, changed)
     // A root that publishes a view derives it from its parts, some changed.
     if !changed.changes.isEmpty, let view = try last.caches.view(of: state) {
-      changed.changes.append(([PublishesViewKey.name], view))
+      changed.changes.append((last.caches.path(to: PublishesViewKey.name), view))
     }
     holder.last = last
     counts.encodedParts = changed.changes.count
@@ -238,10 +238,17 @@ extension StateDocumentEncoder {
 /// their own. A state has a few parts, named by literals: they are looked
 /// for in a list, which costs less than hashing their keys.
 private final class PartCaches {
+  /// The keys down to the state at this place.
+  private let path: [String]
   private var members: [(key: String, cache: JSONMemberCache)] = []
   private var children: [(key: String, caches: PartCaches)] = []
+  private var memberPaths: [(key: String, path: [String])] = []
   /// Whether the state at this place publishes a view, once asked.
   private var publishesView: Bool?
+
+  init(path: [String] = []) {
+    self.path = path
+  }
 
   /// The cache of member `key`, which inside it encodes again only what
   /// changed.
@@ -255,8 +262,17 @@ private final class PartCaches {
   /// The caches of the parts of part `key`.
   func child(_ key: String) -> PartCaches {
     if let kept = children.first(where: { $0.key == key }) { return kept.caches }
-    let made = PartCaches()
+    let made = PartCaches(path: path + [key])
     children.append((key, made))
+    return made
+  }
+
+  /// The path to member `key` of the state at this place, made once: a
+  /// change holds it without an allocation of its own.
+  func path(to key: String) -> [String] {
+    if let kept = memberPaths.first(where: { $0.key == key }) { return kept.path }
+    let made = path + [key]
+    memberPaths.append((key, made))
     return made
   }
 
@@ -274,8 +290,8 @@ private final class PartCaches {
 /// down into each part that lists parts of its own.
 private final class ChangedParts: StatePartsVisitor {
   var changes: [(path: [String], json: JSONValue)] = []
-  /// The keys down to the state whose parts are being taken.
-  private var path: [String] = []
+  /// The caches of the state whose parts are being taken, which know the
+  /// path to it.
   private var caches: PartCaches
 
   init(caches: PartCaches) {
@@ -290,26 +306,11 @@ private final class ChangedParts: StatePartsVisitor {
     let json =
       try JSONValueEncoder.scalar(part, key: key)
       ?? JSONValueEncoder.encodeMember(part, key: key, reusing: caches.cache(for: key))
-    changes.append((pathTo(key), json))
+    changes.append((caches.path(to: key), json))
   }
 
   func visitNil(_ key: String, differed: Bool) {
-    changes.append((pathTo(key), .null))
-  }
-
-  /// The path to member `key` of the state whose parts are being taken,
-  /// made in one allocation.
-  private func pathTo(_ key: String) -> [String] {
-    switch path.count {
-    case 0: return [key]
-    case 1: return [path[0], key]
-    default:
-      var keys: [String] = []
-      keys.reserveCapacity(path.count + 1)
-      for outer in path { keys.append(outer) }
-      keys.append(key)
-      return keys
-    }
+    changes.append((caches.path(to: key), .null))
   }
 
   func visitParts<Part: StateParts & Equatable & Encodable>(
@@ -317,15 +318,11 @@ private final class ChangedParts: StatePartsVisitor {
   ) throws {
     let outer = caches
     caches = outer.child(key)
-    path.append(key)
-    defer {
-      caches = outer
-      path.removeLast()
-    }
+    defer { caches = outer }
     let before = changes.count
     try part.takeParts(from: current, self)
     if changes.count > before, let view = try caches.view(of: part) {
-      changes.append((pathTo(PublishesViewKey.name), view))
+      changes.append((caches.path(to: PublishesViewKey.name), view))
     }
   }
 }

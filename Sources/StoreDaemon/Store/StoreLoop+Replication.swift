@@ -24,7 +24,7 @@ extension StoreLoop {
         replica.stepDown(
           "version \(record.version) of the log does not apply to the state at \(publisher.version): \(error)")
       }
-      _ = publisher.publish(
+      publisher.publish(
         version: record.version, sent: nil, action: { record.action },
         update: { published in
           defer { published = document }

@@ -54,7 +54,7 @@ extension StoreLoop {
         if event.token == LoopWaiter.wakeToken { inbox.wake.clear() } else { server.handle(event) }
       }
       server.enforceDeadlines()
-      _ = server.takeEvents()
+      server.discardEvents()
     }
     if server.count > 0 {
       Log.warning(

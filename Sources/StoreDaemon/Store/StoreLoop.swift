@@ -298,7 +298,13 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// room for answers again, until nothing more is waiting.
   private func handleClientEvents() {
     while isRunning && (server.hasEvents || !server.withRoom.isEmpty) {
-      for event in server.takeEvents() where isRunning { handleClient(event) }
+      // The events that wait now, each moved to its handler; those they
+      // cause wait for the next round.
+      var waiting = server.eventCount
+      while isRunning && waiting > 0, let event = server.nextEvent() {
+        waiting -= 1
+        handleClient(event)
+      }
       for id in server.takeWithRoom() where isRunning {
         guard let client = clients[id], !client.connection.isClosing else { continue }
         flow.handleDeferred(of: client) { handleClient($0) }
@@ -308,8 +314,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   /// Handles one of a client's events: a request joins the open batch if it
   /// may reduce actions, and otherwise first commits it.
-  private func handleClient(_ event: ConnectionServer.Event) {
-    switch event {
+  private func handleClient(_ event: consuming ConnectionServer.Event) {
+    switch consume event {
     case .connected(let connection, let name):
       turn.makeDurable()
       clients.add(ConnectedClient(connection: connection, name: name))
@@ -323,12 +329,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       requests.letLeavingClientsGo()
     case .message(let connection, let message):
       guard let client = clients[connection.id], !connection.isClosing else { return }
-      guard flow.mayHandle(client) else { return flow.postpone(event, of: client) }
+      guard flow.mayHandle(client) else { return flow.postpone(.message(connection, message), of: client) }
       if case .send = message {} else { turn.makeDurable() }
       requests.answer(message, from: client)
     case .invalid(let connection, let requestID, let error):
       guard let client = clients[connection.id], !connection.isClosing else { return }
-      guard flow.mayHandle(client) else { return flow.postpone(event, of: client) }
+      guard flow.mayHandle(client) else {
+        return flow.postpone(.invalid(connection, requestID: requestID, error), of: client)
+      }
       turn.makeDurable()
       send(.error(id: requestID, code: error.code, message: error.message), to: connection)
     }

@@ -190,16 +190,22 @@ final class Turn<App: HostedApp> {
   /// waiting on it.
   private func publish(version: UInt64, action: App.Root.Action, sender: ActionSender) {
     let drawn = inputs.take()
-    guard
-      let publication = publisher.publish(
-        version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
-        update: { document in try store.withState { try stateEncoder.update(&document, to: $0) } })
-    else {
+    let published = publisher.publish(
+      version: version, sent: sender.sent, action: { try CanonicalJSON.value(of: action) },
+      update: { document in try store.withState { try stateEncoder.update(&document, to: $0) } },
+      published: { record($0, version: version, inputs: drawn?.json, sender: sender) })
+    if !published {
       // The encoder's last state is not this version's: a refused action
       // must not be undone to it.
       stateEncoder.stateWasReplaced()
-      return
     }
+  }
+
+  /// Journals a version the publisher published, and notes it for the
+  /// sender's wait.
+  private func record(
+    _ publication: borrowing Publisher.Publication, version: UInt64, inputs: JSONValue?, sender: ActionSender
+  ) {
     // The journal writes the canonical bytes, straight into the batch's
     // buffer. The record is made as a value only for what reads it as one
     // (the log's followers, the replicated log), and the origin's and the
@@ -210,7 +216,7 @@ final class Turn<App: HostedApp> {
     let time = wallClock()
     if let recordOrigin, !history.hasFollowers, !committer.keepsRecords {
       committer.record(
-        version: version, time: time, action: publication.actionBytes, inputs: drawn?.json, origin: recordOrigin,
+        version: version, time: time, action: publication.actionBytes, inputs: inputs, origin: recordOrigin,
         patch: publication.patchBytes)
     } else {
       let originBytes = recordOrigin?.canonicalBytes
@@ -218,7 +224,7 @@ final class Turn<App: HostedApp> {
         JournalRecord(
           version: version, time: time,
           origin: history.hasFollowers || originBytes == nil ? sender.record : .null,
-          action: publication.change.action, inputs: drawn?.json,
+          action: publication.change.action, inputs: inputs,
           patch: history.hasFollowers ? JSONPatch.json(publication.change.patch) : .null,
           canonical: (publication.actionBytes, publication.patchBytes), canonicalOrigin: originBytes)
       )
@@ -272,8 +278,7 @@ final class Turn<App: HostedApp> {
   func open() {
     guard !committer.isOpen else { return }
     stateBeforeBatch = store.state
-    let before = Batch.Before(
-      version: store.version, document: publisher.document, waits: waits, firstRequestID: store.nextRequestID)
+    let before = Batch.Before(version: store.version, waits: waits, firstRequestID: store.nextRequestID)
     committer.open(before: before, gate: gate)
     publisher.batchOpened()
   }
@@ -301,7 +306,7 @@ final class Turn<App: HostedApp> {
     publisher.batchClosed()
     if let records = committer.batch?.records { history.deliverToFollowers(records) }
     let syncHere = committer.syncsBeside && syncsHereWhenIdle && loopIsIdle()
-    switch committer.close(version: store.version, document: publisher.document, syncHere: syncHere) {
+    switch committer.close(version: store.version, document: { publisher.document }, syncHere: syncHere) {
     case nil:
       break
     case .syncing?:
@@ -362,8 +367,8 @@ final class Turn<App: HostedApp> {
     batch.startEffects(on: workers)
     batch.releaseOutboxes()
     if !committer.isOpen { publisher.batchesDurable() }
-    if let end = batch.end, end.version > batch.before.version {
-      committer.snapshotIfDue(version: end.version, document: end.document)
+    if let end = batch.end, let document = end.document, end.version > batch.before.version {
+      committer.snapshotIfDue(version: end.version, document: document)
     }
   }
 
@@ -378,7 +383,18 @@ final class Turn<App: HostedApp> {
     }
     store.restore(state: state, version: before.version, forgettingRequestsFrom: before.firstRequestID)
     stateEncoder.stateWasReplaced()
-    publisher.undoBatch(document: before.document, version: before.version)
+    // The document before the batches is the encoding of the state they
+    // go back to (it is not kept: a batch that held it would make the next
+    // update copy what it changes of it).
+    let document: JSONValue
+    do {
+      document = try CanonicalJSON.value(of: state)
+    } catch {
+      // Unreachable: the same state encoded when it was published.
+      Log.error("version \(before.version): the state did not encode as JSON: \(error); subscribers will resync")
+      document = .null
+    }
+    publisher.undoBatch(document: document, version: before.version)
     history.forgetRecords(after: before.version)
     waits = before.waits
     for batch in batches { batch.discardOutboxes(from: batches[0].number) }

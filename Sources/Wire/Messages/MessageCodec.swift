@@ -36,16 +36,8 @@ public enum MessageCodec {
     // objects first; the bytes are the same.
     switch message {
     case .ack(let id, let version):
-      let version = Int(clamping: version)
-      let payload =
-        ackFixedCount + ByteWriter.decimalCount(of: id) + ByteWriter.decimalCount(of: version)
-      return ByteWriter.bytes(count: 4 + payload) { bytes in
-        bytes.write(bigEndian: UInt32(payload))
-        bytes.write(#"{"id":"#)
-        bytes.writeDecimal(id)
-        bytes.write(#","type":"ack","version":"#)
-        bytes.writeDecimal(version)
-        bytes.write(UInt8(ascii: "}"))
+      return ByteWriter.bytes(count: ackFrameCount(id: id, version: version)) {
+        writeAckFrame(id: id, version: version, to: &$0)
       }
     case .diff(let version, let action, let summary, let patch):
       return diffFrame(
@@ -54,6 +46,25 @@ public enum MessageCodec {
     default:
       return frame(payload: encode(message.json))
     }
+  }
+
+  /// The bytes of the frame of `ack` `id` at `version`.
+  public static func ackFrameCount(id: Int, version: UInt64) -> Int {
+    4 + ackFixedCount + ByteWriter.decimalCount(of: id) + ByteWriter.decimalCount(of: Int(clamping: version))
+  }
+
+  /// Writes the frame of `ack` `id` at `version`, of
+  /// ``ackFrameCount(id:version:)`` bytes: where an outbox gathers its
+  /// answers, with no array of its own.
+  public static func writeAckFrame(id: Int, version: UInt64, to bytes: inout ByteWriter) {
+    let start = bytes.count
+    bytes.write(bigEndian: 0)
+    bytes.write(#"{"id":"#)
+    bytes.writeDecimal(id)
+    bytes.write(#","type":"ack","version":"#)
+    bytes.writeDecimal(Int(clamping: version))
+    bytes.write(UInt8(ascii: "}"))
+    bytes.store(bigEndian: UInt32(bytes.count - start - 4), at: start)
   }
 
   /// The bytes of an ack's payload besides its numbers.

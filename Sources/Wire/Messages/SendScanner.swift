@@ -145,6 +145,21 @@ public enum SendScanner {
       guard peek() == UInt8(ascii: "\"") else { return nil }
       let start = position + 1
       var index = start
+      // Eight bytes at a time: the first byte that ends the string or is
+      // one the scan leaves to the full parse is found in one step, and
+      // the bytes loop below reads only the last few.
+      while index + 8 <= end {
+        let word = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+        let flags = Self.specialBytes(word)
+        guard flags != 0 else {
+          index += 8
+          continue
+        }
+        index += flags.trailingZeroBitCount >> 3
+        guard base.load(fromByteOffset: index, as: UInt8.self) == UInt8(ascii: "\"") else { return nil }
+        position = index + 1
+        return UnsafeRawBufferPointer(start: base + start, count: index - start)
+      }
       while index < end {
         let byte = base.load(fromByteOffset: index, as: UInt8.self)
         if byte == UInt8(ascii: "\"") {
@@ -155,6 +170,19 @@ public enum SendScanner {
         index += 1
       }
       return nil
+    }
+
+    /// The high bit of each of the eight bytes in `word` (the first in
+    /// the lowest bits) that is a quote, a backslash, a control character
+    /// or not printable ASCII. A byte above one that is may be flagged too
+    /// (a borrow carries into it), but the lowest flag is always exact.
+    static func specialBytes(_ word: UInt64) -> UInt64 {
+      let ones: UInt64 = 0x0101_0101_0101_0101
+      let highs: UInt64 = 0x8080_8080_8080_8080
+      func zeros(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+      let below20 = (word &- ones &* 0x20) & ~word & highs
+      return below20 | (word & highs) | zeros(word ^ (ones &* 0x22)) | zeros(word ^ (ones &* 0x5C))
+        | zeros(word ^ (ones &* 0x7F))
     }
 
     /// An integer as JSON writes it, with no fraction, exponent or leading

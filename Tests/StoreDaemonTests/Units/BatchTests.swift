@@ -16,7 +16,7 @@ import Testing
 
   private static func batch(_ number: UInt64, gate: HoldGate) -> Batch {
     Batch(
-      before: Batch.Before(version: 0, document: .null, waits: SettledWaits(), firstRequestID: 1), number: number,
+      before: Batch.Before(version: 0, waits: SettledWaits(), firstRequestID: 1), number: number,
       gate: gate)
   }
 
@@ -27,7 +27,7 @@ import Testing
     let gate = HoldGate()
     let syncing = Self.batch(1, gate: gate)
     syncing.hold(.timer(.after(.seconds(1))), id: 7)
-    syncing.close(version: 1, document: .null)
+    syncing.close(version: 1)
     let open = Self.batch(2, gate: gate)
     #expect(syncing.holdsStart(7) && !open.holdsStart(7))
     open.holdCancel(7)

@@ -98,6 +98,42 @@ import Testing
     #expect(outbox.isEmpty)
   }
 
+  /// Answers written in place are gathered with the answers of the same
+  /// batch that wait, in order with the frames around them; a refused batch
+  /// throws away its gathered answers, and the next batch gathers apart.
+  @Test func answersWrittenInPlaceAreGatheredPerBatch() {
+    let pair = Pair()
+    let outbox = Outbox(limit: 1 << 20, writingTo: pair.near)
+    func answer(_ bytes: [UInt8]) {
+      outbox.offerAnswer(count: bytes.count) { $0.write(bytes) }
+    }
+    answer([1, 2])
+    #expect(pair.read() == [1, 2], "no batch holds: written at once")
+    outbox.hold(batch: 1)
+    answer([3])
+    answer([4, 5])
+    #expect(outbox.offer([6], droppable: false))
+    answer([7])
+    outbox.hold(batch: 2)
+    answer([8])
+    answer([9])
+    #expect(outbox.discardHeld(from: 2) == 1, "batch 2's two answers were gathered in one frame")
+    outbox.hold(batch: 3)
+    answer([10])
+    outbox.release(batch: 1)
+    #expect(pair.read() == [3, 4, 5, 6, 7])
+    outbox.release(batch: 3)
+    #expect(pair.read() == [10])
+    #expect(outbox.isEmpty)
+
+    // More than one gathered frame holds starts another.
+    outbox.hold(batch: 4)
+    let large = [UInt8](repeating: 11, count: Outbox.gatheredBytes - 1)
+    answer(large)
+    answer([12, 13])
+    #expect(outbox.discardHeld(from: 4) == 2)
+  }
+
   /// A batch holds only the outboxes it speaks to, and releases or
   /// discards exactly those.
   @Test func anOpenBatchHoldsTheOutboxesOfferedAFrame() {
