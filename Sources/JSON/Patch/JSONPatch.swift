@@ -42,6 +42,18 @@ public enum JSONPatch {
   /// that value first (the daemon writes one for every action).
   public static func canonicalBytes(_ operations: [PatchOperation]) -> [UInt8] {
     var output: [UInt8] = []
+    write(operations, to: &output)
+    return output
+  }
+
+  /// ``canonicalBytes(_:)`` in `output`, in place of what it held: an
+  /// array kept for it is written again with no allocation.
+  public static func canonicalBytes(_ operations: [PatchOperation], into output: inout [UInt8]) {
+    output.removeAll(keepingCapacity: true)
+    write(operations, to: &output)
+  }
+
+  private static func write(_ operations: [PatchOperation], to output: inout [UInt8]) {
     output.reserveCapacity(64 * operations.count)
     output.append(UInt8(ascii: "["))
     for (index, operation) in operations.enumerated() {
@@ -74,7 +86,6 @@ public enum JSONPatch {
       }
     }
     output.append(UInt8(ascii: "]"))
-    return output
   }
 
   /// An operation's path, its value if it has one, and the object's end.

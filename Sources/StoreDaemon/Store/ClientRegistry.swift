@@ -7,16 +7,27 @@ final class ClientRegistry {
   /// closed their writing half), let go once they are answered.
   var leaving: Set<Int> = []
 
-  subscript(id: Int) -> ConnectedClient? { byID[id] }
+  /// The client found last: a connection's requests come in runs (a
+  /// client pipelining, a batch of its sends), found without a hash.
+  private var recent: ConnectedClient?
+
+  subscript(id: Int) -> ConnectedClient? {
+    if let recent, recent.connection.id == id { return recent }
+    let found = byID[id]
+    if let found { recent = found }
+    return found
+  }
 
   var count: Int { byID.count }
 
   func add(_ client: ConnectedClient) {
     byID[client.connection.id] = client
+    if recent?.connection.id == client.connection.id { recent = client }
   }
 
   /// Forgets the client; its connection stays as it is.
   func remove(_ id: Int) {
     byID[id] = nil
+    if recent?.connection.id == id { recent = nil }
   }
 }

@@ -73,6 +73,8 @@ final class Publisher {
   /// The diff frames of the open batch's versions as root subscribers get
   /// them, one after another.
   private var batchRootFrames: [UInt8] = []
+  /// The canonical bytes of the last version's patch, rewritten for each.
+  private var patchBytes: [UInt8] = []
   /// The connections resynced while a batch was in flight: their queued
   /// diffs from before it are gone, so if the batch is refused (and their
   /// snapshot with it) they are resynced again.
@@ -137,7 +139,10 @@ final class Publisher {
     // The action's and the patch's bytes, written once for the frame root
     // subscribers get, if there are any, and the journal record; the
     // frame's size is what the history charges for the change.
-    let patchBytes = JSONPatch.canonicalBytes(patch)
+    // Written into the publisher's own array, lent to `published`: the
+    // journal copies it into its record, so the next version writes over
+    // it (unless something kept it, which then has its own copy).
+    JSONPatch.canonicalBytes(patch, into: &patchBytes)
     let rootFrame =
       hasRootSubscribers
       ? MessageCodec.diffFrame(version: version, action: actionBytes, summary: summaryJSON, patch: patchBytes) : nil

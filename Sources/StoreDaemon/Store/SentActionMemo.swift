@@ -1,4 +1,5 @@
 import ComposableCore
+import Glibc
 import JSON
 import Wire
 
@@ -25,8 +26,10 @@ final class SentActionMemo<Action> {
   private var indices: [ClientMessage.ActionInput: Int] = [:]
   private var actions: [Action] = []
   private var readings: [ActionReading] = []
-  /// The input found or kept last, and where.
-  private var last: (input: ClientMessage.ActionInput, index: Int)?
+  /// The path and arguments found or kept last, and where (-1: none).
+  private var lastPath = ""
+  private var lastArguments: [String] = []
+  private var lastIndex = -1
 
   var count: Int { indices.count }
 
@@ -41,12 +44,14 @@ final class SentActionMemo<Action> {
     else { return try read(&reading) }
     // The action sent last is compared first: a client repeating one
     // action costs a comparison of its path, not a hash of it.
-    if let last, last.input == input {
-      reading = readings[last.index]
-      return actions[last.index]
+    if lastIndex >= 0, Self.same(lastPath, path), lastArguments.count == arguments.count,
+      zip(lastArguments, arguments).allSatisfy({ Self.same($0, $1) })
+    {
+      reading = readings[lastIndex]
+      return actions[lastIndex]
     }
     if let index = indices[input] {
-      last = (input, index)
+      (lastPath, lastArguments, lastIndex) = (path, arguments, index)
       reading = readings[index]
       return actions[index]
     }
@@ -56,10 +61,25 @@ final class SentActionMemo<Action> {
       actions.removeAll(keepingCapacity: true)
       readings.removeAll(keepingCapacity: true)
     }
-    last = (input, actions.count)
+    (lastPath, lastArguments, lastIndex) = (path, arguments, actions.count)
     indices[input] = actions.count
     actions.append(action)
     readings.append(reading)
     return action
+  }
+
+  /// Whether `left` and `right` are the same bytes: what a client wrote
+  /// again, compared without the canonical equivalence `==` looks for.
+  private static func same(_ left: String, _ right: String) -> Bool {
+    let compared = left.utf8.withContiguousStorageIfAvailable { left in
+      right.utf8.withContiguousStorageIfAvailable { right in
+        guard left.count == right.count, let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
+          return left.count == right.count
+        }
+        return memcmp(leftBase, rightBase, left.count) == 0
+      }
+    }
+    if let compared, let compared { return compared }
+    return left.utf8.elementsEqual(right.utf8)
   }
 }

@@ -45,6 +45,33 @@ import Wire
     #expect(memo.count == 1)
   }
 
+  /// The input sent last is found by its path and every argument: one that
+  /// differs from it in any of them (an argument split in two, a different
+  /// count, a different path) is another action, read or found as itself.
+  @Test func theLastInputMatchesOnlyByPathAndEveryArgument() throws {
+    let memo = Memo()
+    var reads: [String] = []
+    let inputs: [ClientMessage.ActionInput] = [
+      .path("cart.addItem", arguments: ["ab"]),
+      .path("cart.addItem", arguments: ["a", "b"]),
+      .path("cart.addItem", arguments: ["a"]),
+      .path("cart.addItem", arguments: []),
+      .path("cart.removeItem", arguments: ["ab"]),
+      .path("cart.addItem", arguments: ["ab"]),
+    ]
+    for (index, input) in inputs.enumerated() {
+      var reading = ActionReading.unread
+      _ = try memo.action(for: input, reading: &reading) { (reading) throws(MessageError) in
+        reads.append("\(input)")
+        return Self.read(index, into: &reading)
+      }
+      // The last input is found again, not read: the summary of its first read.
+      #expect(reading.summary == "entry \(index == 5 ? 0 : index)")
+    }
+    #expect(reads.count == 5)
+    #expect(memo.count == 5)
+  }
+
   /// JSON inputs, and paths with long arguments, are read every time and
   /// never kept: they could hold megabytes each.
   @Test func jsonAndLongInputsAreNeverKept() throws {
