@@ -39,6 +39,8 @@ final class Connection {
   var watching: EventPoll.Interest = []
   /// The token its `hello` must give: a connection to the TCP listener's.
   var requiredToken: String?
+  /// The path of the last `send` read from it (``SendScanner``).
+  private var recentPath = ""
 
   init(id: Int, socket: UnixSocket, outboxLimit: Int, maximumFrame: UInt32, gate: HoldGate?) {
     self.id = id
@@ -91,9 +93,9 @@ final class Connection {
   }
 
   /// What a frame's payload says.
-  static func parse(_ payload: UnsafeRawBufferPointer) -> Parsed {
-    if let send = SendScanner.send(from: payload) { return .message(send) }
-    return parseInFull(Array(payload))
+  func parse(_ payload: UnsafeRawBufferPointer) -> Parsed {
+    if let send = SendScanner.send(from: payload, recentPath: &recentPath) { return .message(send) }
+    return Self.parseInFull(Array(payload))
   }
 
   /// What a payload the ``SendScanner`` does not read says.

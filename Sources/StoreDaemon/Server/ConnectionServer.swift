@@ -178,7 +178,7 @@ final class ConnectionServer {
         guard
           let next = try connection.decoder.nextFrame({ payload in
             MemoryRelease.noteFrame(bytes: payload.count)
-            return Connection.parse(payload)
+            return connection.parse(payload)
           })
         else { break }
         parsed = next

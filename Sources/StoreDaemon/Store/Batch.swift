@@ -66,11 +66,15 @@ final class Batch {
   private var cancels: [EffectID] = []
 
   /// Opens a batch: every outbox offered a frame holds it until it ends.
-  init(before: Before, number: UInt64, gate: HoldGate, buffer: [UInt8] = []) {
+  /// `expectedAnswers` is room made for the answers at once, as many as
+  /// the batch before gave: batches under a steady load are alike, and the
+  /// answers' array then grows in one step instead of doubling its way up.
+  init(before: Before, number: UInt64, gate: HoldGate, buffer: [UInt8] = [], expectedAnswers: Int = 0) {
     self.before = before
     self.number = number
     self.gate = gate
     encoded = EncodedRecords(reusing: buffer)
+    answers.reserveCapacity(expectedAnswers)
     gate.isHolding = true
     gate.batch = number
   }

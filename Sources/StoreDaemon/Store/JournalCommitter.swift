@@ -49,6 +49,8 @@ final class JournalCommitter: EffectExecutor {
   private var nextNumber: UInt64 = 1
   /// The storage of the last batch's encoded records, for the next one.
   private var spareBuffer: [UInt8] = []
+  /// How many answers the last batch closed gave, for the next one's room.
+  private var lastAnswerCount = 0
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
   /// The replicated log's link, when the journal is replicated.
@@ -88,7 +90,8 @@ final class JournalCommitter: EffectExecutor {
   func open(before: Batch.Before, gate: HoldGate) {
     // invariant: the turn opens a batch only after the last one closed; a client cannot change that
     precondition(batch == nil, "a batch is already open")
-    batch = Batch(before: before, number: nextNumber, gate: gate, buffer: spareBuffer)
+    batch = Batch(
+      before: before, number: nextNumber, gate: gate, buffer: spareBuffer, expectedAnswers: lastAnswerCount)
     spareBuffer = []
     nextNumber += 1
   }
@@ -154,6 +157,7 @@ final class JournalCommitter: EffectExecutor {
     guard let batch, syncing == nil else { return nil }
     self.batch = nil
     batch.close(version: version)
+    lastAnswerCount = batch.answers.count
     guard !batch.encoded.isEmpty else { return .durable(batch) }
     do throws(JournalWriteError) {
       _ = try writer.write(batch.encoded)

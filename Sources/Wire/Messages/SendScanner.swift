@@ -1,3 +1,5 @@
+import Glibc
+
 /// Reads the commonest message, a `send` by path
 /// (`{"type":"send","id":7,"path":"counter.incrementButtonTapped","arguments":["3"]}`),
 /// straight from its bytes into a ``ClientMessage``, without building its
@@ -13,13 +15,18 @@
 /// is wrong with it.
 public enum SendScanner {
   /// The `send` in the payload `bytes`, or nil if it is not one this reads.
-  public static func send(from bytes: UnsafeRawBufferPointer) -> ClientMessage? {
+  ///
+  /// `recentPath` is the path read last from the same client: a client
+  /// sends the same few actions again and again, so a path with its bytes
+  /// is that string again, shared rather than made anew; another path
+  /// takes its place.
+  public static func send(from bytes: UnsafeRawBufferPointer, recentPath: inout String) -> ClientMessage? {
     guard bytes.count <= ClientLimits.sendBytes, let base = bytes.baseAddress else { return nil }
     var cursor = Cursor(base: base, end: bytes.count)
-    return send(from: &cursor)
+    return send(from: &cursor, recentPath: &recentPath)
   }
 
-  private static func send(from cursor: inout Cursor) -> ClientMessage? {
+  private static func send(from cursor: inout Cursor, recentPath: inout String) -> ClientMessage? {
     var isSend = false
     var id: Int?
     var path: String?
@@ -39,7 +46,8 @@ public enum SendScanner {
           id = value
         case .path where path == nil:
           guard let value = cursor.plainString() else { return nil }
-          path = String(decoding: value, as: UTF8.self)
+          if !holds(recentPath, value) { recentPath = String(decoding: value, as: UTF8.self) }
+          path = recentPath
         case .arguments where arguments == nil:
           guard let value = strings(from: &cursor) else { return nil }
           arguments = value
@@ -57,6 +65,16 @@ public enum SendScanner {
     let given = arguments ?? []
     guard (try? ClientLimits.check(path: path, arguments: given)) != nil else { return nil }
     return .send(id: id, action: .path(path, arguments: given), wait: wait ?? false)
+  }
+
+  /// Whether `string`'s UTF-8 is `bytes`.
+  private static func holds(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    let compared = string.utf8.withContiguousStorageIfAvailable { utf8 in
+      guard utf8.count == bytes.count else { return false }
+      guard let stored = utf8.baseAddress, let given = bytes.baseAddress else { return true }
+      return memcmp(stored, given, bytes.count) == 0
+    }
+    return compared ?? string.utf8.elementsEqual(bytes)
   }
 
   /// The members a `send` is read with here.

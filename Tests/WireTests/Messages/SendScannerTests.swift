@@ -20,7 +20,8 @@ import Testing
 
   /// What the scanner reads of `text`'s bytes.
   private static func scanned(_ text: String) -> ClientMessage? {
-    Array(text.utf8).withUnsafeBytes { SendScanner.send(from: $0) }
+    var recentPath = ""
+    return Array(text.utf8).withUnsafeBytes { SendScanner.send(from: $0, recentPath: &recentPath) }
   }
 
   @Test(arguments: [
@@ -72,13 +73,16 @@ import Testing
 
   /// A path with each byte value at each place of an eight-byte step: the
   /// scanner reads it only where the full parse reads the same.
+  /// One recent path is kept across them all, so each is also read where
+  /// the path read before it differs from it in one byte.
   @Test func everyByteInAPathAtEveryOffset() {
+    var recentPath = ""
     for byte in UInt8.min...UInt8.max {
       for offset in 0..<17 {
         var path = Array(repeating: UInt8(ascii: "a"), count: 20)
         path[offset] = byte
         let payload = Array(#"{"type":"send","id":1,"path":""#.utf8) + path + Array(#""}"#.utf8)
-        let scanned = payload.withUnsafeBytes { SendScanner.send(from: $0) }
+        let scanned = payload.withUnsafeBytes { SendScanner.send(from: $0, recentPath: &recentPath) }
         let plain = byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "\"")
         #expect((scanned != nil) == plain, "byte \(byte) at \(offset)")
         if let scanned {
@@ -86,6 +90,35 @@ import Testing
         }
       }
     }
+  }
+
+  /// A path read again is the recent path itself; another path, of the
+  /// same length or not, is read as written and becomes the recent one.
+  @Test func aRepeatedPathIsTheRecentOne() throws {
+    var recentPath = ""
+    func path(_ text: String) throws -> String {
+      let message = Array(text.utf8).withUnsafeBytes { SendScanner.send(from: $0, recentPath: &recentPath) }
+      guard case .send(_, .path(let path, _), _) = try #require(message) else {
+        Issue.record("not a send by path: \(text)")
+        return ""
+      }
+      return path
+    }
+    let sends = [
+      "counter.incrementButtonTapped", "counter.incrementButtonTapped", "counter.decrementButtonTapped",
+      "counter.decrementButtonTapped", "cart.addItem", "cart.addItemX", "cart.addItem",
+    ]
+    for (index, sent) in sends.enumerated() {
+      let read = try path(#"{"type":"send","id":\#(index),"path":"\#(sent)"}"#)
+      #expect(read == sent)
+      #expect(recentPath == sent)
+    }
+    let first = try path(#"{"type":"send","id":1,"path":"counter.incrementButtonTapped"}"#)
+    let again = try path(#"{"type":"send","id":2,"path":"counter.incrementButtonTapped"}"#)
+    // The same storage: the second read made no string of its own.
+    let firstBase = first.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+    let againBase = again.utf8.withContiguousStorageIfAvailable { $0.baseAddress }
+    #expect(firstBase != nil && firstBase == againBase)
   }
 
   /// Many sends made by varying one another, member by member: whatever
