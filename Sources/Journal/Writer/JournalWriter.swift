@@ -74,7 +74,7 @@ public final class JournalWriter: Sendable {
 
   /// Everything that changes, guarded by the mutex.
   struct State: ~Copyable {
-    var fd: Int32
+    var descriptor: SegmentDescriptor
     var path: String
     var segmentFirstVersion: UInt64
     /// The segment's length: the offset where the next batch goes.
@@ -89,6 +89,9 @@ public final class JournalWriter: Sendable {
     /// The next ``syncWritten()`` fails as on an I/O error (debug builds'
     /// tests only).
     var failNextSync = false
+
+    /// The current segment's descriptor.
+    var fd: Int32 { descriptor.fd }
   }
 
   init(
@@ -111,7 +114,8 @@ public final class JournalWriter: Sendable {
     let segment = try Self.openSegment(after: recovered, epoch: epoch, limit: configuration.segmentSizeLimit)
     state = Mutex(
       State(
-        fd: segment.fd, path: segment.path, segmentFirstVersion: segment.firstVersion, size: segment.size,
+        descriptor: SegmentDescriptor(segment.fd), path: segment.path, segmentFirstVersion: segment.firstVersion,
+        size: segment.size,
         headerLength: segment.headerLength, progress: recovered.progress))
     let box = WeakWriter()
     do {
@@ -123,17 +127,15 @@ public final class JournalWriter: Sendable {
           return true
         } : nil
     } catch {
-      FileIO.close(segment.fd)
+      // The segment's descriptor is closed with the state it is in.
       throw .system(SystemFailure("start the journal-sync thread", path: directory, code: error.errno))
     }
     box.writer = self
   }
 
+  /// The segment's descriptor is closed with the state that holds it.
   deinit {
     syncer?.requestStop()
-    state.withLock { state in
-      if !state.closed { FileIO.close(state.fd) }
-    }
   }
 
   // MARK: Appending
@@ -274,8 +276,7 @@ public final class JournalWriter: Sendable {
       }
       throw fail(.ioFailed(failure: error, versions: versions), state: &state)
     }
-    FileIO.close(state.fd)
-    state.fd = segment.fd
+    state.descriptor = SegmentDescriptor(segment.fd)
     state.path = segment.path
     state.segmentFirstVersion = segment.firstVersion
     state.size = segment.size
@@ -323,7 +324,7 @@ public final class JournalWriter: Sendable {
     try state.withLock { state throws(JournalWriteError) in
       guard !state.closed else { return }
       defer {
-        FileIO.close(state.fd)
+        state.descriptor = .none
         state.closed = true
       }
       if state.failure == nil { try syncData(state: &state) }
@@ -332,31 +333,27 @@ public final class JournalWriter: Sendable {
 
   /// Makes everything written so far durable, without holding the mutex
   /// during the `fdatasync` (writes go on meanwhile, from any thread),
-  /// through a duplicate of the descriptor so that a rotation may close the
-  /// original; returns the durable version. A failed sync stops the writer
-  /// for good, as in ``append(_:)``.
+  /// holding the segment's ``SegmentDescriptor`` so that a rotation may
+  /// replace it meanwhile; returns the durable version. A failed sync stops
+  /// the writer for good, as in ``append(_:)``.
   @discardableResult
   public func syncWritten() throws(JournalWriteError) -> UInt64 {
-    typealias Job = (fd: Int32, version: UInt64, path: String, from: UInt64, fails: Bool)
+    typealias Job = (descriptor: SegmentDescriptor, version: UInt64, path: String, from: UInt64, fails: Bool)
     let job = try state.withLock { state throws(JournalWriteError) -> Job? in
       if let failure = state.failure { throw .refused(since: failure) }
       if state.closed { throw .closed(path: state.path) }
       guard state.progress.lastVersion > state.progress.durableVersion else { return nil }
-      let copy = fcntl(state.fd, F_DUPFD_CLOEXEC, 0)
-      guard copy >= 0 else {
-        // Out of descriptors: sync under the mutex instead.
-        try syncData(state: &state)
-        return nil
-      }
       defer { state.failNextSync = false }
-      return (copy, state.progress.lastVersion, state.path, state.progress.durableVersion + 1, state.failNextSync)
+      return (
+        state.descriptor, state.progress.lastVersion, state.path, state.progress.durableVersion + 1,
+        state.failNextSync
+      )
     }
     guard let job else { return progress.durableVersion }
     let result =
       job.fails
       ? .failure(SystemFailure("fdatasync", path: job.path, code: EIO))
-      : Result { () throws(SystemFailure) in try FileIO.syncData(job.fd, path: job.path) }
-    FileIO.close(job.fd)
+      : Result { () throws(SystemFailure) in try FileIO.syncData(job.descriptor.fd, path: job.path) }
     return try state.withLock { state throws(JournalWriteError) -> UInt64 in
       switch result {
       case .success:

@@ -1,6 +1,7 @@
 import Dispatch
 import Glibc
 import JournalTestChild
+import Platform
 import Synchronization
 import TestSupport
 import Testing
@@ -151,6 +152,34 @@ import Testing
     #expect(try writer.syncWritten() == 8, "nothing more to sync")
     try writer.close()
     #expect(try journal.recover().records.map { try $0.decoded() } == SampleJournal.records(1...8))
+  }
+
+  /// A sync beside the writer holds the segment's descriptor, not a copy
+  /// of it: a rotation and a close meanwhile replace the writer's, and the
+  /// one held stays open on the segment it was taken from, which it can
+  /// still sync.
+  @Test func aHeldSegmentDescriptorOutlivesRotationAndClose() throws {
+    let directory = try TemporaryDirectory()
+    let journal = try JournalDirectory(path: directory.journal)
+    let writer = try journal.openWriter(
+      after: try journal.recover(), epoch: "e", configuration: .init(segmentSizeLimit: 4096))
+    try writer.write(SampleJournal.records(1...3))
+    let (held, firstPath) = writer.state.withLock { ($0.descriptor, $0.path) }
+    var version: UInt64 = 3
+    while writer.currentSegment == firstPath {
+      try writer.write(SampleJournal.records(version + 1...version + 1))
+      version += 1
+    }
+    #expect(writer.state.withLock { $0.fd } != held.fd)
+    try writer.close()
+    #expect(writer.state.withLock { $0.fd } == -1)
+    var heldStatus = stat()
+    var segmentStatus = stat()
+    #expect(fstat(held.fd, &heldStatus) == 0)
+    #expect(stat(firstPath, &segmentStatus) == 0)
+    #expect(heldStatus.st_ino == segmentStatus.st_ino && heldStatus.st_dev == segmentStatus.st_dev)
+    try FileIO.syncData(held.fd, path: firstPath)
+    #expect(try journal.recover().records.map { try $0.decoded() } == SampleJournal.records(1...version))
   }
 
   /// A failed `syncWritten` stops the writer as a failed append does.
