@@ -7,7 +7,7 @@ import Testing
 
 /// The server over real TCP connections on 127.0.0.1: answers, limits and
 /// hostile clients, each met with its status while the server keeps serving.
-@Suite struct HTTPServerTests {
+@Suite(.ownThreads) struct HTTPServerTests {
   /// A server answering `GET /hello` and echoing a POST's body, with
   /// `limits`.
   private func server(limits: HTTPLimits = HTTPLimits()) throws -> HTTPServer {

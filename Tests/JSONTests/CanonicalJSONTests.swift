@@ -3,7 +3,7 @@ import JSON
 import TestSupport
 import Testing
 
-@Suite struct CanonicalJSONTests {
+@Suite(.ownThreads) struct CanonicalJSONTests {
   @Test func objectsAreCompactWithKeysSortedByUTF8Bytes() throws {
     let value: JSONValue = .object([
       "b": .int(1), "a": .array([.bool(true), .null, .double(1.5)]), "B": .string("x"), "é": .int(2),

@@ -7,7 +7,7 @@ import Testing
 /// "Enumerations as JSON"): the encoder writes the short forms, the decoder
 /// reads them and Foundation's long ones, and every value reads back as
 /// itself.
-@Suite struct EnumCaseJSONTests {
+@Suite(.ownThreads) struct EnumCaseJSONTests {
   struct Point: Codable, Equatable {
     var x: Int
     var y: Int

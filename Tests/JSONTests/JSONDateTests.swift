@@ -6,7 +6,7 @@ import Testing
 /// Dates keep their milliseconds: the clock's date, its JSON and the date
 /// read back from it are the same `Date`, bit for bit (docs/PROTOCOL.md,
 /// "State as JSON").
-@Suite struct JSONDateTests {
+@Suite(.ownThreads) struct JSONDateTests {
   /// The bits of `date`, which `==` on `Date` compares with a tolerance of none
   /// but which say so plainly in a failure.
   static func bits(_ date: Date) -> UInt64 { date.timeIntervalSinceReferenceDate.bitPattern }

@@ -5,7 +5,7 @@ import Testing
 
 /// `JSONObject` behaves as a `[String: JSONValue]` does, and keeps its
 /// members in the order of their keys' UTF-8 bytes.
-@Suite struct JSONObjectTests {
+@Suite(.ownThreads) struct JSONObjectTests {
   /// Keys that sort differently by bytes than by Swift's `String` order or
   /// by length, and one pair Swift calls equal that JSON does not.
   static let keys = ["b", "a", "ab", "", "B", "é", "e\u{301}", "z", "aa", "ä", "_", "0", "ü"]

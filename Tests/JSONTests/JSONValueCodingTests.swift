@@ -7,7 +7,7 @@ import Testing
 /// `JSONEncoder` writes them (optional members left out), bytes decoded
 /// through the parser, and literals read as `JSONDecoder` reads a
 /// `JSONValue`.
-@Suite struct JSONValueCodingTests {
+@Suite(.ownThreads) struct JSONValueCodingTests {
   /// With optional members left out, the encoder builds what the reference
   /// `JSONEncoder` writes, but for enums, written as `EnumCaseJSON` says (a
   /// case whose only unlabelled value is left with it is `{"case":value}`),

@@ -6,7 +6,7 @@ import Testing
 /// `JSONValueDecoder` decodes what `JSONDecoder`, set to the JSON module's
 /// (`FoundationJSON.decoder()`), decodes from the same value's bytes, and
 /// refuses what it refuses, naming the coding path.
-@Suite struct JSONValueDecoderTests {
+@Suite(.ownThreads) struct JSONValueDecoderTests {
   enum Shape: Codable, Equatable {
     case point
     case circle(radius: Double)

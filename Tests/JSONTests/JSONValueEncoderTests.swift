@@ -5,7 +5,7 @@ import Testing
 
 /// `JSONValueEncoder` builds the value that `JSONEncoder`, set to the JSON module's
 /// rules (`FoundationJSON.encoder()`), writes and `JSONParser` reads back.
-@Suite struct JSONValueEncoderTests {
+@Suite(.ownThreads) struct JSONValueEncoderTests {
   /// What the reference makes of `value`: its bytes, parsed.
   static func reference(_ value: some Encodable) throws -> JSONValue {
     try JSONParser.parse(Array(FoundationJSON.encoder().encode(value)))

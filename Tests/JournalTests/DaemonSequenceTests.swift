@@ -8,7 +8,7 @@ import Testing
 /// The sequence of calls docs/DURABILITY.md ("For the daemon") gives, with a
 /// small Codable state standing in for the app's: start, append batches,
 /// snapshot when the policy says so, stop, and start again to the same state.
-@Suite struct DaemonSequenceTests {
+@Suite(.ownThreads) struct DaemonSequenceTests {
   struct State: Codable, Equatable {
     var count = 0
     var names: [String] = []

@@ -4,7 +4,7 @@ import Testing
 
 @testable import Journal
 
-@Suite struct JournalDirectoryTests {
+@Suite(.ownThreads) struct JournalDirectoryTests {
   /// One writer at a time, and no recovery under an open writer (it could
   /// take a batch being appended for a torn tail).
   @Test func oneWriterAndNoRecoveryWhileWriting() throws {

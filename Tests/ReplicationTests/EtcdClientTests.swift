@@ -4,7 +4,8 @@ import TestSupport
 import Testing
 
 /// The etcd client against a real three-member cluster on 127.0.0.1.
-@Suite(.serialized, .enabled(if: EtcdCluster.isInstalled, "needs Debian's etcd-server (.ci/run installs it)"))
+@Suite(
+  .ownThreads, .serialized, .enabled(if: EtcdCluster.isInstalled, "needs Debian's etcd-server (.ci/run installs it)"))
 struct EtcdClientTests {
   private func client(_ cluster: EtcdCluster, timeout: Duration = .seconds(10)) throws -> EtcdClient {
     EtcdClient(endpoints: try EtcdEndpoint.parse(url: cluster.url), timeout: timeout)

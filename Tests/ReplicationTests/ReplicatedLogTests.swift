@@ -11,7 +11,8 @@ import Testing
 /// 127.0.0.1: a store's keys, leadership, fenced appends, reading back and
 /// compaction. Each test has a cluster and a store of its own; each daemon
 /// a client of its own.
-@Suite(.serialized, .enabled(if: EtcdCluster.isInstalled, "needs Debian's etcd-server (.ci/run installs it)"))
+@Suite(
+  .ownThreads, .serialized, .enabled(if: EtcdCluster.isInstalled, "needs Debian's etcd-server (.ci/run installs it)"))
 struct ReplicatedLogTests {
   /// Long enough that no lease a test holds expires on a busy machine.
   private static let heldTTL = 60

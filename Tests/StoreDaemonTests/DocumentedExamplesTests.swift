@@ -9,7 +9,7 @@ import Wire
 /// `whatIf` answers. An example's `…` stands for what it leaves out; the
 /// numbers and UUIDs that change from run to run (times, connections) are
 /// compared as numbers and UUIDs, not by value.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct DocumentedExamplesTests {
   /// The example line of the document that begins with `prefix`.
   func example(_ prefix: String, sourceLocation: SourceLocation = #_sourceLocation) throws -> String {

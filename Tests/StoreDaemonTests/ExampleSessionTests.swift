@@ -7,7 +7,7 @@ import Wire
 /// docs/PROTOCOL.md's example session, played with a real daemon: the
 /// client writes the document's frames, byte for byte, and the daemon must
 /// answer each with the document's bytes, its own (random) epoch aside.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct ExampleSessionTests {
   /// The epoch the document's welcome shows.
   static let documentedEpoch = "5f1c2e9a0b7d4c13"

@@ -10,7 +10,7 @@ import Wire
 /// amount: what the daemon examines of a request (its path, its arguments,
 /// how deep its JSON nests, the client's name) is bounded before the loop
 /// sees it, and over-long input is refused with an error naming the limit.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct InputCostTests {
   /// A 60 KB unknown name: the "did you mean" search once cost the loop
   /// about 0.5 ms per character.

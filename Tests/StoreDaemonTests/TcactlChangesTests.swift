@@ -10,7 +10,7 @@ import Wire
 /// `watch`, `log` and `send --wait` (`~ PATH: OLD → NEW`, the old value
 /// exact), and one rule that cuts long values, which `--full` and `--json`
 /// leave whole (docs/CLI.md, "How changes are shown").
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct TcactlChangesTests {
   @Test func logShowsTheValueEachChangeReplaced() throws {
     let daemon = try LoopDaemon()

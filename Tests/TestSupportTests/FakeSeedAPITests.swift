@@ -10,7 +10,7 @@ import Testing
 
 /// The fake APIs answer what the features request, in shapes the features'
 /// own types decode; faults change that on demand.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.ownThreads, .timeLimit(.minutes(2)))
 struct FakeSeedAPITests {
   @Test func productsDecodeAsTheStoresProducts() async throws {
     let api = try FakeSeedAPI()
@@ -161,7 +161,7 @@ struct FakeSeedAPITests {
 
 /// The fake's products 1–3 and the features' bundled catalog were taken from
 /// fakestoreapi.com independently; they must agree.
-@Suite struct FakeCatalogAgreesWithTheBundledOne {
+@Suite(.ownThreads) struct FakeCatalogAgreesWithTheBundledOne {
   @Test func productsOneToThreeAreTheSame() throws {
     let api = try FakeSeedAPI()
     let fake = try JSONDecoder().decode([Product].self, from: Data(api.productsJSON.utf8))

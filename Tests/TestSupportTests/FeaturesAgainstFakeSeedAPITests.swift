@@ -12,7 +12,7 @@ import Testing
 /// Each feature's real request, sent over HTTP to the fake and its real
 /// answer fed back: proof that the fake serves exactly the paths, methods and
 /// shapes the features use.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.ownThreads, .timeLimit(.minutes(2)))
 struct FeaturesAgainstFakeSeedAPITests {
   /// 2023-11-14T22:13:20Z.
   static let now = Date(timeIntervalSince1970: 1_700_000_000)

@@ -5,7 +5,7 @@ import Testing
 @testable import TestSupport
 
 /// What the test server records of a request, and how it encodes its answers.
-@Suite struct RecordedRequestTests {
+@Suite(.ownThreads) struct RecordedRequestTests {
   @Test func targetsAreRecordedDecoded() {
     let request = RecordedRequest(
       sequence: 1, connection: 1, method: "GET", target: "/gifs/v1/gifs/search?q=caf%C3%A9%20au+lait&x=%2B&bad=%ZZ#frag"

@@ -7,7 +7,7 @@ import Testing
 
 /// The server's HTTP/1.1 handling on bare sockets: keep-alive, pipelining,
 /// `Connection: close`, malformed requests, clients that walk away.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.ownThreads, .timeLimit(.minutes(2)))
 struct TestHTTPServerRawSocketTests {
   func echoServer() throws -> TestHTTPServer {
     try TestHTTPServer { request in

@@ -11,7 +11,7 @@ import Testing
 
 /// The server against URLSession, the client the network worker uses:
 /// routing, recording, bodies, delays, stopping.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.ownThreads, .timeLimit(.minutes(2)))
 struct TestHTTPServerTests {
   @Test func routesAndRecordsRequestsWithTheirQueryAndHeaders() async throws {
     let server = try TestHTTPServer { request in

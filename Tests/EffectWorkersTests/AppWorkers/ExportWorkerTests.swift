@@ -9,7 +9,7 @@ import Wire
 /// The Todos example's `export` worker, a Python 3 script written from
 /// docs/PROTOCOL.md alone, spoken to over its socket as the daemon speaks
 /// to it.
-@Suite(.timeLimit(.minutes(2))) struct ExportWorkerTests {
+@Suite(.ownThreads, .timeLimit(.minutes(2))) struct ExportWorkerTests {
   static let kind: WorkerKind = "export"
 
   /// The script, started with `arguments` (by default, `--directory` the

@@ -2,7 +2,7 @@ import TestSupport
 import Testing
 
 /// `effectworker` started by a person instead of by storedaemon.
-@Suite struct ManualRunTests {
+@Suite(.ownThreads) struct ManualRunTests {
   @Test func helpPrintsTheUsageOfTheKindsEachProgramServesAndExitsZero() throws {
     let directory = try TemporaryDirectory()
     let run = try ManualRun(["--help"], in: directory)

@@ -6,7 +6,7 @@ import Testing
 import Wire
 
 /// How a worker starts, what it keeps, and how it ends, for every kind.
-@Suite struct WorkerLifecycleTests {
+@Suite(.ownThreads) struct WorkerLifecycleTests {
   static func arguments(for kind: WorkerKind, in directory: TemporaryDirectory) -> [String] {
     kind == .storage ? ["--state-dir", directory.appending("state")] : []
   }

@@ -9,7 +9,7 @@ import Wire
 
 /// The network worker as a real process against a real loopback HTTP/1.1
 /// server (TestSupport's `TestHTTPServer`), which records what arrived.
-@Suite struct HTTPExchangeTests {
+@Suite(.ownThreads) struct HTTPExchangeTests {
   /// Any status is a response; what a 404 or a 500 means is the feature's call.
   @Test(arguments: [200, 201, 204, 404, 500, 503])
   func everyStatusComesBackAsAResponse(_ status: Int) throws {

@@ -5,7 +5,7 @@ import Testing
 import Wire
 
 /// The network worker against answers no well-behaved server gives.
-@Suite struct MalformedResponseTests {
+@Suite(.ownThreads) struct MalformedResponseTests {
   /// The deadline is on the whole exchange: a server that sends a byte every
   /// 100 ms is never idle long, and still times out.
   @Test func aTricklingAnswerTimesOutAtTheDeadline() throws {

@@ -6,7 +6,7 @@ import Wire
 
 /// The network worker as a real process, against loopback ports that refuse
 /// or never answer.
-@Suite struct NetworkWorkerTests {
+@Suite(.ownThreads) struct NetworkWorkerTests {
   @Test func aRefusedConnectionIsAConnectionFailureNamingTheRequest() throws {
     let directory = try TemporaryDirectory()
     let refusing = try LoopbackPort(.refusing)

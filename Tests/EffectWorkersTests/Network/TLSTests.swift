@@ -7,7 +7,7 @@ import Testing
 /// HTTPS goes through TLS: against a local `openssl s_server` whose
 /// certificate nobody trusts, the worker refuses the connection. Runs where
 /// the openssl tool is installed.
-@Suite(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
+@Suite(.ownThreads, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/openssl")))
 struct TLSTests {
   @Test func anUntrustedCertificateIsAConnectionFailureSayingWhy() throws {
     let directory = try TemporaryDirectory()

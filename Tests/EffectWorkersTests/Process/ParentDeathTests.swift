@@ -12,7 +12,7 @@ import Wire
 /// A worker given its daemon's pid (`STOREDAEMON_PID`) dies with the daemon,
 /// even stopped, when it can no longer read the end of file its socket gives;
 /// one whose daemon is already gone exits at once.
-@Suite(.serialized, .timeLimit(.minutes(2))) struct ParentDeathTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(2))) struct ParentDeathTests {
   @Test func withoutTheVariableNothingIsArranged() throws {
     #expect(try ParentDeath.arrange(daemonPID: nil) == .notRequested)
   }

@@ -7,7 +7,7 @@ import Testing
 @testable import EffectWorkers
 
 /// The on-disk store, on real files in a temporary directory.
-@Suite struct StorageDirectoryTests {
+@Suite(.ownThreads) struct StorageDirectoryTests {
   @Test func aPutIsReadBackAndReplacedWhole() throws {
     let temporary = try TemporaryDirectory()
     let storage = try StorageDirectory(stateDirectory: temporary.appending("state"))

@@ -5,7 +5,7 @@ import Testing
 import Wire
 
 /// The storage worker as a real process on a real directory.
-@Suite struct StorageWorkerTests {
+@Suite(.ownThreads) struct StorageWorkerTests {
   @Test func documentsPersistAcrossARestartOnTheSameDirectory() throws {
     let temporary = try TemporaryDirectory()
     let state = ["--state-dir", temporary.appending("state")]

@@ -4,7 +4,7 @@ import Testing
 import Wire
 
 /// The timer worker as a real process, driven over its socket.
-@Suite struct TimerWorkerTests {
+@Suite(.ownThreads) struct TimerWorkerTests {
   @Test func timersFireInDeadlineOrderWithTickOne() throws {
     let directory = try TemporaryDirectory()
     let worker = try SpawnedWorker(.timer, in: directory)

@@ -12,7 +12,7 @@ import Wire
 /// The App's action schema against the real enums: every listed path builds
 /// an action that decodes, and real actions render as command lines that
 /// parse back to themselves.
-@Suite struct AppActionSchemaTests {
+@Suite(.ownThreads) struct AppActionSchemaTests {
   let schema = AppFeature.Action.actionSchema
 
   @Test func everyPathDecodesAsAnAppActionAndReencodesTheSame() throws {

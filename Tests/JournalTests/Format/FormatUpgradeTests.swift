@@ -8,7 +8,7 @@ import Testing
 /// A journal of format 1 (enums in Foundation's shape) is read, never
 /// appended to in place, and shown in the current format through a
 /// `JournalUpgrade` (docs/DURABILITY.md, "Format versions").
-@Suite struct FormatUpgradeTests {
+@Suite(.ownThreads) struct FormatUpgradeTests {
   enum Status: Codable, Equatable, Sendable {
     case idle
     case failed(String)

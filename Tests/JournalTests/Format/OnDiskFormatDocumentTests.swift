@@ -7,7 +7,7 @@ import Testing
 /// The test vector in docs/DURABILITY.md ("On-disk format"): a segment
 /// holding one record, as a hex dump that must appear in the document
 /// verbatim, and that recovery must read back.
-@Suite struct OnDiskFormatDocumentTests {
+@Suite(.ownThreads) struct OnDiskFormatDocumentTests {
   static let document: String = {
     let url = URL(fileURLWithPath: #filePath)
       .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

@@ -8,7 +8,7 @@ import Testing
 
 @testable import Journal
 
-@Suite struct JournalReaderTests {
+@Suite(.ownThreads) struct JournalReaderTests {
   /// Versions 1…120 over several segments, a snapshot at 80 (compacting
   /// what precedes it), the writer still open.
   func makeJournal(_ directory: TemporaryDirectory) throws -> (JournalDirectory, JournalWriter) {

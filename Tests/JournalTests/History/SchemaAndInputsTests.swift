@@ -9,7 +9,7 @@ import Testing
 /// What the journal keeps for replays and upgrades: each record's inputs,
 /// each snapshot's schema, migration records, and the whole retained journal
 /// read without the lock (docs/DURABILITY.md, "Schema versions and migrations").
-@Suite struct SchemaAndInputsTests {
+@Suite(.ownThreads) struct SchemaAndInputsTests {
   @Test func aRecordKeepsItsInputsAndOnlyWhenItHasSome() throws {
     let directory = try TemporaryDirectory()
     var drew = SampleJournal.record(1)

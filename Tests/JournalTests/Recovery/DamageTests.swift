@@ -8,7 +8,7 @@ import Testing
 /// Damage that a crash cannot explain stops recovery, naming the file and
 /// offset and what to do; `repair` keeps what precedes it and moves the rest
 /// aside, reporting exactly what it dropped.
-@Suite struct DamageTests {
+@Suite(.ownThreads) struct DamageTests {
   /// Garbage over a record in the middle of the newest segment, with valid
   /// records after it.
   @Test func garbageInTheMiddle() throws {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import Journal
 
-@Suite struct RecoveryTests {
+@Suite(.ownThreads) struct RecoveryTests {
   @Test func emptyDirectory() throws {
     let directory = try TemporaryDirectory()
     let (recovered, records) = try Journals.recover(directory.journal)

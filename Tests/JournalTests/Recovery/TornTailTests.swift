@@ -7,7 +7,7 @@ import Testing
 
 /// A crash mid-append leaves the newest segment ending in part of a record:
 /// recovery cuts it off, keeps its bytes in a side file, and warns.
-@Suite struct TornTailTests {
+@Suite(.ownThreads) struct TornTailTests {
   /// The last record cut at every length from 1 byte to all but one: recovery
   /// succeeds with the records before it, the segment ends where the record
   /// began, and the side file holds exactly the cut bytes.

@@ -6,7 +6,7 @@ import Testing
 
 @testable import Journal
 
-@Suite struct SnapshotTests {
+@Suite(.ownThreads) struct SnapshotTests {
   /// The file's format: a JSON header line, the state, a line feed.
   @Test func fileFormat() throws {
     let bytes = SnapshotFile.encode(version: 7, epoch: "e1", time: 1_700_000_000_000, state: .object(["a": .int(1)]))

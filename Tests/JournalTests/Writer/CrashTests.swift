@@ -9,7 +9,7 @@ import Testing
 /// A child process appending in a loop is killed with SIGKILL: recovery gives
 /// a contiguous prefix of what it wrote, holding at least every version it
 /// reported durable.
-@Suite struct CrashTests {
+@Suite(.ownThreads) struct CrashTests {
   @Test(arguments: [(maximumBatch: 1, snapshotEvery: 0), (40, 0), (40, 250), (400, 300)])
   func killedWhileAppending(maximumBatch: Int, snapshotEvery: Int) throws {
     let directory = try TemporaryDirectory()

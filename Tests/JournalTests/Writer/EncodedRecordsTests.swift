@@ -8,7 +8,7 @@ import Testing
 /// Records encoded as they are made (``EncodedRecords``) are written as the
 /// same bytes, and read back as the same records, as records handed to the
 /// writer as values; the writer refuses what it refuses of values.
-@Suite struct EncodedRecordsTests {
+@Suite(.ownThreads) struct EncodedRecordsTests {
   /// A record with the canonical bytes of its parts, as the daemon makes one.
   private static func canonical(_ record: JournalRecord) -> JournalRecord {
     var record = record

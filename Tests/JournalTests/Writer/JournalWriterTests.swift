@@ -8,7 +8,7 @@ import Testing
 
 @testable import Journal
 
-@Suite struct JournalWriterTests {
+@Suite(.ownThreads) struct JournalWriterTests {
   /// Batches appended under each policy are all there after reopening.
   @Test(arguments: SyncPolicy.allCases)
   func appendReopenRecover(policy: SyncPolicy) throws {

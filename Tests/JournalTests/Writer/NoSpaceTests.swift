@@ -10,7 +10,7 @@ import Testing
 /// Running out of space rejects one batch, leaves the journal valid, and the
 /// writer resumes once there is room: with a real file size limit in a child
 /// process, and with a really full file system where one can be mounted.
-@Suite struct NoSpaceTests {
+@Suite(.ownThreads) struct NoSpaceTests {
   /// RLIMIT_FSIZE in a child process (SIGXFSZ ignored, so writes past the
   /// limit fail with EFBIG): the batch that crosses the limit is rejected as
   /// `noSpace` (writer still usable), so is the next, and once the limit is

@@ -8,7 +8,7 @@ import Testing
 
 /// Reading a Unix socket: what arrives, the timeout, the end of the stream,
 /// and a reader that sleeps through the peer's reads.
-@Suite struct UnixSocketTests {
+@Suite(.ownThreads) struct UnixSocketTests {
   /// Two connected sockets, closed at the end.
   final class Pair: Sendable {
     let near: UnixSocket

@@ -10,7 +10,7 @@ import Wire
 /// other machines: every connection gives the token, and it works behind a
 /// real TLS terminator, Debian's stunnel4 (docs/OPERATIONS.md, "Clients on
 /// other machines").
-@Suite(.serialized)
+@Suite(.ownThreads, .serialized)
 struct TCPListenerTests {
   static let token = "a-token-of-the-tcp-listener-0123"
 

@@ -11,7 +11,7 @@ import Wire
 
 /// The daemon's promise (docs/DURABILITY.md): an acknowledged action survives
 /// whatever happens to the process, and nothing on disk is ever silently lost.
-@Suite struct DurabilityTests {
+@Suite(.ownThreads) struct DurabilityTests {
   @Test func everyAcknowledgedActionSurvivesKill9UnderConcurrentSenders() throws {
     let daemon = try DaemonProcess()
     let senders = Senders(daemon.socketPath, clients: 4)

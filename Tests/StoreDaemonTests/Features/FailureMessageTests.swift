@@ -9,7 +9,7 @@ import Wire
 /// its network worker and a local server: a sentence that names the fix where
 /// there is one, never a URLError dump; and a search page that Giphy sends
 /// with a field left out still lands.
-@Suite struct FailureMessageTests {
+@Suite(.ownThreads) struct FailureMessageTests {
   @Test func aGIFSearchWithoutAnAPIKeyNamesTheSettingThatFixesIt() throws {
     let api = try FakeSeedAPI()
     let daemon = try DaemonProcess(

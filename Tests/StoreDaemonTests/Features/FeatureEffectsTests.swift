@@ -10,7 +10,7 @@ import Wire
 /// Every seed app end to end: actions sent to a real daemon, effects carried
 /// out by its real worker processes against a local server with the seed
 /// APIs' shapes, and the state read back.
-@Suite struct FeatureEffectsTests {
+@Suite(.ownThreads) struct FeatureEffectsTests {
   @Test func diceRollsThroughTheTimerWorker() throws {
     let daemon = try DaemonProcess()
     try daemon.waitForWorkers()

@@ -10,7 +10,7 @@ import Wire
 /// the daemon reports them as `interrupted`, not as never sent, and the cart
 /// tells the customer the order may have been placed. Through a real daemon,
 /// its real workers and a local store server.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct LostAnswerTests {
   /// The store takes the POST and holds its answer; the network worker is
   /// then killed. A plain "purchase failed" would have the customer pay twice.

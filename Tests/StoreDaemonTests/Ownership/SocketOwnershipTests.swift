@@ -7,7 +7,7 @@ import Wire
 /// The socket is only as safe as every directory above it: the daemon
 /// refuses a path another user could change, and a client refuses a daemon
 /// that runs as a user it does not expect.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct SocketOwnershipTests {
   /// Only the socket's own directory used to be checked.
   @Test func aSocketBelowADirectoryOthersMayWriteToIsRefusedNamingIt() throws {

@@ -6,7 +6,7 @@ import Testing
 /// The state directory and the settings file in it decide what the daemon
 /// starts from and where its features send requests: like the socket's
 /// directory, they are refused when another user could change them.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct StateOwnershipTests {
   @Test func aStateDirectoryOthersMayWriteToIsRefused() throws {
     let scratch = try TemporaryDirectory(prefix: "sd-state")

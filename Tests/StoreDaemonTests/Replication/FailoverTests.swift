@@ -12,7 +12,7 @@ import Wire
 /// real daemons: the standby mirrors the leader, takes over when it dies,
 /// and nothing acknowledged is lost (docs/OPERATIONS.md, "A store across
 /// machines").
-@Suite(.serialized, .enabled(if: EtcdCluster.isInstalled, "etcd is installed by .ci/run (etcd-server)"))
+@Suite(.ownThreads, .serialized, .enabled(if: EtcdCluster.isInstalled, "etcd is installed by .ci/run (etcd-server)"))
 struct FailoverTests {
   @Test func theStandbyHoldsTheLeadersVersionsAndRefusesSendsNamingTheLeader() throws {
     let store = try ReplicatedStore(storeID: "mirror")

@@ -14,7 +14,7 @@ import Wire
 /// go to the first socket that answers, sends follow the leader through a
 /// failover, and a send nobody answered is not sent again (docs/CLI.md,
 /// "Several sockets").
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(5)))
 struct TcactlFollowsTheLeaderTests {
   @Test func theSocketListIsSplitAtCommas() throws {
     #expect(DaemonAddress.socketPaths("/a.sock") == ["/a.sock"])

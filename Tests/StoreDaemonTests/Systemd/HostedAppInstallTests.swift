@@ -6,7 +6,7 @@ import Testing
 /// `scripts/install.sh --app NAME` for a hosted app's daemon: the same units,
 /// named after the app, with the app's own workers beside it, and an
 /// uninstall that leaves the programs another daemon still runs from.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.ownThreads, .timeLimit(.minutes(3)))
 struct HostedAppInstallTests {
   /// A build of a hosted app: its daemon `todosd` (here storedaemon's binary
   /// under that name: only the files are checked), the shared programs, and a

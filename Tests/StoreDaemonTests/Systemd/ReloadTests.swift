@@ -8,7 +8,7 @@ import Wire
 /// SIGHUP (`systemctl reload storedaemon`) reads the settings file again
 /// without dropping a client; a file that does not parse keeps the settings
 /// in use.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(2)))
 struct ReloadTests {
   @Test func sighupReadsTheSettingsFileAgainWithoutDroppingClients() throws {
     let first = try FakeSeedAPI()

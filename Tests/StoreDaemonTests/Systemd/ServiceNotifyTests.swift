@@ -10,7 +10,7 @@ import Wire
 /// What storedaemon tells systemd (sd_notify(3)), read from a fake
 /// notification socket: `READY=1` once it serves, `STATUS=` lines, watchdog
 /// pings from the store loop, and `STOPPING=1` on SIGTERM.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(2)))
 struct ServiceNotifyTests {
   @Test(arguments: [false, true])
   func readyOnceServingThenStatusThenStoppingOnSigterm(abstract: Bool) throws {

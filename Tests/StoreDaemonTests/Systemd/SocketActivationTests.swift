@@ -12,7 +12,7 @@ import Wire
 /// Socket activation (sd_listen_fds(3)): storedaemon serves the listening
 /// socket systemd passes on file descriptor 3, leaves it in place when it
 /// stops, and a restarted daemon serves the connections that waited.
-@Suite(.serialized, .timeLimit(.minutes(2)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(2)))
 struct SocketActivationTests {
   static let activate = "/usr/bin/systemd-socket-activate"
 

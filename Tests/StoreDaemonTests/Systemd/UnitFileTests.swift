@@ -19,7 +19,7 @@ import Wire
 /// are verified as installed with `--prefix` into a temporary directory, where
 /// ExecStart names the installed binary. The `--destdir` staging that
 /// packagers use is checked file by file.
-@Suite(.serialized, .timeLimit(.minutes(3)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(3)))
 struct UnitFileTests {
 
   @Test func stagedInstallPutsBinariesAndUnitsWhereTheUnitsExpectThem() throws {

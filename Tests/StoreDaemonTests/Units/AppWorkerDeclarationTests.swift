@@ -8,7 +8,7 @@ import Testing
 
 /// An app's worker declarations, checked before the daemon starts: each
 /// error names the kind, the path and why.
-@Suite struct AppWorkerDeclarationTests {
+@Suite(.ownThreads) struct AppWorkerDeclarationTests {
   /// `prepare` of `workers` in a fresh state directory, beside a daemon in
   /// `daemonDirectory`; its error's description.
   func refusal(_ workers: [AppWorker], daemonDirectory: String = "/nonexistent") throws -> String {

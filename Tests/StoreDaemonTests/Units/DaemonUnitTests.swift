@@ -11,7 +11,7 @@ import Wire
 @testable import SeedApps
 @testable import StoreDaemon
 
-@Suite struct RuntimePathTests {
+@Suite(.ownThreads) struct RuntimePathTests {
   @Test func systemdDirectoriesComeFirst() {
     let environment = [
       "RUNTIME_DIRECTORY": "/run/storedaemon", "STATE_DIRECTORY": "/var/lib/storedaemon",
@@ -41,7 +41,7 @@ import Wire
   }
 }
 
-@Suite struct DaemonOptionTests {
+@Suite(.ownThreads) struct DaemonOptionTests {
   @Test func parsesEveryOption() throws {
     let options = try DaemonOptions.parse(
       [
@@ -87,7 +87,7 @@ import Wire
   }
 }
 
-@Suite struct PeerPolicyTests {
+@Suite(.ownThreads) struct PeerPolicyTests {
   let policy = PeerPolicy(ownerUID: 1000, allowedGroup: nil)
 
   @Test func ownerAndRootAreAllowed() {
@@ -109,7 +109,7 @@ import Wire
   }
 }
 
-@Suite struct DiffHistoryTests {
+@Suite(.ownThreads) struct DiffHistoryTests {
   func change(_ version: UInt64, bytes: Int = 10) -> DiffHistory.Change {
     DiffHistory.Change(version: version, action: .null, summary: "", patch: [], byteCount: bytes)
   }
@@ -155,7 +155,7 @@ import Wire
 /// What an outbox queues, refuses and drops: frames are held (as by an
 /// open batch) so that they wait, and what it writes is read from the
 /// other end of a real socket.
-@Suite struct OutboxTests {
+@Suite(.ownThreads) struct OutboxTests {
   typealias Pair = OutboxWritingTests.Pair
 
   @Test func refusesPastTheLimitAndDropsOnlyDroppableFrames() {

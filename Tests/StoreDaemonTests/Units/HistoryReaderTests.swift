@@ -12,7 +12,7 @@ import Wire
 /// The daemon's history reader on a journal compacted by a snapshot: what is
 /// still held is answered, what was compacted away is refused with a message
 /// that says from where the journal holds.
-@Suite struct HistoryReaderTests {
+@Suite(.ownThreads) struct HistoryReaderTests {
   let initial = try! CanonicalJSON.value(of: AppFeature.State())
 
   func record(_ version: UInt64) -> JournalRecord {

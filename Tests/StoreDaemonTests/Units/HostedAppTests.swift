@@ -70,7 +70,7 @@ enum Greeter: HostedApp {
 /// The library hosts an app it does not know: its settings resolve from the
 /// file, the environment and flags under its own name, and its state
 /// recovers from its own initial state.
-@Suite struct HostedAppTests {
+@Suite(.ownThreads) struct HostedAppTests {
   func resolve(
     file: String? = nil, environment: [String: String] = [:], flags: [(name: String, value: String)] = []
   ) throws(UsageError) -> ResolvedSettings {

@@ -16,7 +16,7 @@ import Wire
 /// cannot land before the sleep and let the test pass without a wake-up.
 /// Deadlines are far off, and a wait that must end early is checked to have
 /// ended before its deadline: that holds however slow the machine is.
-@Suite struct InboxTests {
+@Suite(.ownThreads) struct InboxTests {
   /// A socketpair: the loop reads `near`, the test writes to `far`.
   typealias Pair = OutboxWritingTests.Pair
 

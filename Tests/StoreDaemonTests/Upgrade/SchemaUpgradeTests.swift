@@ -11,7 +11,7 @@ import Wire
 /// added), which migrates them once: a migration record, then a snapshot,
 /// versions and epoch carried on (docs/DURABILITY.md, "Schema versions and migrations").
 /// The fixtures and the script that made them: Tests/Fixtures/README.md.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct SchemaUpgradeTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(5))) struct SchemaUpgradeTests {
   static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
     .deletingLastPathComponent().appendingPathComponent("Fixtures")
   /// The snapshot at 0 and versions 1…7 after it.

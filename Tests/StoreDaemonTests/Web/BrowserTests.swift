@@ -10,7 +10,7 @@ import Wire
 /// through the DevTools protocol): a person's clicks and keystrokes, and
 /// what the page then shows, checked against the daemon's state as
 /// `tcactl get` reads it.
-@Suite(.serialized, .enabled(if: Browser.isInstalled, "needs Debian's chromium (.ci/run installs it)"))
+@Suite(.ownThreads, .serialized, .enabled(if: Browser.isInstalled, "needs Debian's chromium (.ci/run installs it)"))
 struct BrowserTests {
   /// A daemon with every feature pointed at `api`, `tcaweb` for it, and a
   /// browser.

@@ -8,7 +8,7 @@ import Wire
 /// `tcaweb` between a real daemon and HTTP clients: what a page sends is
 /// the daemon's, what the daemon publishes reaches the page as events, and
 /// what the daemon or the web client refuses is refused with its reason.
-@Suite struct WebClientTests {
+@Suite(.ownThreads) struct WebClientTests {
   /// One server-sent event as read off the stream.
   struct Event: Equatable {
     var id: String?

@@ -13,7 +13,7 @@ import Wire
 /// An app's own worker kind under the daemon's real supervisor: the Todos
 /// example's Python `export` worker, started, pinged, routed to, killed and
 /// restarted like the built-in workers.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct AppWorkerSupervisionTests {
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(5))) struct AppWorkerSupervisionTests {
   static let export: WorkerKind = "export"
 
   static func request(file: String, titles: [String]) -> EffectRequest {

@@ -8,7 +8,7 @@ import Wire
 
 /// The daemon's effect workers as real processes: started beside it, restarted
 /// when killed, never left behind.
-@Suite struct WorkerSupervisionTests {
+@Suite(.ownThreads) struct WorkerSupervisionTests {
   @Test func threeWorkersRunAsChildrenOfTheDaemon() throws {
     let daemon = try DaemonProcess()
     let pids = try daemon.waitForWorkers()
@@ -146,9 +146,7 @@ import Wire
     let script = fakes.appending("effectworker")
     let grandchild = fakes.appending("grandchild.pid")
     // The grandchild holds fd 3, the worker's socket, and reads nothing.
-    try "#!/bin/sh\nsleep 100000 &\necho $! >> \(grandchild)\nexec \(built) \"$@\"\n".write(
-      toFile: script, atomically: true, encoding: .utf8)
-    #expect(chmod(script, 0o755) == 0)
+    try ExecutableFile.write("#!/bin/sh\nsleep 100000 &\necho $! >> \(grandchild)\nexec \(built) \"$@\"\n", to: script)
     #expect(symlink(built + "-network", fakes.appending("effectworker-network")) == 0)
     // No ping may end the worker: only its death can.
     let daemon = try DaemonProcess(arguments: ["--effectworker", script, "--worker-timeout", "3600"])
@@ -250,9 +248,7 @@ import Wire
     let fakes = try TemporaryDirectory()
     // It then reads on, so that it ends with the daemon.
     let script = fakes.appending("effectworker")
-    try "#!/bin/sh\nprintf '\(bytes)' >&3\nexec cat <&3 >/dev/null\n".write(
-      toFile: script, atomically: true, encoding: .utf8)
-    #expect(chmod(script, 0o755) == 0)
+    try ExecutableFile.write("#!/bin/sh\nprintf '\(bytes)' >&3\nexec cat <&3 >/dev/null\n", to: script)
     #expect(symlink(script, fakes.appending("effectworker-network")) == 0)
     let daemon = try DaemonProcess(arguments: ["--effectworker", script])
     try waitUntil("the timer worker was killed for it") {
@@ -289,7 +285,7 @@ import Wire
   }
 }
 
-@Suite struct WorkerWatchdogTests {
+@Suite(.ownThreads) struct WorkerWatchdogTests {
   @Test func aWorkerThatStopsAnsweringIsKilledAndItsRequestsFail() throws {
     // Short enough to keep the test short, long enough that a busy machine
     // does not make a healthy worker miss it.

@@ -22,7 +22,7 @@ extension String {
   func leftPadded(to width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }
 
-@Suite struct FrameTests {
+@Suite(.ownThreads) struct FrameTests {
   @Test(arguments: frameVectors)
   func encodesTheDocumentedBytes(_ vector: FrameVector) throws {
     #expect(hex(try FrameEncoder.frame(Array(vector.payload.utf8))) == vector.frameHex)

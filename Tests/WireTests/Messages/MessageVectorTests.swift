@@ -18,7 +18,7 @@ let messageVectors = ProtocolDocument.exampleSession.map {
   MessageVector(name: $0.description, json: $0.payload, frameHex: $0.frameHex, statedByteCount: $0.statedByteCount)
 }
 
-@Suite struct MessageVectorTests {
+@Suite(.ownThreads) struct MessageVectorTests {
   /// The session has the messages the document's client exchanges, in order.
   @Test func theDocumentShowsTheWholeSession() {
     #expect(

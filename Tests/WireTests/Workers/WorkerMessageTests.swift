@@ -6,7 +6,7 @@ import Testing
 
 @testable import Wire
 
-@Suite struct WorkerMessageTests {
+@Suite(.ownThreads) struct WorkerMessageTests {
   static let commands: [WorkerCommand] = [
     .start(id: 7, request: .timer(.after(.milliseconds(500)))),
     .start(
