@@ -37,23 +37,13 @@ public enum JSONPatch {
     .array(operations.map(\.json))
   }
 
-  /// The canonical JSON of `operations`, written straight from them: the
-  /// bytes of `CanonicalJSON.encode(json(operations))`, without building
-  /// that value first (the daemon writes one for every action).
-  public static func canonicalBytes(_ operations: [PatchOperation]) -> [UInt8] {
-    var output: [UInt8] = []
-    write(operations, to: &output)
-    return output
-  }
-
-  /// ``canonicalBytes(_:)`` in `output`, in place of what it held: an
-  /// array kept for it is written again with no allocation.
+  /// The canonical JSON of `operations`, written straight from them into
+  /// `output`, in place of what it held: the bytes of
+  /// `CanonicalJSON.encode(json(operations))`, without building that value
+  /// first (the daemon writes one for every action, into an array it keeps,
+  /// so that no allocation is made for it).
   public static func canonicalBytes(_ operations: [PatchOperation], into output: inout [UInt8]) {
     output.removeAll(keepingCapacity: true)
-    write(operations, to: &output)
-  }
-
-  private static func write(_ operations: [PatchOperation], to output: inout [UInt8]) {
     output.reserveCapacity(64 * operations.count)
     output.append(UInt8(ascii: "["))
     for (index, operation) in operations.enumerated() {

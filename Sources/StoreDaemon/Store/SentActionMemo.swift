@@ -1,5 +1,4 @@
 import ComposableCore
-import Glibc
 import JSON
 import Wire
 
@@ -44,8 +43,8 @@ final class SentActionMemo<Action> {
     else { return try read(&reading) }
     // The action sent last is compared first: a client repeating one
     // action costs a comparison of its path, not a hash of it.
-    if lastIndex >= 0, Self.same(lastPath, path), lastArguments.count == arguments.count,
-      zip(lastArguments, arguments).allSatisfy({ Self.same($0, $1) })
+    if lastIndex >= 0, lastPath.hasSameUTF8(as: path), lastArguments.count == arguments.count,
+      zip(lastArguments, arguments).allSatisfy({ $0.hasSameUTF8(as: $1) })
     {
       reading = readings[lastIndex]
       return actions[lastIndex]
@@ -66,20 +65,5 @@ final class SentActionMemo<Action> {
     actions.append(action)
     readings.append(reading)
     return action
-  }
-
-  /// Whether `left` and `right` are the same bytes: what a client wrote
-  /// again, compared without the canonical equivalence `==` looks for.
-  private static func same(_ left: String, _ right: String) -> Bool {
-    let compared = left.utf8.withContiguousStorageIfAvailable { left in
-      right.utf8.withContiguousStorageIfAvailable { right in
-        guard left.count == right.count, let leftBase = left.baseAddress, let rightBase = right.baseAddress else {
-          return left.count == right.count
-        }
-        return memcmp(leftBase, rightBase, left.count) == 0
-      }
-    }
-    if let compared, let compared { return compared }
-    return left.utf8.elementsEqual(right.utf8)
   }
 }

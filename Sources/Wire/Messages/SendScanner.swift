@@ -1,5 +1,3 @@
-import Glibc
-
 /// Reads the commonest message, a `send` by path
 /// (`{"type":"send","id":7,"path":"counter.incrementButtonTapped","arguments":["3"]}`),
 /// straight from its bytes into a ``ClientMessage``, without building its
@@ -46,7 +44,7 @@ public enum SendScanner {
           id = value
         case .path where path == nil:
           guard let value = cursor.plainString() else { return nil }
-          if !holds(recentPath, value) { recentPath = String(decoding: value, as: UTF8.self) }
+          if !recentPath.hasUTF8(value) { recentPath = String(decoding: value, as: UTF8.self) }
           path = recentPath
         case .arguments where arguments == nil:
           guard let value = strings(from: &cursor) else { return nil }
@@ -65,16 +63,6 @@ public enum SendScanner {
     let given = arguments ?? []
     guard (try? ClientLimits.check(path: path, arguments: given)) != nil else { return nil }
     return .send(id: id, action: .path(path, arguments: given), wait: wait ?? false)
-  }
-
-  /// Whether `string`'s UTF-8 is `bytes`.
-  private static func holds(_ string: String, _ bytes: UnsafeRawBufferPointer) -> Bool {
-    let compared = string.utf8.withContiguousStorageIfAvailable { utf8 in
-      guard utf8.count == bytes.count else { return false }
-      guard let stored = utf8.baseAddress, let given = bytes.baseAddress else { return true }
-      return memcmp(stored, given, bytes.count) == 0
-    }
-    return compared ?? string.utf8.elementsEqual(bytes)
   }
 
   /// The members a `send` is read with here.
