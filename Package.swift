@@ -30,12 +30,14 @@ let settings: [SwiftSetting] = [
 ///     Wire               frames, client and worker messages, the client library ← EffectRequests, JSON, Platform
 ///     Journal            the action log on disk: records, snapshots, recovery   ← JSON, Platform
 ///     HTTP               HTTP/1.1 requests, answers, event streams, a server    ← Platform
+///     Metrics            Prometheus' text format, histograms, the /metrics      ← HTTP, Platform
+///                        listener
 ///     Replication        etcd v3 through its JSON gateway; the replicated log   ← HTTP, JSON, Journal, Platform
 ///     Replay             recorded history through this build's reducers         ← ComposableCore, Journal, JSON
 ///     EffectWorkers      the worker programs: channel, timers, storage, network ← EffectRequests, Wire, Platform
 ///     StoreDaemon        the daemon as a library, generic over the app it hosts ← ComposableCore, ActionLanguage,
 ///                                                                                 Wire, Journal, Replay, Replication,
-///                                                                                 JSON, Platform
+///                                                                                 Metrics, JSON, Platform
 ///     SeedApps (storedaemon), tcactl, tcaweb (WebClient), the benchmarks      ← what they use of the above
 let package = Package(
   name: "storedaemon",
@@ -50,6 +52,7 @@ let package = Package(
     .library(name: "Wire", targets: ["Wire"]),
     .library(name: "Journal", targets: ["Journal"]),
     .library(name: "HTTP", targets: ["HTTP"]),
+    .library(name: "Metrics", targets: ["Metrics"]),
     .library(name: "Replication", targets: ["Replication"]),
     .library(name: "Replay", targets: ["Replay"]),
     .library(name: "StoreDaemon", targets: ["StoreDaemon"]),
@@ -78,12 +81,14 @@ let package = Package(
     .systemLibrary(name: "CIntrinsics", path: "Sources/CIntrinsics"),
     .target(name: "Journal", dependencies: ["CIntrinsics", "JSON", "Platform"], swiftSettings: settings),
     .target(name: "HTTP", dependencies: ["Platform"], swiftSettings: settings),
+    .target(name: "Metrics", dependencies: ["HTTP", "Platform"], swiftSettings: settings),
     .target(name: "Replication", dependencies: ["HTTP", "JSON", "Journal", "Platform"], swiftSettings: settings),
     .target(name: "Replay", dependencies: ["ComposableCore", "Journal", "JSON", "Platform"], swiftSettings: settings),
     .target(
       name: "StoreDaemon",
       dependencies: [
-        "ComposableCore", "ActionLanguage", "Wire", "Journal", "Replay", "Replication", "JSON", "Platform",
+        "ComposableCore", "ActionLanguage", "Wire", "Journal", "Replay", "Replication", "Metrics", "JSON",
+        "Platform",
       ],
       swiftSettings: settings),
     /// `storedaemon`: the daemon hosting the seed apps.
@@ -109,7 +114,7 @@ let package = Package(
     /// `tcaweb`: the apps and the inspector in a browser, a thin client
     /// beside tcactl (docs/WEB.md); its pages are built into it.
     .executableTarget(
-      name: "WebClient", dependencies: ["HTTP", "Wire", "JSON", "Platform"],
+      name: "WebClient", dependencies: ["HTTP", "Metrics", "Wire", "JSON", "Platform"],
       resources: [
         .embedInCode("Assets/index.html"), .embedInCode("Assets/login.html"), .embedInCode("Assets/app.js"),
         .embedInCode("Assets/screens.js"), .embedInCode("Assets/inspector.js"),
@@ -130,6 +135,8 @@ let package = Package(
       name: "TestSupport", dependencies: ["HTTP", "Platform"], path: "Tests/TestSupport", swiftSettings: settings),
     .testTarget(name: "PlatformTests", dependencies: ["Platform", "TestSupport"], swiftSettings: settings),
     .testTarget(name: "HTTPTests", dependencies: ["HTTP", "Platform", "TestSupport"], swiftSettings: settings),
+    .testTarget(
+      name: "MetricsTests", dependencies: ["Metrics", "HTTP", "Platform", "TestSupport"], swiftSettings: settings),
     .testTarget(
       name: "ReplicationTests",
       dependencies: ["Replication", "HTTP", "JSON", "Journal", "Platform", "TestSupport"],
@@ -187,7 +194,7 @@ let package = Package(
       name: "StoreDaemonTests",
       dependencies: [
         "Wire", "ComposableCore", "ActionLanguage", "Features", "JSON", "Platform", "StoreDaemon", "SeedApps", "tcactl",
-        "WebClient", "TestSupport", "Journal", "Replay", "Replication", "shelf-v1", "shelf-v2",
+        "WebClient", "TestSupport", "Journal", "Replay", "Replication", "Metrics", "shelf-v1", "shelf-v2",
       ],
       swiftSettings: settings),
   ]

@@ -2,6 +2,7 @@ import ComposableCore
 import Dispatch
 import FoundationEssentials
 import Glibc
+import Metrics
 import Platform
 import Synchronization
 import Wire
@@ -15,6 +16,8 @@ final class Daemon<App: HostedApp>: Sendable {
   private let listenerPath: String
   private let loop: StoreLoop<App>
   private let notifier: ServiceNotifier
+  /// The `/metrics` listener (`--metrics`), if asked for.
+  private let metrics: MetricsEndpoint?
 
   init(options: DaemonOptions, arguments: [String]) throws {
     self.arguments = arguments
@@ -86,6 +89,27 @@ final class Daemon<App: HostedApp>: Sendable {
       try loop.listen(on: tcp)
       Log.info("listening on TCP \(tcp.address) too; each client must give the token of \(tokenFile)")
     }
+    if let (host, port) = options.metricsListen {
+      let endpoint = try MetricsEndpoint(host: host, port: port) { [loop] in Self.scrape(loop) }
+      Log.info("serving metrics on http://\(host):\(endpoint.port)/metrics")
+      metrics = endpoint
+    } else {
+      metrics = nil
+    }
+  }
+
+  /// The loop's metrics, asked of it as a command between its turns; nil
+  /// if it has not answered within 10 s (Prometheus' own scrape timeout).
+  private static func scrape(_ loop: StoreLoop<App>) -> String? {
+    let answer = Mutex<String?>(nil)
+    let answered = DispatchSemaphore(value: 0)
+    loop.post(
+      .metrics { text in
+        answer.withLock { $0 = text }
+        answered.signal()
+      })
+    guard answered.wait(timeout: .now() + .seconds(10)) == .success else { return nil }
+    return answer.withLock { $0 }
   }
 
   /// Serves until SIGTERM or SIGINT, then stops cleanly and exits 0.

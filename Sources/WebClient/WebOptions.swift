@@ -16,10 +16,14 @@ struct WebOptions: Equatable {
   var tokenFile: String?
   /// The users the daemon may run as.
   var daemonUser: DaemonUser?
+  /// `--metrics HOST:PORT`: where Prometheus scrapes tcaweb's own metrics.
+  var metricsHost: String?
+  var metricsPort: UInt16 = 0
   var help = false
 
   static let usage = """
     usage: tcaweb [--listen HOST:PORT] [--socket PATH] [--app NAME] [--token-file FILE] [--daemon-user USER]
+                  [--metrics HOST:PORT]
 
     Serves the daemon's apps and inspector to a browser (docs/WEB.md).
 
@@ -29,12 +33,14 @@ struct WebOptions: Equatable {
       --token-file FILE     a file whose first line is the token a browser must give;
                             required with a HOST other than 127.x.x.x
       --daemon-user USER    the user the daemon may run as (default: yours, root, the app's)
+      --metrics HOST:PORT   serve tcaweb's own metrics in Prometheus' text format at
+                            http://HOST:PORT/metrics (docs/WEB.md, "Metrics")
     """
 
   private static let options: [ArgumentParser.Option] = [
     .init("--listen", value: "HOST:PORT"), .init("--socket", value: "a path"), .init("--app", value: "a daemon name"),
     .init("--token-file", value: "a file"), .init("--daemon-user", value: "a user name or uid"),
-    .init("--help", "-h"),
+    .init("--metrics", value: "HOST:PORT"), .init("--help", "-h"),
   ]
 
   /// Reads `arguments` (without the program's name).
@@ -52,7 +58,10 @@ struct WebOptions: Equatable {
       case .option("--help", _):
         options.help = true
       case .option("--listen", let value?):
-        (options.host, options.port) = try listenAddress(value)
+        (options.host, options.port) = try listenAddress(value, for: "--listen")
+      case .option("--metrics", let value?):
+        let (host, port) = try listenAddress(value, for: "--metrics")
+        (options.metricsHost, options.metricsPort) = (host, port)
       case .option("--socket", let value?):
         options.socketPath = value
       case .option("--app", let value?):
@@ -90,15 +99,15 @@ struct WebOptions: Equatable {
   var isLoopback: Bool { host.hasPrefix("127.") }
 
   /// `HOST:PORT` read as an IPv4 address and a port.
-  private static func listenAddress(_ value: String) throws(UsageError) -> (String, UInt16) {
-    let expected = "HOST:PORT, an IPv4 address and a port such as 127.0.0.1:8080"
+  private static func listenAddress(_ value: String, for flag: String) throws(UsageError) -> (String, UInt16) {
+    let expected = "HOST:PORT, an IPv4 address and a port such as 127.0.0.1:\(flag == "--metrics" ? 9465 : 8080)"
     guard let colon = value.lastIndex(of: ":"), let port = UInt16(value[value.index(after: colon)...]) else {
-      throw UsageError.invalidValue(value, for: "--listen", expected: expected)
+      throw UsageError.invalidValue(value, for: flag, expected: expected)
     }
     let host = String(value[..<colon])
     var address = in_addr()
     guard inet_pton(AF_INET, host, &address) == 1 else {
-      throw UsageError.invalidValue(value, for: "--listen", expected: expected)
+      throw UsageError.invalidValue(value, for: flag, expected: expected)
     }
     return (host, port)
   }

@@ -8,6 +8,7 @@ struct WebRoutes: Sendable {
   let requests: DaemonRequests
   let events: StateEvents
   let log: LogEvents
+  let metrics: WebMetrics
 
   /// The pages and their scripts and styles, built into the program.
   static let assets: [String: (bytes: [UInt8], type: String)] = [
@@ -20,7 +21,15 @@ struct WebRoutes: Sendable {
   ]
 
   func answer(_ request: HTTPRequest) -> HTTPResponse {
-    let response = route(request)
+    let started = MonotonicClock.now()
+    var response = route(request)
+    metrics.count(
+      path: request.path, status: response.status,
+      seconds: MonotonicClock.seconds(from: started, to: MonotonicClock.now()))
+    if case .stream(let write) = response.body {
+      let kind = request.path == "/events/log" ? "log" : "state"
+      response.body = .stream { [metrics] writer in metrics.streaming(kind) { write(writer) } }
+    }
     // The pages are this server's alone: no framing by other sites, no
     // scripts but its own.
     return
@@ -89,8 +98,10 @@ struct WebRoutes: Sendable {
       return .status(400, "the body must be the token as a JSON string")
     }
     guard TokenFile.matches(given, token) else {
+      metrics.countSignIn(accepted: false)
       return .status(401, "that is not the token")
     }
+    metrics.countSignIn(accepted: true)
     return .text("signed in\n").adding(
       "Set-Cookie", "\(WebAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
   }

@@ -3,6 +3,7 @@
 import Foundation
 import Glibc
 import HTTP
+import Metrics
 import Platform
 import Wire
 
@@ -42,6 +43,7 @@ if let file = options.tokenFile {
 }
 
 let daemonUser = options.daemonUser ?? .standard(serviceUser: options.app)
+let metrics = WebMetrics()
 let server: HTTPServer
 do {
   // Listening first: with port 0 the kernel picks one, which the access
@@ -51,7 +53,7 @@ do {
     access: WebAccess(host: options.host, port: listener.port, token: token),
     requests: DaemonRequests(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser),
     events: StateEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser),
-    log: LogEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser))
+    log: LogEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser), metrics: metrics)
   server = try HTTPServer(listener: listener) { routes.answer($0) }
   try server.start()
 } catch {
@@ -59,8 +61,19 @@ do {
 }
 FileHandle.standardOutput.write(
   Data("tcaweb: serving http://\(options.host):\(server.port)/ for \(options.app) at \(options.socketPath)\n".utf8))
+var metricsEndpoint: MetricsEndpoint?
+if let host = options.metricsHost {
+  do {
+    metricsEndpoint = try MetricsEndpoint(host: host, port: options.metricsPort) { metrics.exposition() }
+  } catch {
+    fail("\(error)", code: 69)
+  }
+  FileHandle.standardOutput.write(
+    Data("tcaweb: serving metrics on http://\(host):\(metricsEndpoint?.port ?? 0)/metrics\n".utf8))
+}
 
 var received: Int32 = 0
 sigwait(&stopSignals, &received)
+metricsEndpoint?.shutDown()
 server.shutDown()
 exit(0)

@@ -65,6 +65,15 @@ public enum ActionPath {
     return describe(json, schema: Action.actionSchema)
   }
 
+  /// The path of `action`'s case without its arguments and with the
+  /// collections' ids left out, e.g. `products.rows[].addToCart.plusButtonTapped`
+  /// for `products.rows[3].addToCart.plusButtonTapped`: a name per case of
+  /// `schema`, which metrics count actions by. `nil` when the action does
+  /// not fit `schema`.
+  public static func casePath(of action: JSONValue, schema: ActionSchema) -> String? {
+    ActionRenderer.casePath(of: action, schema: schema)
+  }
+
   /// The path and argument words for `action`, or `nil` when the action does
   /// not fit `schema`. ``parse(path:arguments:schema:)`` gives `action` back.
   public static func command(for action: JSONValue, schema: ActionSchema) -> ActionCommand? {

@@ -10,6 +10,45 @@ enum ActionRenderer {
     return ActionCommand(path: steps.joined(separator: "."), arguments: arguments)
   }
 
+  /// The path of `action`'s case with the collections' ids left out
+  /// (`products.rows[].addToCart.plusButtonTapped`), and a binding's field
+  /// kept (`bmi.input.binding.height`); `nil` when the JSON is not an
+  /// action of `schema`.
+  static func casePath(of action: JSONValue, schema: ActionSchema) -> String? {
+    var path = ""
+    var json = action
+    var schema = schema
+    while true {
+      guard let (actionCase, members) = schema.match(json) else { return nil }
+      if !path.isEmpty { path += "." }
+      path += actionCase.name
+      guard let descent = actionCase.descent else { return path }
+      guard members.count == 1, let inner = members[descent.codingKey] else { return nil }
+      switch descent.value.kind {
+      case .action(let reference):
+        (json, schema) = (inner, reference.schema)
+      case .identified(_, let element):
+        guard let (_, action) = self.element(inner) else { return nil }
+        path += "[]"
+        (json, schema) = (action, element.schema)
+      case .stack(let element, let operations):
+        if let (_, action) = self.element(inner) {
+          path += "[]"
+          (json, schema) = (action, element.schema)
+        } else {
+          (json, schema) = (inner, operations.schema)
+        }
+      case .binding(let binding):
+        guard case .object(let members) = inner, case .string(let field)? = members["field"],
+          binding.field(named: field) != nil
+        else { return nil }
+        return path + "." + field
+      default:
+        return nil
+      }
+    }
+  }
+
   /// Appends the steps of `json` to `steps` and returns its argument words.
   private static func render(_ json: JSONValue, _ schema: ActionSchema, _ steps: inout [String]) -> [String]? {
     guard let (actionCase, members) = schema.match(json) else { return nil }

@@ -69,6 +69,8 @@ struct DaemonOptions: Sendable {
   /// `hello` must give the token in `tokenFile`.
   var tcpListen: (host: String, port: UInt16)?
   var tokenFile: String?
+  /// `--metrics HOST:PORT`: where Prometheus scrapes the metrics, if anywhere.
+  var metricsListen: (host: String, port: UInt16)?
 
   /// `text` padded with spaces to `width` columns, for the usage's tables.
   static func column(_ text: String, width: Int) -> String {
@@ -135,6 +137,10 @@ struct DaemonOptions: Sendable {
                                let clients send the actions that only effects and \(name)
                                send (responses, timers landing, recoveries), for debugging
 
+      monitoring (docs/OPERATIONS.md, "Metrics"):
+        --metrics HOST:PORT    serve metrics in Prometheus' text format at http://HOST:PORT/metrics
+                               (an IPv4 address; port 0 picks a free one, logged at start)
+
       across machines (docs/OPERATIONS.md, "A store across machines"):
         --listen-tcp HOST:PORT also listen on TCP (an IPv4 address; 0.0.0.0 for every interface), for
                                clients on other machines behind a TLS terminator such as stunnel4;
@@ -173,7 +179,7 @@ struct DaemonOptions: Sendable {
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
       "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
       "--config", "--log-level", "--worker", "--replicate", "--store-id", "--node-name", "--lease-ttl",
-      "--listen-tcp", "--token-file",
+      "--listen-tcp", "--token-file", "--metrics",
     ].map { ArgumentParser.Option($0, value: "a value") }
       + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
       + settings.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
@@ -239,13 +245,8 @@ struct DaemonOptions: Sendable {
         }
         options.spin = .microseconds(microseconds)
       case .option("--config", let text?): options.configurationFile = text
-      case .option("--listen-tcp", let text?):
-        guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]),
-          !text[..<colon].isEmpty
-        else {
-          throw .invalidValue(text, for: "--listen-tcp", expected: "HOST:PORT, e.g. 127.0.0.1:7420 or 0.0.0.0:7420")
-        }
-        options.tcpListen = (String(text[..<colon]), port)
+      case .option("--listen-tcp", let text?): options.tcpListen = try address(text, for: "--listen-tcp", port: 7420)
+      case .option("--metrics", let text?): options.metricsListen = try address(text, for: "--metrics", port: 9464)
       case .option("--token-file", let text?): options.tokenFile = text
       case .option("--replicate", let text?):
         do {
@@ -310,6 +311,17 @@ struct DaemonOptions: Sendable {
     options.settings = try ResolvedSettings.resolve(
       settings, appName: App.name, file: file, environment: environment, flags: featureFlags)
     return options
+  }
+
+  /// `HOST:PORT` of a listening flag, e.g. `127.0.0.1:7420` (`port` is
+  /// the example's).
+  static func address(_ text: String, for flag: String, port example: Int) throws(UsageError) -> (String, UInt16) {
+    guard let colon = text.lastIndex(of: ":"), let port = UInt16(text[text.index(after: colon)...]),
+      !text[..<colon].isEmpty
+    else {
+      throw .invalidValue(text, for: flag, expected: "HOST:PORT, e.g. 127.0.0.1:\(example) or 0.0.0.0:\(example)")
+    }
+    return (String(text[..<colon]), port)
   }
 
   /// `--worker KIND=PATH` read against the kinds the app declares.

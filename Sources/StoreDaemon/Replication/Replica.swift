@@ -34,7 +34,11 @@ final class Replica: Sendable {
   private struct Shared {
     var role = Role.following
     /// The leader as last seen, for the error a standby gives a sender.
-    var leader: LeaderInfo?
+    var leader: LeaderInfo? {
+      didSet { if let leader, leader != oldValue { leaderChanges += 1 } }
+    }
+    /// How many times the leader seen changed (the first one seen counts).
+    var leaderChanges = 0
     var leadership: ReplicatedLog.Leadership?
     /// The log's head as this daemon knows it.
     var head: UInt64 = 0
@@ -96,6 +100,12 @@ final class Replica: Sendable {
       }
       return .object(object)
     }
+  }
+
+  /// This daemon's role, the log's head as it knows it, and how many
+  /// times it saw the leader change, for the metrics.
+  var figures: (role: Role, head: UInt64, leaderChanges: Int) {
+    shared.withLock { ($0.role, $0.head, $0.leaderChanges) }
   }
 
   /// Starts following the log after `version`, on a thread of its own.

@@ -66,6 +66,11 @@ final class ConnectionServer {
   private var evicted: Set<Int> = []
   private var nextID = 1
   private(set) var isAccepting = true
+  /// The connections refused or closed with an error, by its code, for the
+  /// metrics.
+  private(set) var refusals = RefusalCounts()
+  /// How many connections were accepted.
+  private(set) var accepted = 0
   /// Accepting stopped for want of descriptors or memory, until then.
   private var acceptPausedUntil: ContinuousClock.Instant?
   /// What happened, for the loop to take (``takeEvents()``).
@@ -183,7 +188,7 @@ final class ConnectionServer {
         else { break }
         parsed = next
       } catch {
-        connection.closeWithError(id: nil, .frame, "\(error); closing the connection")
+        closeWithError(connection, id: nil, .frame, "\(error); closing the connection")
         break
       }
       guard connection.isGreeted else {
@@ -205,19 +210,21 @@ final class ConnectionServer {
       do throws(MessageError) {
         try ClientLimits.check(clientName: client)
       } catch {
-        connection.closeWithError(id: nil, error.code, error.message)
+        closeWithError(connection, id: nil, error.code, error.message)
         return
       }
       if let required = connection.requiredToken, !TokenFile.matches(token ?? "", required) {
         Log.warning("refused a TCP connection: its hello gave \(token == nil ? "no" : "a wrong") token")
-        connection.closeWithError(
+        closeWithError(
+          connection,
           id: nil, .forbidden,
           "this TCP listener needs the token of \(DaemonName.current)'s --token-file as 'token' in 'hello'"
             + (token == nil ? "; none was given" : "; the one given is not it"))
         return
       }
       guard version == ProtocolVersion.current else {
-        connection.closeWithError(
+        closeWithError(
+          connection,
           id: nil, .unsupportedVersion,
           "this daemon speaks protocol \(ProtocolVersion.current); the client asked for \(version)")
         return
@@ -226,9 +233,11 @@ final class ConnectionServer {
       handshaking[connection.id] = nil
       events.append(.connected(connection, client: client))
     case .message(let other):
-      connection.closeWithError(id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
+      closeWithError(
+        connection, id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
     case .invalid(_, let failure):
-      connection.closeWithError(
+      closeWithError(
+        connection,
         id: nil, .handshake, "the first message must be 'hello' with the protocol version; \(failure.message)")
     }
   }
@@ -353,7 +362,7 @@ final class ConnectionServer {
     }
     for connection in handshaking.values where now - connection.acceptedAt >= options.handshakeTimeout {
       handshaking[connection.id] = nil
-      connection.closeWithError(id: nil, .timeout, "no hello within \(options.handshakeTimeout); closing")
+      closeWithError(connection, id: nil, .timeout, "no hello within \(options.handshakeTimeout); closing")
     }
     for connection in blocked.values where now - connection.outbox.lastTakenAt >= options.writeTimeout {
       Log.info(
@@ -430,7 +439,8 @@ final class ConnectionServer {
       handshaking[oldest.id] = nil
       evicted.insert(oldest.id)
       slotsTaken -= 1
-      oldest.closeWithError(
+      closeWithError(
+        oldest,
         id: nil, .timeout,
         "no hello yet, and a newer connection needed the room: at most \(Self.handshakeShare(of: maximum)) "
           + "connections may wait for their hello (half of --max-clients), so the one waiting longest is closed")
@@ -455,9 +465,18 @@ final class ConnectionServer {
     connections[id] = connection
     handshaking[id] = connection
     slotsTaken += 1
+    accepted += 1
+  }
+
+  /// Closes `connection` with an error (``Connection/closeWithError(id:_:_:)``),
+  /// counted for the metrics.
+  private func closeWithError(_ connection: Connection, id: Int?, _ code: WireErrorCode, _ message: String) {
+    refusals.count(code)
+    connection.closeWithError(id: id, code, message)
   }
 
   private func refuse(_ socket: UnixSocket, _ code: WireErrorCode, _ reason: String) {
+    refusals.count(code)
     try? socket.write(
       MessageCodec.frame(ServerMessage.error(id: nil, code: code, message: reason))
         + MessageCodec.frame(ServerMessage.goodbye(reason: reason)))

@@ -27,6 +27,8 @@ struct ActionReading {
 struct ActionSender {
   /// Tags the action and everything that follows from it.
   let origin: Origin
+  /// Who sent it, as the metrics count it.
+  let kind: ActionCounts.Sender
   /// Who sent it, as its journal record's `origin` says but for the
   /// `origin` number itself (``record``).
   let members: JSONObject
@@ -55,7 +57,7 @@ struct ActionSender {
 
   /// An action that an effect of the action of `origin` sent.
   static func effect(origin: Origin) -> ActionSender {
-    ActionSender(origin: origin, members: effectMembers, sent: nil, recordPrefix: effectPrefix)
+    ActionSender(origin: origin, kind: .effect, members: effectMembers, sent: nil, recordPrefix: effectPrefix)
   }
 
   private static let effectMembers: JSONObject = ["effect": .bool(true)]

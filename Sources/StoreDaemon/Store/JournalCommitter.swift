@@ -1,6 +1,8 @@
 import ComposableCore
 import JSON
 import Journal
+import Metrics
+import Platform
 import Wire
 
 /// The batch and its commit: the actions reduced from one batch of commands
@@ -51,6 +53,10 @@ final class JournalCommitter: EffectExecutor {
   private var spareBuffer: [UInt8] = []
   /// How many answers the last batch closed gave, for the next one's room.
   private var lastAnswerCount = 0
+  /// How long each `fdatasync` of a batch took, under `--fsync always`.
+  private(set) var syncSeconds = Histogram.seconds
+  /// The bytes of records written to the journal.
+  private(set) var bytesWritten = 0
   /// Why writes are refused for good (a failed sync or I/O error), if they are.
   private(set) var writesRefused: String?
   /// The replicated log's link, when the journal is replicated.
@@ -160,7 +166,7 @@ final class JournalCommitter: EffectExecutor {
     lastAnswerCount = batch.answers.count
     guard !batch.encoded.isEmpty else { return .durable(batch) }
     do throws(JournalWriteError) {
-      _ = try writer.write(batch.encoded)
+      bytesWritten += try writer.write(batch.encoded).bytes
       spareBuffer = batch.takeBuffer()
     } catch {
       noteRefusal(error, undoing: [batch])
@@ -174,6 +180,8 @@ final class JournalCommitter: EffectExecutor {
       return .syncing
     }
     if syncHere {
+      let started = MonotonicClock.now()
+      defer { syncSeconds.observe(MonotonicClock.seconds(from: started, to: MonotonicClock.now())) }
       do throws(JournalWriteError) {
         try writer.syncWritten()
       } catch {
@@ -202,11 +210,12 @@ final class JournalCommitter: EffectExecutor {
     return finishSync(syncThread.waitForOutcome())
   }
 
-  private func finishSync(_ result: Result<UInt64, JournalWriteError>) -> Outcome {
+  private func finishSync(_ outcome: JournalSyncThread.Outcome) -> Outcome {
     // invariant: the loop finishes only a sync it started; a journal or a client cannot change that
     guard let synced = syncing else { preconditionFailure("no batch is being synced") }
     syncing = nil
-    switch result {
+    if let seconds = outcome.syncSeconds { syncSeconds.observe(seconds) }
+    switch outcome.result {
     case .success:
       return .durable(synced)
     case .failure(let error):
@@ -269,6 +278,9 @@ final class JournalCommitter: EffectExecutor {
   }
 
   /// The journal as `tcactl status` shows it.
+  /// Where the journal's writer is: versions written and durable, snapshot.
+  var progress: JournalProgress { writer.progress }
+
   var status: JSONValue {
     let progress = writer.progress
     var object: JSONObject = [

@@ -13,6 +13,13 @@ import Synchronization
 /// and signals ``done``, a descriptor in the loop's event poll, with what
 /// came of it. One sync is asked for at a time.
 final class JournalSyncThread: Sendable {
+  /// What a sync came to, and how long its `fdatasync` took (nil when the
+  /// thread only appended to the replicated log).
+  struct Outcome: Sendable {
+    let result: Result<UInt64, JournalWriteError>
+    let syncSeconds: Double?
+  }
+
   /// The event poll's token for ``done``.
   static let token: UInt64 = 2
 
@@ -29,7 +36,7 @@ final class JournalSyncThread: Sendable {
   private let stopped = Atomic<Bool>(false)
   private let finished = DispatchSemaphore(value: 0)
   /// What the last sync came to, until the loop takes it.
-  private let outcome = Mutex<Result<UInt64, JournalWriteError>?>(nil)
+  private let outcome = Mutex<Outcome?>(nil)
 
   init(writer: JournalWriter, syncsLocally: Bool, replica: Replica?) throws {
     self.writer = writer
@@ -43,14 +50,16 @@ final class JournalSyncThread: Sendable {
         #if DEBUG
           DebugSyncGate.waitIfAsked(writer: writer)
         #endif
+        let started = MonotonicClock.now()
         let result =
           syncsLocally ? Result { () throws(JournalWriteError) in try writer.syncWritten() } : .success(0)
+        let seconds = syncsLocally ? MonotonicClock.seconds(from: started, to: MonotonicClock.now()) : nil
         let records = replicating.withLock { records in
           defer { records = [] }
           return records
         }
         if case .success = result, let replica, !records.isEmpty { replica.append(records) }
-        outcome.withLock { $0 = result }
+        outcome.withLock { $0 = Outcome(result: result, syncSeconds: seconds) }
         done.signal()
       }
       finished.signal()
@@ -67,7 +76,7 @@ final class JournalSyncThread: Sendable {
   /// What the sync asked for came to, once it has finished; nil before.
   /// ``done`` is cleared first, so a signal that comes after is not lost
   /// (at worst it wakes the loop once more for nothing).
-  func takeOutcome() -> Result<UInt64, JournalWriteError>? {
+  func takeOutcome() -> Outcome? {
     done.clear()
     return outcome.withLock { outcome in
       defer { outcome = nil }
@@ -76,7 +85,7 @@ final class JournalSyncThread: Sendable {
   }
 
   /// Waits until the sync asked for has finished, and returns what it came to.
-  func waitForOutcome() -> Result<UInt64, JournalWriteError> {
+  func waitForOutcome() -> Outcome {
     while true {
       if let taken = takeOutcome() { return taken }
       var descriptor = pollfd(fd: done.descriptor, events: Int16(POLLIN), revents: 0)

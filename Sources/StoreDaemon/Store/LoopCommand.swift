@@ -24,6 +24,10 @@ enum LoopCommand: Sendable {
   /// state (canonical JSON), for the log's base.
   case replicaBase(@Sendable (UInt64, [UInt8]) -> Void)
 
+  /// The metrics, in Prometheus' text format, for a scrape
+  /// (``StoreLoop/metricsExposition``).
+  case metrics(@Sendable (String) -> Void)
+
   /// Whether handling the command may reduce actions (and so joins the
   /// open batch); any other command first commits it.
   var reduces: Bool {
@@ -31,5 +35,11 @@ enum LoopCommand: Sendable {
     case .worker, .replicated: true
     default: false
     }
+  }
+
+  /// Whether the command only reads the loop's figures, and so neither
+  /// joins the open batch nor waits for it to be durable.
+  var onlyObserves: Bool {
+    if case .metrics = self { true } else { false }
   }
 }

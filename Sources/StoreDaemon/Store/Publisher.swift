@@ -228,7 +228,10 @@ final class Publisher {
   }
 
   func answer(_ message: ServerMessage, to connection: Connection) {
-    guard case .ack(let id, let version) = message else { return answer(MessageCodec.frame(message), to: connection) }
+    guard case .ack(let id, let version) = message else {
+      if case .error(_, let code, _) = message { refusals.count(code) }
+      return answer(MessageCodec.frame(message), to: connection)
+    }
     // An acknowledgement is gathered with the others the connection waits
     // for, with no frame of its own.
     if !batchRootFrames.isEmpty, let subscriber = subscribers[connection.id] {
@@ -247,6 +250,15 @@ final class Publisher {
   }
 
   var subscriberCount: Int { subscribers.count }
+
+  /// The requests answered with an error, by its code, for the metrics.
+  private(set) var refusals = RefusalCounts()
+  /// How many times a subscriber was sent a snapshot instead of the diffs
+  /// it could not keep up with.
+  private(set) var resyncs = 0
+  /// How many subscribers were disconnected for reading nothing while they
+  /// had to be resynced (`--lag-timeout`).
+  private(set) var laggedDisconnects = 0
 
   /// Forgets the subscription of a client that was let go.
   func forget(_ id: Int) {
@@ -453,6 +465,7 @@ final class Publisher {
           + "smaller part of the state, or raise --client-buffer"
       }
       reason += "; disconnecting it"
+      laggedDisconnects += 1
       connection.closeWithNotice(.lagged, reason)
       subscribers[connection.id] = nil
       clients.remove(connection.id)
@@ -460,6 +473,7 @@ final class Publisher {
       return
     }
     connection.outbox.offer(snapshot, droppable: true)
+    resyncs += 1
     subscriber.lastSent = .now
     if isBatchInFlight { resyncedInBatch.insert(connection.id) }
   }

@@ -199,8 +199,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     for command in commands where isRunning { perform(command) }
     handleClientEvents()
     if !workersReady.isEmpty && isRunning {
-      // What the workers answered, read and taken in by the supervisor,
-      // goes to the store in one hand-over.
+      // What the workers answered goes to the store in one hand-over.
       for (reply, id) in supervisor.read(workersReady) where isRunning { deliver(reply, to: id) }
     }
     turn.commit()
@@ -224,9 +223,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   }
 
   /// Handles one command: it joins the open batch if it may reduce actions,
-  /// and otherwise first waits until everything reduced is durable.
+  /// and otherwise, unless it only observes, first waits until it is durable.
   private func perform(_ command: LoopCommand) {
-    if command.reduces { turn.open() } else { turn.makeDurable() }
+    if command.reduces { turn.open() } else if !command.onlyObserves { turn.makeDurable() }
     handle(command)
     afterReducing()
   }
@@ -285,6 +284,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       takeOver()
     case .replicaBase(let reply):
       reply(publisher.version, CanonicalJSON.encode(publisher.document))
+    case .metrics(let reply):
+      reply(metricsExposition)
     case .shutdown(let done):
       stop()
       isRunning = false
@@ -298,8 +299,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// room for answers again, until nothing more is waiting.
   private func handleClientEvents() {
     while isRunning && (server.hasEvents || !server.withRoom.isEmpty) {
-      // The events that wait now, each moved to its handler; those they
-      // cause wait for the next round.
+      // The events that wait now; those they cause wait for the next round.
       var waiting = server.eventCount
       while isRunning && waiting > 0, let event = server.nextEvent() {
         waiting -= 1

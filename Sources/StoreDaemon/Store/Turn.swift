@@ -2,6 +2,7 @@ import ActionLanguage
 import ComposableCore
 import JSON
 import Journal
+import Metrics
 import Platform
 import Wire
 
@@ -53,6 +54,20 @@ final class Turn<App: HostedApp> {
   /// refused (the open batch is undone with it).
   private var stateBeforeSyncing: App.Root.State
   private var nextOrigin: Origin = 1
+
+  /// The actions reduced, by case and sender, for the metrics.
+  private(set) var actionCounts = ActionCounts()
+  /// The versions each batch written to the journal held.
+  private(set) var batchActions = Histogram.sizes
+  /// How long each batch was open: from its first action read to its close.
+  private(set) var turnSeconds = Histogram.seconds
+  /// How long each batch took from its close to being durable: its write
+  /// and, under `--fsync always`, the wait for its sync.
+  private(set) var commitSeconds = Histogram.seconds
+  /// When the open batch was opened.
+  private var openedAt: MonotonicClock.Instant = 0
+  /// When the batch being synced was closed.
+  private var syncingClosedAt: MonotonicClock.Instant = 0
 
   init(
     store: Store<App.Root>, root: App.Root, inputs: InputRecorder, reader: ActionReader<App.Root.Action>,
@@ -106,7 +121,8 @@ final class Turn<App: HostedApp> {
     }
     let origin = nextOrigin
     if wait { waits.register(origin, connectionID: connection.id, requestID: id) }
-    let sender = ActionSender(origin: origin, members: client.sender, sent: reading, recordPrefix: client.senderPrefix)
+    let sender = ActionSender(
+      origin: origin, kind: .client, members: client.sender, sent: reading, recordPrefix: client.senderPrefix)
     let version: UInt64
     do throws(DroppedAction) {
       version = try store.reduceRefusingDropped(action, origin: origin, putBack: stateEncoder.putBack)
@@ -158,7 +174,8 @@ final class Turn<App: HostedApp> {
     open()
     let origin = nextOrigin
     nextOrigin += 1
-    let sender = ActionSender(origin: origin, members: ["recovery": .bool(true)], sent: nil, recordPrefix: nil)
+    let sender = ActionSender(
+      origin: origin, kind: .recovery, members: ["recovery": .bool(true)], sent: nil, recordPrefix: nil)
     var names: [String] = []
     for action in waiting {
       let name = ActionPath.describe((try? CanonicalJSON.value(of: action)) ?? .null, schema: reader.schema)
@@ -230,6 +247,8 @@ final class Turn<App: HostedApp> {
       )
     }
     waits.note(publication.change, origin: sender.origin)
+    actionCounts.count(
+      bytes: publication.actionBytes, json: publication.change.action, sender: sender.kind, schema: reader.schema)
   }
 
   // MARK: Answers
@@ -281,6 +300,7 @@ final class Turn<App: HostedApp> {
     let before = Batch.Before(version: store.version, waits: waits, firstRequestID: store.nextRequestID)
     committer.open(before: before, gate: gate)
     publisher.batchOpened()
+    openedAt = MonotonicClock.now()
   }
 
   /// Opens a batch, if none is open while another is being synced, so that
@@ -306,14 +326,20 @@ final class Turn<App: HostedApp> {
     publisher.batchClosed()
     if let records = committer.batch?.records { history.deliverToFollowers(records) }
     let syncHere = committer.syncsBeside && syncsHereWhenIdle && loopIsIdle()
-    switch committer.close(version: store.version, document: { publisher.document }, syncHere: syncHere) {
-    case nil:
-      break
-    case .syncing?:
+    let versions = store.version - (committer.batch?.before.version ?? store.version)
+    let closedAt = MonotonicClock.now()
+    guard let outcome = committer.close(version: store.version, document: { publisher.document }, syncHere: syncHere)
+    else { return }
+    turnSeconds.observe(MonotonicClock.seconds(from: openedAt, to: closedAt))
+    if versions > 0 { batchActions.observe(Double(versions)) }
+    switch outcome {
+    case .syncing:
       stateBeforeSyncing = stateBeforeBatch
-    case .durable(let batch)?:
+      syncingClosedAt = closedAt
+    case .durable(let batch):
+      if versions > 0 { commitSeconds.observe(MonotonicClock.seconds(from: closedAt, to: MonotonicClock.now())) }
       letGo(batch)
-    case .refused(let batches, let error)?:
+    case .refused(let batches, let error):
       undo(batches, to: stateBeforeBatch, because: committer.reason(for: error))
     }
   }
@@ -334,6 +360,7 @@ final class Turn<App: HostedApp> {
     switch outcome {
     case .durable(let batch):
       stateBeforeSyncing = stateBeforeBatch
+      commitSeconds.observe(MonotonicClock.seconds(from: syncingClosedAt, to: MonotonicClock.now()))
       letGo(batch)
     case .refused(let batches, let error):
       undo(batches, to: stateBeforeSyncing, because: committer.reason(for: error))

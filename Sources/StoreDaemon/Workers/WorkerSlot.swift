@@ -16,6 +16,9 @@ final class WorkerSlot {
     /// The daemon is shutting down; requests fail.
     case stopped
 
+    /// Every phase's name, for the metrics.
+    static let names = ["starting", "running", "restarting", "degraded", "stopped"]
+
     var name: String {
       switch self {
       case .starting: "starting"

@@ -143,6 +143,12 @@ final class WorkerSupervisor: EffectWorkers {
     slots.map { ($0.kind, $0.phase.name) }
   }
 
+  /// Each kind's figures for the metrics, in kind order: its phase, its
+  /// restarts, and its requests handed to a process and queued for one.
+  var figures: [(kind: WorkerKind, phase: String, restarts: Int, inFlight: Int, queued: Int)] {
+    slots.map { ($0.kind, $0.phase.name, $0.history.total, $0.pending.count - $0.queue.count, $0.queue.count) }
+  }
+
   /// How many pings the workers of `kind` have answered in time.
   func pingsAnswered(by kind: WorkerKind) -> Int {
     slot(kind)?.pingsAnswered ?? 0

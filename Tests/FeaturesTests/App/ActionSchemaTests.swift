@@ -152,6 +152,35 @@ import Wire
       try ActionPath.parse(path: command.path, arguments: command.arguments, as: AppFeature.Action.self) == action)
   }
 
+  /// What the metrics count actions by: the case's path, with no
+  /// arguments and no collection's id, so that the counts are as few as
+  /// the cases.
+  @Test func aCasePathLeavesOutArgumentsAndIds() throws {
+    let expected: [(AppFeature.Action, String)] = [
+      (.cart(.addItem(3)), "cart.addItem"),
+      (.cart(.addItem(4)), "cart.addItem"),
+      (
+        .products(.rows(.element(id: 3, action: .addToCart(.plusButtonTapped)))),
+        "products.rows[].addToCart.plusButtonTapped"
+      ),
+      (.bmi(.input(.binding(.set(\.height, "180")))), "bmi.input.binding.height"),
+      (.dice(.destination(.dismiss)), "dice.destination.dismiss"),
+      (.tabSelected(.products), "tabSelected"),
+      (.counter(.numberFactFailed(EffectFailure(.timeout, "slow"))), "counter.numberFactFailed"),
+    ]
+    for (action, path) in expected {
+      #expect(ActionPath.casePath(of: try CanonicalJSON.value(of: action), schema: schema) == path)
+    }
+    // Every case the schema lists has a path, one per listed path.
+    var paths: Set<String> = []
+    for sample in schema.samples {
+      let path = try #require(ActionPath.casePath(of: sample.action, schema: schema), "\(sample.entry.path)")
+      paths.insert(path)
+    }
+    #expect(paths.count == schema.samples.count)
+    #expect(ActionPath.casePath(of: .object(["nothing": .null]), schema: schema) == nil)
+  }
+
   @Test func parsesTheDesignBriefsExample() throws {
     #expect(
       try ActionPath.parse(path: "cart.addItem", arguments: ["3"], as: AppFeature.Action.self) == .cart(.addItem(3)))

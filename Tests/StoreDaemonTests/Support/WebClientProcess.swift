@@ -7,6 +7,8 @@ import TestSupport
 final class WebClientProcess {
   let process = Process()
   let port: UInt16
+  /// Where its metrics are, when started with `--metrics 127.0.0.1:0`.
+  let metricsPort: UInt16?
 
   init(socket: String, arguments: [String] = []) throws {
     process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcaweb")
@@ -14,19 +16,25 @@ final class WebClientProcess {
     let output = Pipe()
     process.standardOutput = output
     try process.run()
-    // It says where it serves once it does.
-    var line = Data()
+    // It says where it serves once it does, and then where its metrics are.
+    let lines = arguments.contains("--metrics") ? 2 : 1
+    var said = Data()
     let reader = output.fileHandleForReading
-    while !line.contains(UInt8(ascii: "\n")) {
+    while said.filter({ $0 == UInt8(ascii: "\n") }).count < lines {
       let chunk = reader.availableData
       guard !chunk.isEmpty else { throw DaemonTestError("tcaweb exited before serving") }
-      line.append(chunk)
+      said.append(chunk)
     }
-    let text = String(decoding: line, as: UTF8.self)
-    guard let range = text.range(of: "127.0.0.1:"),
-      let port = UInt16(text[range.upperBound...].prefix { $0.isNumber })
-    else { throw DaemonTestError("tcaweb said '\(text)', not where it serves") }
+    let text = String(decoding: said, as: UTF8.self)
+    func number(after marker: String) -> UInt16? {
+      guard let range = text.range(of: marker) else { return nil }
+      return UInt16(text[range.upperBound...].prefix { $0.isNumber })
+    }
+    guard let port = number(after: "serving http://127.0.0.1:") else {
+      throw DaemonTestError("tcaweb said '\(text)', not where it serves")
+    }
     self.port = port
+    metricsPort = number(after: "serving metrics on http://127.0.0.1:")
   }
 
   deinit {

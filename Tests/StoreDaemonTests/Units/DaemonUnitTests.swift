@@ -48,7 +48,7 @@ import Wire
         "--socket", "/s", "--state-dir", "/d", "--allow-group", "tca", "--handshake-timeout", "0.5", "--heartbeat", "2",
         "--client-buffer", "65536", "--spin", "0", "--max-clients", "3", "--fsync", "every-second", "--repair",
         "--worker-timeout", "4", "--effectworker", "/w", "--log-level", "debug", "--lag-timeout", "30",
-        "--write-timeout", "0.25",
+        "--write-timeout", "0.25", "--metrics", "127.0.0.1:9464",
       ],
       environment: [:], app: SeedApps.self)
     #expect(options.socketPath == "/s")
@@ -66,6 +66,8 @@ import Wire
     #expect(options.logLevel == .debug)
     #expect(options.lagTimeout == .seconds(30))
     #expect(options.writeTimeout == .milliseconds(250))
+    #expect(options.metricsListen?.host == "127.0.0.1")
+    #expect(options.metricsListen?.port == 9464)
   }
 
   @Test(arguments: [
@@ -77,6 +79,11 @@ import Wire
     (["--max-clients", "0"], "--max-clients takes a number between 1 and 100000, got '0'"),
     (["--fsync", "sometimes"], "--fsync takes always, every-second or never, got 'sometimes'"),
     (["--log-level", "loud"], "--log-level takes error, warning, info or debug, got 'loud'"),
+    (["--metrics", "9464"], "--metrics takes HOST:PORT, e.g. 127.0.0.1:9464 or 0.0.0.0:9464, got '9464'"),
+    (
+      ["--metrics", "127.0.0.1:99999"],
+      "--metrics takes HOST:PORT, e.g. 127.0.0.1:9464 or 0.0.0.0:9464, got '127.0.0.1:99999'"
+    ),
   ])
   func badArgumentsAreNamed(_ arguments: [String], _ message: String) {
     #expect {
