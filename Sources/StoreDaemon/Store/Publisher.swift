@@ -84,8 +84,9 @@ final class Publisher {
 
   init(
     document: JSONValue, version: UInt64, history: DiffHistory, clients: ClientRegistry, schema: ActionSchema,
-    options: DaemonOptions
+    options: DaemonOptions, catchesUp: Bool = false
   ) {
+    self.catchesUp = catchesUp
     self.document = document
     self.version = version
     self.history = history
@@ -190,6 +191,25 @@ final class Publisher {
   func batchesDurable() {
     isBatchInFlight = false
     resyncedInBatch.removeAll()
+    if !awaiting.isEmpty { resumeAwaiting(now: .now) }
+  }
+
+  /// Resumes the subscriptions waiting for a version this daemon has now
+  /// reached (durably: no batch is in flight), and refuses those that have
+  /// waited past ``resumeWait``.
+  private func resumeAwaiting(now: ContinuousClock.Instant) {
+    for (connectionID, waiting) in awaiting.sorted(by: { $0.key < $1.key }) {
+      if waiting.since <= version && !isBatchInFlight {
+        awaiting[connectionID] = nil
+        subscribe(waiting.client, id: waiting.id, path: waiting.path, since: waiting.since, resumable: true)
+      } else if now >= waiting.deadline {
+        awaiting[connectionID] = nil
+        let message =
+          "this daemon has not reached version \(waiting.since) within \(resumeWait) (it is at \(version)); "
+          + "resume at another of the store's daemons, or subscribe without 'since'"
+        answer(.error(id: waiting.id, code: .versionUnavailable, message: message), to: waiting.client.connection)
+      }
+    }
   }
 
   /// Batches were refused: puts the document and the history back as they
@@ -251,6 +271,26 @@ final class Publisher {
 
   var subscriberCount: Int { subscribers.count }
 
+  /// A subscription resuming from a version this daemon has not reached.
+  private struct AwaitingResume {
+    let client: ConnectedClient
+    let id: Int
+    let path: String
+    let since: UInt64
+    let deadline: ContinuousClock.Instant
+  }
+
+  /// The subscriptions waiting until this daemon reaches the version they
+  /// resume from, by connection.
+  private var awaiting: [Int: AwaitingResume] = [:]
+  /// Whether this daemon may reach versions it has not: it follows a
+  /// replicated log, so a client may come from a daemon ahead of it. Then a
+  /// subscription resuming from such a version waits for it (up to
+  /// ``resumeWait``); otherwise it is refused.
+  let catchesUp: Bool
+  /// How long such a subscription waits.
+  var resumeWait: Duration = .seconds(60)
+
   /// The requests answered with an error, by its code, for the metrics.
   private(set) var refusals = RefusalCounts()
   /// How many times a subscriber was sent a snapshot instead of the diffs
@@ -263,12 +303,13 @@ final class Publisher {
   /// Forgets the subscription of a client that was let go.
   func forget(_ id: Int) {
     if !subscribers.isEmpty { subscribers[id] = nil }
+    if !awaiting.isEmpty { awaiting[id] = nil }
     resyncedInBatch.remove(id)
   }
 
   func subscribe(_ client: ConnectedClient, id: Int, path: String, since: UInt64?, resumable: Bool) {
     let connection = client.connection
-    guard subscribers[connection.id] == nil else {
+    guard subscribers[connection.id] == nil, awaiting[connection.id] == nil else {
       answer(
         .error(
           id: id, code: .alreadySubscribed,
@@ -280,6 +321,13 @@ final class Publisher {
       pointer = try JSONPointer(path)
     } catch {
       answer(.error(id: id, code: .invalidPath, message: "'\(path)' is not a JSON Pointer: \(error)"), to: connection)
+      return
+    }
+    if let since, resumable, since > version, catchesUp {
+      // The client saw versions this daemon has not reached yet: it is
+      // answered once it has (its part may not exist before).
+      awaiting[connection.id] = AwaitingResume(
+        client: client, id: id, path: path, since: since, deadline: .now + resumeWait)
       return
     }
     let missed = since.flatMap { since in resumable ? history.changes(after: since, upTo: version) : nil }
@@ -294,6 +342,16 @@ final class Publisher {
         .error(
           id: id, code: .invalidPath, message: "no state at '\(path)'; \(Self.whatExists(along: pointer, in: document))"
         ), to: connection)
+      return
+    }
+    if let since, resumable, since > version {
+      // The client saw versions this daemon has not reached, and does not
+      // hold: a snapshot now would take it back in time.
+      let message =
+        "version \(since) is after this daemon's version \(version): its journal does not hold it (it lost "
+        + "writes not yet synced, or its state directory was restored from an older copy); subscribe without "
+        + "'since' to start from its state"
+      answer(.error(id: id, code: .versionUnavailable, message: message), to: connection)
       return
     }
     let subscriber = Subscriber(client: client, pointer: pointer)
@@ -481,7 +539,7 @@ final class Publisher {
   // MARK: Heartbeats
 
   /// Whether ``sendHeartbeats()`` would look for idle subscribers now.
-  var heartbeatsAreDue: Bool { ContinuousClock.now >= nextHeartbeatCheck }
+  var heartbeatsAreDue: Bool { !awaiting.isEmpty || ContinuousClock.now >= nextHeartbeatCheck }
 
   /// Offers a heartbeat to each subscriber that was sent nothing for the
   /// heartbeat interval. It looks only when the earliest subscriber can be
@@ -490,6 +548,7 @@ final class Publisher {
   /// action itself.
   func sendHeartbeats() {
     let now = ContinuousClock.now
+    if !awaiting.isEmpty { resumeAwaiting(now: now) }
     guard now >= nextHeartbeatCheck else { return }
     var frame: [UInt8]?
     var next = now + heartbeatInterval

@@ -108,7 +108,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     }
     publisher = Publisher(
       document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
-      options: options)
+      options: options, catchesUp: replica != nil)
     history = HistoryRequests(
       reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
       clients: clients, publisher: publisher,

@@ -221,6 +221,48 @@ struct FailoverTests {
     #expect(try rejoined.log(since: 0, last: nil).records.map(\.action) == log.map(\.action))
   }
 
+  /// A watcher that resumes at a standby behind the version it has seen
+  /// (as after a failover to it) is answered once the standby has caught
+  /// up, with the diffs after its version: never with an older snapshot.
+  @Test func aWatcherResumingAtAStandbyThatIsBehindIsNeverTakenBack() throws {
+    let store = try ReplicatedStore(storeID: "catch-up")
+    let leader = try store.daemons[0].client()
+    _ = try leader.send(path: "counter.incrementButtonTapped")
+    try store.waitForVersion(1, at: 1)
+    // The standby is paused while the leader goes on, and the watcher's
+    // hello and resume wait in its socket: it reads them before it can
+    // have followed the log.
+    kill(store.daemons[1].pid, SIGSTOP)
+    var last: UInt64 = 0
+    for _ in 0..<20 { last = try leader.send(path: "counter.incrementButtonTapped") }
+    let watcher = try RawConnection(store.daemons[1])
+    try watcher.send(#"{"type":"hello","protocol":1,"client":"resuming"}"#)
+    try watcher.send(#"{"type":"subscribe","id":1,"path":"","since":\#(last),"epoch":"\#(leader.epoch)"}"#)
+    kill(store.daemons[1].pid, SIGCONT)
+    guard case .welcome(_, _, let versionAtHello, _)? = try watcher.read() else {
+      Issue.record("the standby did not welcome the watcher")
+      return
+    }
+    let answer = try watcher.read()
+    guard case .ack(1, last)? = answer else {
+      let described =
+        if case .snapshot(let version, _, _, let notice)? = answer {
+          "a snapshot of version \(version) (\(notice?.rawValue ?? "no notice"))"
+        } else {
+          String(describing: answer)
+        }
+      Issue.record("the standby, at version \(versionAtHello), answered \(described), not an ack of version \(last)")
+      return
+    }
+    let next = try leader.send(path: "counter.incrementButtonTapped")
+    let message = try #require(try watcher.read())
+    guard case .diff(let version, _, _, _) = message else {
+      Issue.record("expected the next diff, got \(message)")
+      return
+    }
+    #expect(version == next)
+  }
+
   @Test func oneEtcdMemberDownIsServedAndAMajorityDownAcknowledgesNothing() throws {
     let store = try ReplicatedStore(storeID: "quorum")
     // The first send too follows whichever daemon leads: on a machine busy

@@ -51,8 +51,10 @@ final class TurnHarness<App: HostedApp> {
   /// A harness whose journal syncs as `syncPolicy` says; under `always`
   /// the turn syncs each batch itself, on the test's thread. With
   /// `allowsInternalActions`, clients may send the actions only effects
-  /// send, as `--allow-internal-actions` lets them.
-  init(syncPolicy: SyncPolicy = .never, allowsInternalActions: Bool = false) throws {
+  /// send, as `--allow-internal-actions` lets them. With `catchesUp`, the
+  /// publisher waits for versions it has not reached, as a replicated
+  /// daemon's does.
+  init(syncPolicy: SyncPolicy = .never, allowsInternalActions: Bool = false, catchesUp: Bool = false) throws {
     directory = try TemporaryDirectory(prefix: "turn-harness")
     var options = DaemonOptions(
       socketPath: directory.appending("unused.sock"), stateDirectory: directory.appending("state"))
@@ -68,7 +70,8 @@ final class TurnHarness<App: HostedApp> {
       syncPolicy: syncPolicy, workers: workers, replica: nil)
     let publisher = Publisher(
       document: recovery.document, version: recovery.version,
-      history: DiffHistory(capacity: options.retainedDiffs), clients: clients, schema: schema, options: options)
+      history: DiffHistory(capacity: options.retainedDiffs), clients: clients, schema: schema, options: options,
+      catchesUp: catchesUp)
     let posted = PostedCommands()
     self.posted = posted
     let history = HistoryRequests(

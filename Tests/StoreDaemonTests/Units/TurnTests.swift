@@ -239,10 +239,60 @@ import Wire
 
     let lost = try harness.connect("lost")
     harness.request(.subscribe(id: 1, path: "", since: 999), from: lost)
-    guard case .snapshot(5, "", _, .compacted)? = try lost.messages().first else {
-      Issue.record("a version the daemon does not hold must give a snapshot with the 'compacted' notice")
+    guard case .error(1, .versionUnavailable, let message)? = try lost.messages().first else {
+      Issue.record("a version after the daemon's must be refused, not answered with an older snapshot")
       return
     }
+    #expect(message.hasPrefix("version 999 is after this daemon's version 5: "))
+    // In another lineage (another epoch), the versions say nothing: a snapshot.
+    let other = try harness.connect("other lineage")
+    harness.request(.subscribe(id: 1, path: "", since: 999, epoch: "0123456789abcdef"), from: other)
+    guard case .snapshot(5, "", _, .compacted)? = try other.messages().first else {
+      Issue.record("a version of another epoch must give a snapshot with the 'compacted' notice")
+      return
+    }
+  }
+
+  /// A daemon that follows a replicated log may be behind the daemon a
+  /// client resumes from: the subscription waits until it has caught up,
+  /// and never goes back in time; past its wait it is refused.
+  @Test func aResumeFromAVersionNotYetReachedWaitsForIt() throws {
+    let harness = try TurnHarness<HarnessedSeedApps>(catchesUp: true)
+    let sender = try harness.connect("sender")
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 1, from: sender)
+    let watcher = try harness.connect("watcher")
+    harness.request(.subscribe(id: 1, path: "", since: 3), from: watcher)
+    #expect(try watcher.messages().isEmpty)
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 2, from: sender)
+    #expect(try watcher.messages().isEmpty)
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 3, from: sender)
+    _ = try harness.sendAlone("counter.incrementButtonTapped", id: 4, from: sender)
+    let messages = try watcher.messages()
+    #expect(messages.first == .ack(id: 1, version: 3))
+    #expect(
+      messages.dropFirst().map { message -> UInt64? in
+        guard case .diff(let version, _, _, _) = message else { return nil }
+        return version
+      } == [4])
+    // A second subscription on a waiting connection is refused as on a subscribed one.
+    let impatient = try harness.connect("impatient")
+    harness.request(.subscribe(id: 1, path: "", since: 10), from: impatient)
+    harness.request(.subscribe(id: 2, path: "", since: nil), from: impatient)
+    guard case .error(2, .alreadySubscribed, _)? = try impatient.messages().first else {
+      Issue.record("a second subscription while one waits must be refused")
+      return
+    }
+    // Past the wait, it is refused, and says how far the daemon got.
+    harness.turn.publisher.resumeWait = .zero
+    let late = try harness.connect("late")
+    harness.request(.subscribe(id: 1, path: "", since: 10), from: late)
+    harness.turn.publisher.sendHeartbeats()
+    guard case .error(1, .versionUnavailable, let message)? = try late.messages().first else {
+      Issue.record("a resume that waited past its limit must be refused")
+      return
+    }
+    #expect(message.hasPrefix("this daemon has not reached version 10 within "))
+    #expect(message.contains("(it is at 4)"))
   }
 
   @Test func aFilteredResumeAcrossAReplacementOfTheViewGetsASnapshot() throws {
