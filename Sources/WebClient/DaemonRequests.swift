@@ -41,6 +41,9 @@ struct DaemonRequests: Sendable {
         switch answer {
         case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
           return Self.error(code, text, status: 400)
+        case .notLeader(id, _, _):
+          // The refusal as the daemon gave it, naming the leader.
+          return .json(CanonicalJSON.encode(answer.json), status: 400)
         case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
           .whatIf(id, _, _, _, _, _):
           return .json(CanonicalJSON.encode(answer.json))

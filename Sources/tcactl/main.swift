@@ -77,7 +77,7 @@ do {
 } catch {
   Terminal.error("\(error)")
   switch error {
-  case .rejected, .timedOut: code = .rejected
+  case .rejected, .notLeader, .timedOut: code = .rejected
   case .unreachable, .closed, .io, .protocolViolation, .impostor: code = .unreachable
   // No socket of the list took the request: 1 if a daemon refused it, 69
   // if none answered.

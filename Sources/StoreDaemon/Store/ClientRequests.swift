@@ -19,11 +19,11 @@ final class ClientRequests<App: HostedApp> {
   /// `tcactl status`'s report; set by the loop once it is made.
   var status: () -> JSONValue = { .null }
   /// What a standby tells a sender.
-  let notLeader: (Replica) -> String
+  let notLeader: (Replica) -> (message: String, leader: StoreLeader?)
 
   init(
     turn: Turn<App>, publisher: Publisher, history: HistoryRequests, clients: ClientRegistry, epoch: String,
-    notLeader: @escaping (Replica) -> String
+    notLeader: @escaping (Replica) -> (message: String, leader: StoreLeader?)
   ) {
     self.turn = turn
     self.publisher = publisher

@@ -249,7 +249,11 @@ final class Publisher {
 
   func answer(_ message: ServerMessage, to connection: Connection) {
     guard case .ack(let id, let version) = message else {
-      if case .error(_, let code, _) = message { refusals.count(code) }
+      switch message {
+      case .error(_, let code, _): refusals.count(code)
+      case .notLeader: refusals.count(.notLeader)
+      default: break
+      }
       return answer(MessageCodec.frame(message), to: connection)
     }
     // An acknowledgement is gathered with the others the connection waits

@@ -2,6 +2,7 @@ import JSON
 import Journal
 import Platform
 import Replication
+import Wire
 
 /// A replicated daemon's store loop as a standby and when it takes over
 /// (``Replica``). A standby reduces nothing: it applies the log's patches,
@@ -57,14 +58,20 @@ extension StoreLoop {
     reduceRecoveryActionsIfNeeded()
   }
 
-  /// What a standby tells a sender.
-  static func notLeaderMessage(_ replica: Replica) -> String {
+  /// What a standby tells a sender: why, for a person, and the leader, for
+  /// the client to send to (nil while there is none).
+  static func notLeaderMessage(_ replica: Replica) -> (message: String, leader: StoreLeader?) {
     let store = "the store '\(replica.options.storeID)'"
     guard let leader = replica.leader, leader.node != replica.me.node || leader.socket != replica.me.socket else {
-      return "the action was not applied: \(App.name) is a standby of \(store), which has no leader right now "
-        + "(one takes over within the lease's \(replica.options.leaseTTL) s); send it again then"
+      return (
+        "the action was not applied: \(App.name) is a standby of \(store), which has no leader right now "
+          + "(one takes over within the lease's \(replica.options.leaseTTL) s); send it again then", nil
+      )
     }
-    return "the action was not applied: \(App.name) is a standby of \(store); send it to the leader, "
-      + "\(leader.node), at \(leader.socket)" + (leader.address.map { " or at tcp://\($0)" } ?? "")
+    return (
+      "the action was not applied: \(App.name) is a standby of \(store); send it to the leader, "
+        + "\(leader.node), at \(leader.socket)" + (leader.address.map { " or at tcp://\($0)" } ?? ""),
+      StoreLeader(node: leader.node, socket: leader.socket, address: leader.address)
+    )
   }
 }

@@ -97,7 +97,7 @@ final class Turn<App: HostedApp> {
   /// the state unchanged.
   func send(
     _ input: ClientMessage.ActionInput, id: Int, wait: Bool, from client: ConnectedClient,
-    notLeader: (Replica) -> String
+    notLeader: (Replica) -> (message: String, leader: StoreLeader?)
   ) {
     // Opened first: a refusal waits, as an acknowledgement does, behind
     // the frames of the batches before it.
@@ -116,7 +116,8 @@ final class Turn<App: HostedApp> {
       return
     }
     if let replica = committer.replica, !committer.replicates {
-      answer(.error(id: id, code: .notLeader, message: notLeader(replica)), to: connection)
+      let refusal = notLeader(replica)
+      answer(.notLeader(id: id, message: refusal.message, leader: refusal.leader), to: connection)
       return
     }
     let origin = nextOrigin

@@ -8,6 +8,9 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
   case unreachable(daemon: String, path: String, SocketError)
   /// The daemon refused the request (an unknown action, a bad argument, ...).
   case rejected(code: WireErrorCode, message: String)
+  /// A standby of a replicated store refused a `send` (`not_leader`),
+  /// naming the store's leader when it knows one.
+  case notLeader(message: String, leader: StoreLeader?)
   /// The daemon said something this client does not understand.
   case protocolViolation(String)
   /// The connection closed, with the daemon's reason when it gave one.
@@ -37,7 +40,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
       default:
         "cannot reach \(daemon) at \(path) (\(error)). Start it with `\(daemon) --socket \(path)`, or point --socket / TCA_SOCKET at the running one."
       }
-    case .rejected(_, let message): message
+    case .rejected(_, let message), .notLeader(let message, _): message
     case .protocolViolation(let message): "protocol error: \(message)"
     case .closed(let reason): "the daemon closed the connection: \(reason)"
     case .io(let error): "\(error)"
@@ -58,7 +61,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
   /// everywhere: its answer, not the way to it, is what failed.
   public var isRefusal: Bool {
     switch self {
-    case .rejected: true
+    case .rejected, .notLeader: true
     case .allSocketsFailed(_, let failures): failures.contains { $0.error.isRefusal }
     default: false
     }
@@ -86,7 +89,7 @@ public enum ClientError: Error, Equatable, Sendable, CustomStringConvertible {
   var isSilence: Bool {
     switch self {
     case .unreachable, .closed, .io, .timedOut, .protocolViolation: true
-    case .rejected, .impostor: false
+    case .rejected, .notLeader, .impostor: false
     case .allSocketsFailed(_, let failures): failures.allSatisfy { $0.error.isSilence }
     }
   }

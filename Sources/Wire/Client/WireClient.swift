@@ -301,10 +301,10 @@ public final class WireClient {
       }
       do {
         return try send()
-      } catch .rejected(code: .notLeader, let message) {
+      } catch .notLeader(let message, let leader) {
         refused = true
-        said[path] = .rejected(code: .notLeader, message: message)
-        let hint = LeaderHint(message, among: paths)
+        said[path] = .notLeader(message: message, leader: leader)
+        let hint = LeaderHint(leader, among: paths)
         leaders[path] = hint
         // Every socket names a leader that is not in the list, and none is
         // waiting for one: going round again would not find it.
@@ -312,7 +312,7 @@ public final class WireClient {
         let elsewhere = hints.contains { if case .elsewhere? = $0 { true } else { false } }
         let waiting = hints.contains { if case .elsewhere? = $0 { false } else { $0 != nil } }
         if elsewhere && !waiting && paths.allSatisfy({ said[$0] != nil }) {
-          if paths.count == 1 { throw .rejected(code: .notLeader, message: message) }
+          if paths.count == 1 { throw .notLeader(message: message, leader: leader) }
           throw .allSocketsFailed(
             summary: "the action was not applied: the store's leader is at none of the sockets given",
             failures(said))
@@ -344,40 +344,28 @@ public final class WireClient {
     }
   }
 
-  /// What a standby's `not_leader` says of the leader (the daemon's
-  /// message ends `send it to the leader, NODE, at SOCKET`, or says there
-  /// is none): a socket of the list, one elsewhere, or none known.
+  /// What a standby's `not_leader` says of the leader (its `leader`
+  /// field): a socket of the list, one elsewhere, or none known.
   enum LeaderHint: Equatable {
     case listed(String)
     case elsewhere(String)
     case unknown
 
-    init(_ message: String, among paths: [String]) {
-      let marker = "send it to the leader, "
-      guard let start = message.firstRange(of: marker) else {
+    init(_ leader: StoreLeader?, among paths: [String]) {
+      guard let leader, !leader.socket.isEmpty else {
         self = .unknown
         return
       }
-      // "…, NODE, at SOCKET", and " or at tcp://HOST:PORT" when the leader
-      // has a TCP listener.
-      let names = message[start.upperBound...].split(separator: " at ", omittingEmptySubsequences: false).dropFirst()
-        .map { $0.hasSuffix(" or") ? String($0.dropLast(3)) : String($0) }
-      guard let first = names.first, !first.isEmpty else {
-        self = .unknown
+      if let path = paths.first(where: { $0 == leader.socket }) {
+        self = .listed(path)
         return
       }
-      for name in names {
-        if let path = paths.first(where: { $0 == name }) {
-          self = .listed(path)
-          return
-        }
-        // The same socket written another way (relative, through a link).
-        if let real = Self.realPath(name), let path = paths.first(where: { Self.realPath($0) == real }) {
-          self = .listed(path)
-          return
-        }
+      // The same socket written another way (relative, through a link).
+      if let real = Self.realPath(leader.socket), let path = paths.first(where: { Self.realPath($0) == real }) {
+        self = .listed(path)
+        return
       }
-      self = .elsewhere(first)
+      self = .elsewhere(leader.socket)
     }
 
     private static func realPath(_ path: String) -> String? {
@@ -436,6 +424,8 @@ public final class WireClient {
       switch message {
       case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
         throw .rejected(code: code, message: text)
+      case .notLeader(id, let text, let leader):
+        throw .notLeader(message: text, leader: leader)
       case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
         .whatIf(id, _, _, _, _, _):
         return message

@@ -15,6 +15,9 @@ public enum ServerMessage: Equatable, Sendable {
   case settled(id: Int, version: UInt64, changes: JSONValue)
   /// A request (`id`) or the connection (`id` nil) failed.
   case error(id: Int?, code: WireErrorCode, message: String)
+  /// A standby of a replicated store refused the `send` `id`: the error
+  /// with code `not_leader`, and the store's leader when it knows one.
+  case notLeader(id: Int, message: String, leader: StoreLeader?)
   /// The answer to `get`: the state at `path` as of `version`.
   case state(id: Int, version: UInt64, path: String, value: JSONValue)
   /// A subscription's full view at `version`: the first message of a
@@ -86,6 +89,13 @@ public enum ServerMessage: Equatable, Sendable {
         "type": .string("error"), "id": id.map(JSONValue.int) ?? .null, "code": .string(code.rawValue),
         "message": .string(message),
       ])
+    case .notLeader(let id, let message, let leader):
+      var object: JSONObject = [
+        "type": .string("error"), "id": .int(id), "code": .string(WireErrorCode.notLeader.rawValue),
+        "message": .string(message),
+      ]
+      if let leader { object["leader"] = leader.json }
+      return .object(object)
     case .state(let id, let version, let path, let value):
       return .object([
         "type": .string("state"), "id": .int(id), "version": .int(Int(clamping: version)), "path": .string(path),
@@ -154,6 +164,12 @@ public enum ServerMessage: Equatable, Sendable {
       self = .settled(id: try object.int("id", in: type), version: try version(), changes: try value("changes"))
     case "error":
       let codeName = try object.string("code", in: type)
+      if codeName == WireErrorCode.notLeader.rawValue, let id = try object.optionalInt("id", in: type) {
+        self = .notLeader(
+          id: id, message: try object.string("message", in: type),
+          leader: try object["leader"].map { json throws(MessageError) in try StoreLeader(json: json) })
+        return
+      }
       self = .error(
         id: try object.optionalInt("id", in: type), code: WireErrorCode(rawValue: codeName) ?? .internal,
         message: try object.string("message", in: type))

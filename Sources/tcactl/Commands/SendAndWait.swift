@@ -79,6 +79,7 @@ enum SendAndWait {
       case .settled(id, let version, let changes): settled = (version, changes)
       case .error(let errorID, let code, let message) where errorID == id || errorID == nil:
         throw .rejected(code: code, message: message)
+      case .notLeader(id, let message, let leader): throw .notLeader(message: message, leader: leader)
       case .goodbye(let reason): throw .closed(reason: reason)
       case .notice(let notice, let message): Terminal.error("\(notice.rawValue): \(message)")
       default: continue

@@ -42,14 +42,24 @@ struct FailoverTests {
     #expect(leaderLog.map(\.version) == standbyLog.map(\.version))
     #expect(leaderLog.map(\.action) == standbyLog.map(\.action))
     #expect(leaderLog.map(\.origin) == standbyLog.map(\.origin))
-    // A send to the standby is refused, naming the leader's socket.
+    // A send to the standby is refused, naming the leader, in its text for
+    // a person and in its `leader` field for a client.
     let refusal = Result { () throws(ClientError) in try standby.send(path: "counter.incrementButtonTapped") }
-    guard case .failure(.rejected(let code, let message)) = refusal else {
+    guard case .failure(.notLeader(let message, let named)) = refusal else {
       Issue.record("the standby did not refuse the send: \(refusal)")
       return
     }
-    #expect(code == .notLeader)
     #expect(message.contains(store.daemons[0].socketPath))
+    #expect(named == StoreLeader(node: "node0", socket: store.daemons[0].socketPath))
+    let raw = try RawConnection(store.daemons[1])
+    try raw.hello()
+    try raw.send(#"{"type":"send","id":7,"path":"counter.incrementButtonTapped"}"#)
+    let payload = try #require(try raw.readPayload())
+    let json = try JSONParser.parse(payload)
+    #expect(json[path: "code"] == .string("not_leader"))
+    #expect(json[path: "id"] == .int(7))
+    #expect(
+      json[path: "leader"] == .object(["node": .string("node0"), "socket": .string(store.daemons[0].socketPath)]))
     #expect(store.replication(1)?[path: "role"] == .string("following"))
     #expect(try standby.get(path: "/counter/count").value == .int(5))
   }
@@ -80,7 +90,7 @@ struct FailoverTests {
           do {
             let version = try client!.send(path: "bmi.input.binding.height", arguments: [value])
             shared.acknowledged.withLock { $0[version] = value }
-          } catch ClientError.rejected(.notLeader, _) {
+          } catch ClientError.notLeader {
             client = nil
             target = (target + 1) % sockets.count
             usleep(20_000)

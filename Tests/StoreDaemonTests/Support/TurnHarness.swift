@@ -92,7 +92,7 @@ final class TurnHarness<App: HostedApp> {
     turn.loopIsIdle = { true }
     requests = ClientRequests(
       turn: turn, publisher: publisher, history: history, clients: clients, epoch: recovery.epoch,
-      notLeader: { _ in "not the leader" })
+      notLeader: { _ in ("not the leader", nil) })
     epoch = recovery.epoch
     turn.wallClock = { [unowned self] in now }
   }
@@ -122,7 +122,7 @@ final class TurnHarness<App: HostedApp> {
   func send(_ path: String, _ arguments: [String] = [], id: Int, wait: Bool = false, from client: ScriptedClient) {
     turn.send(
       .path(path, arguments: arguments), id: id, wait: wait, from: client.client,
-      notLeader: { _ in "not the leader" })
+      notLeader: { _ in ("not the leader", nil) })
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
   }
