@@ -99,7 +99,8 @@ enum Usage {
         `~ PATH: OLD → NEW` replaced; values are cut at 60 characters unless
         --full. By default the last 20; -n N shows the last N, --since V those
         after version V (with -n, the last N of those). --follow then keeps
-        showing each new action once it is durable; stop with ^C. With --json,
+        showing each new action once it is durable, across a daemon's restart
+        (it connects again, as watch does); stop with ^C. With --json,
         one JSON object per line, values whole:
         {"action":…,"origin":…,"patch":[…],"summary":"…","time":ms,"version":N}.
         The journal holds the actions since about the last snapshot; older
@@ -138,9 +139,10 @@ enum Usage {
         With --json, prints one JSON object per line: first {"state":…,"version":N}
         (or {"epoch":E,"resumedAfter":N} when resuming), then
         {"action":"…","patch":[…],"version":N} per change.
-        With several sockets (--socket A,B,…: a replicated store's daemons), a
-        connection that ends is made again to the first that answers (for up to
-        30 s), resuming after the last version shown. Stops with ^C.
+        A connection that ends (the daemon restarts, or a replicated store's
+        leader changes; --socket A,B,… for its daemons) is made again to the
+        first socket that answers, as long as it takes, resuming after the last
+        version shown; standard error says so. Stops with ^C.
         """
     case "actions":
       return """

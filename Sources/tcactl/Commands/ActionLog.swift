@@ -39,7 +39,28 @@ enum ActionLog {
       }
       return .ok
     }
+    // A stream whose connection ends (the daemon restarts, or a replicated
+    // store's leader changes) is taken up again once a daemon answers,
+    // after the last record shown.
+    while true {
+      do {
+        return try follow(client, after: &shown, printer: &printer)
+      } catch .closed(let reason) {
+        try Reconnection.reconnect(client, after: "the connection to \(client.path) ended (\(reason))")
+      } catch .io(let error) {
+        try Reconnection.reconnect(client, after: "the connection to \(client.path) ended (\(error))")
+      }
+    }
+  }
+
+  /// Follows the log after `shown` on the client's connection, until the
+  /// daemon ends the stream (returning the exit code) or the connection
+  /// ends (throwing ``ClientError/closed(reason:)`` or ``ClientError/io(_:)``).
+  private static func follow(
+    _ client: WireClient, after shown: inout UInt64, printer: inout Printer
+  ) throws(ClientError) -> Invocation.ExitCode {
     // The stream starts once a page comes without `more`.
+    var page: (records: [LogEntry], through: UInt64, more: Bool)
     repeat {
       page = try client.log(since: shown, last: nil, follow: true)
       for entry in page.records { try printer.show(entry) }
@@ -49,6 +70,9 @@ enum ActionLog {
       switch try client.nextMessage() {
       case .record(let entry):
         try printer.show(entry)
+        shown = entry.version
+      case .goodbye(let reason):
+        throw .closed(reason: reason)
       case let other:
         if let code = Watch.streamEnd(other, stream: "the log") { return code }
       }

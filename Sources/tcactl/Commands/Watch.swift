@@ -14,17 +14,28 @@ enum Watch {
       // values they replace show as `?`.
       state.document = try? client.get(path: path, at: since).value
     }
-    // Given several sockets (a replicated store's daemons), a subscription
-    // whose connection ends is taken up again on the first that answers,
-    // after the last version shown and in its epoch: the daemons of one
-    // store have the same versions, so it resumes with the next change.
-    let resumes = client.paths.count > 1
+    // A subscription whose connection ends (the daemon restarts, or a
+    // replicated store's leader changes) is taken up again once a daemon
+    // answers, on the first of the sockets that does, after the last
+    // version shown and in its epoch: the daemons of one store have the
+    // same versions, so it resumes with the next change.
     var last = invocation.since
     var epoch = invocation.epoch
+    var resuming = false
     func resume(_ why: String) throws(ClientError) {
-      Terminal.error("\(why); watching again at the first of \(client.paths.joined(separator: ", ")) that answers")
-      try client.reconnect()
-      try client.subscribe(path: path, since: last, epoch: epoch)
+      var why = why
+      while true {
+        try Reconnection.reconnect(client, after: why)
+        do {
+          try client.subscribe(path: path, since: last, epoch: epoch)
+          resuming = last != nil
+          return
+        } catch .closed(let reason) {
+          why = "the connection to \(client.path) ended (\(reason))"
+        } catch .io(let error) {
+          why = "the connection to \(client.path) ended (\(error))"
+        }
+      }
     }
     try client.subscribe(path: path, since: invocation.since, epoch: invocation.epoch)
     while true {
@@ -34,7 +45,6 @@ enum Watch {
       } catch {
         switch error {
         case .closed, .io:
-          guard resumes else { throw error }
           try resume("the connection to \(client.path) ended (\(error))")
           continue
         default:
@@ -43,7 +53,7 @@ enum Watch {
       }
       switch message {
       case .snapshot(let version, _, let value, let notice):
-        (last, epoch) = (version, client.epoch)
+        (last, epoch, resuming) = (version, client.epoch, false)
         state.document = value
         if invocation.json {
           Terminal.line(CanonicalJSON.text(.object(["version": .int(Int(clamping: version)), "state": value])))
@@ -53,7 +63,7 @@ enum Watch {
           Terminal.line(JSONPrinter.pretty(value))
         }
       case .ack(_, let version):
-        (last, epoch) = (version, client.epoch)
+        (last, epoch, resuming) = (version, client.epoch, false)
         if invocation.json {
           Terminal.line(
             CanonicalJSON.text(.object(["resumedAfter": .int(Int(clamping: version)), "epoch": .string(client.epoch)])))
@@ -71,8 +81,17 @@ enum Watch {
         let changes = try apply(patchJSON, version: version, to: &state)
         Terminal.line(ChangeText.header(version: version, action: summary, full: invocation.full))
         for change in changes { Terminal.line(ChangeText.line(change, full: invocation.full)) }
-      case .goodbye(let reason) where resumes:
+      case .goodbye(let reason):
         try resume("\(client.path) closed the subscription: \(reason)")
+      case .error(_, .versionUnavailable, let text) where resuming:
+        // The daemon does not hold the versions shown (it lost writes not
+        // yet synced, or was restored from an older copy): its state
+        // afresh, said so, rather than nothing.
+        Terminal.error("\(text); watching its state afresh")
+        resuming = false
+        last = nil
+        state.document = nil
+        try client.subscribe(path: path, since: nil, epoch: nil)
       case let other:
         if let code = streamEnd(other, stream: "the subscription") { return code }
       }

@@ -7,11 +7,19 @@ final class BackgroundTcactl {
   let process = Process()
   let outputPath: String
 
+  /// Where its standard error goes, when the test reads it too.
+  let errorPath: String?
+
   /// Starts `tcactl --socket socket arguments…`, colours off, writing to
-  /// `outputPath`.
-  init(_ arguments: [String], socket: String, outputPath: String) throws {
+  /// `outputPath` (and its standard error to `errorPath`, if given).
+  init(_ arguments: [String], socket: String, outputPath: String, errorPath: String? = nil) throws {
     self.outputPath = outputPath
+    self.errorPath = errorPath
     _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+    if let errorPath {
+      _ = FileManager.default.createFile(atPath: errorPath, contents: nil)
+      process.standardError = FileHandle(forWritingAtPath: errorPath)
+    }
     process.executableURL = DaemonProcess.productsDirectory.appendingPathComponent("tcactl")
     process.arguments = ["--socket", socket] + arguments
     var environment = ProcessInfo.processInfo.environment
@@ -29,6 +37,12 @@ final class BackgroundTcactl {
   /// The complete lines written so far.
   var lines: [String] {
     let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+    return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
+  }
+
+  /// The complete lines written to standard error so far (with `errorPath`).
+  var errorLines: [String] {
+    let text = errorPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) } ?? ""
     return text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
   }
 

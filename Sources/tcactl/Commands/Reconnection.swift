@@ -1,0 +1,42 @@
+import Glibc
+import Wire
+
+/// How `watch` and `log --follow` ride out a daemon that restarts and a
+/// replicated store's leader change: they connect again, to the first of
+/// their sockets that answers, pausing longer each time (50 ms, doubling,
+/// at most 2 s) for as long as it takes (until ^C), and say so on standard
+/// error when the connection ends and when it is back. The caller then
+/// takes up its stream after the last version it showed.
+enum Reconnection {
+  /// The longest pause between two attempts.
+  static let longestPause: Duration = .seconds(2)
+
+  /// Connects `client` again after its connection ended for `why`.
+  ///
+  /// - Throws: what refuses for good: a process at the socket that runs as
+  ///   another user than the daemon's (``ClientError/impostor(daemon:path:peer:expected:)``).
+  ///   Anything else (no daemon, a refusal such as too many clients) is
+  ///   tried again.
+  static func reconnect(_ client: WireClient, after why: String) throws(ClientError) {
+    Terminal.error("\(why); connecting again to \(client.paths.joined(separator: ", "))")
+    var pause = Duration.milliseconds(50)
+    while true {
+      do {
+        try client.reconnect()
+        Terminal.error("connected to \(client.path) at version \(client.versionAtConnect) (epoch \(client.epoch))")
+        return
+      } catch {
+        if case .impostor = error { throw error }
+        sleep(for: pause)
+        pause = min(pause * 2, longestPause)
+      }
+    }
+  }
+
+  private static func sleep(for duration: Duration) {
+    let (seconds, attoseconds) = duration.components
+    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
+    var left = timespec()
+    while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
+  }
+}
