@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import Platform
 import Synchronization
@@ -17,6 +18,8 @@ public final class HTTPServer: Sendable {
   private let stop: StopSignal
   private let handler: @Sendable (HTTPRequest) -> HTTPResponse
   private let state = Mutex(State())
+  /// Signalled by the last thread to finish once the server is stopped.
+  private let finished = DispatchSemaphore(value: 0)
 
   private struct State {
     /// Connections being served, so that ``shutDown()`` can wake their
@@ -93,14 +96,16 @@ public final class HTTPServer: Sendable {
   /// than once.
   public func shutDown(timeout: Duration = .seconds(5)) {
     guard stop.fire() else { return }
-    state.withLock { state in
+    let running = state.withLock { state in
       state.isStopped = true
       for descriptor in state.open { Glibc.shutdown(descriptor, Int32(SHUT_RDWR)) }
+      return state.threads
     }
     Glibc.shutdown(listener, Int32(SHUT_RDWR))
-    let deadline = ContinuousClock.now + timeout
-    while state.withLock({ $0.threads }) > 0 && ContinuousClock.now < deadline {
-      usleep(2_000)
+    if running > 0 {
+      let (seconds, attoseconds) = timeout.components
+      let nanoseconds = Int(clamping: seconds) &* 1_000_000_000 &+ Int(attoseconds / 1_000_000_000)
+      _ = finished.wait(timeout: .now() + .nanoseconds(nanoseconds))
     }
     if state.withLock({ $0.threads }) == 0 {
       Glibc.close(listener)
@@ -111,7 +116,11 @@ public final class HTTPServer: Sendable {
   }
 
   private func finishThread() {
-    state.withLock { $0.threads -= 1 }
+    let last = state.withLock { state in
+      state.threads -= 1
+      return state.threads == 0 && state.isStopped
+    }
+    if last { finished.signal() }
   }
 
   /// Accepts until the server stops; each connection on a new thread, or
