@@ -38,10 +38,14 @@ final class Daemon<App: HostedApp>: Sendable {
     let policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
     // A descriptor per client, and room for the journal, the workers and
     // the history reads.
-    let descriptors = DescriptorLimit.raise(to: options.maximumClients + 512)
-    if descriptors < options.maximumClients + 64 {
+    let clients = options.maximumClients + (options.tcpListen == nil ? 0 : options.maximumTCPClients)
+    let descriptors = DescriptorLimit.raise(to: clients + 512)
+    if descriptors < clients + 64 {
       Log.warning(
-        "--max-clients \(options.maximumClients) needs about \(options.maximumClients + 512) file descriptors, and "
+        (options.tcpListen == nil
+          ? "--max-clients \(options.maximumClients) needs"
+          : "--max-clients \(options.maximumClients) and --max-tcp-clients \(options.maximumTCPClients) need")
+          + " about \(clients + 512) file descriptors, and "
           + "the limit is \(descriptors) (ulimit -n, or the unit's LimitNOFILE=): connections past it wait until "
           + "others close")
     }

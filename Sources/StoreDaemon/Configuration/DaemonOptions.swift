@@ -35,6 +35,9 @@ struct DaemonOptions: Sendable {
   /// How many clients may be connected at once (each costs a descriptor and
   /// its buffers; one thread serves them all).
   var maximumClients = 512
+  /// How many clients may be connected over the TCP listener at once,
+  /// counted apart from those on the Unix socket.
+  var maximumTCPClients = 128
   /// The `effectworker` executable the daemon starts its timer and storage
   /// workers from; the network worker is the same path with `-network` appended.
   var workerExecutable = WorkerEnvironment.defaultExecutable()
@@ -146,6 +149,8 @@ struct DaemonOptions: Sendable {
                                clients on other machines behind a TLS terminator such as stunnel4;
                                each must give the token of --token-file in its hello
         --token-file FILE      a file whose first line (16 characters or more) is that token
+        --max-tcp-clients N    clients connected over TCP at once, at most (default 128), counted
+                               apart from --max-clients: a flood over TCP never takes a local slot
         --replicate URL        replicate the journal through etcd, etcd://HOST:PORT[,HOST:PORT…]:
                                the daemon holding the store's leader lease serves sends, the others
                                follow the log as hot standbys and take over when it stops
@@ -179,7 +184,7 @@ struct DaemonOptions: Sendable {
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
       "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
       "--config", "--log-level", "--worker", "--replicate", "--store-id", "--node-name", "--lease-ttl",
-      "--listen-tcp", "--token-file", "--metrics",
+      "--listen-tcp", "--token-file", "--max-tcp-clients", "--metrics",
     ].map { ArgumentParser.Option($0, value: "a value") }
       + [ArgumentParser.Option("--repair"), ArgumentParser.Option("--allow-internal-actions")]
       + settings.map { ArgumentParser.Option("--\($0.name)", value: "a value") }
@@ -198,6 +203,7 @@ struct DaemonOptions: Sendable {
     var storeID: String?
     var nodeName: String?
     var leaseTTL: Int?
+    var maximumTCPClientsGiven = false
     func seconds(_ text: String, for flag: String) throws(UsageError) -> Duration {
       guard let seconds = Double(text), seconds >= 0.001, seconds < 86_400 else {
         throw .invalidValue(text, for: flag, expected: "a number of seconds between 0.001 and 86400")
@@ -248,6 +254,12 @@ struct DaemonOptions: Sendable {
       case .option("--listen-tcp", let text?): options.tcpListen = try address(text, for: "--listen-tcp", port: 7420)
       case .option("--metrics", let text?): options.metricsListen = try address(text, for: "--metrics", port: 9464)
       case .option("--token-file", let text?): options.tokenFile = text
+      case .option("--max-tcp-clients", let text?):
+        guard let count = Int(text), count >= 1, count <= 100_000 else {
+          throw .invalidValue(text, for: "--max-tcp-clients", expected: "a number between 1 and 100000")
+        }
+        options.maximumTCPClients = count
+        maximumTCPClientsGiven = true
       case .option("--replicate", let text?):
         do {
           replicate = try EtcdEndpoint.parse(url: text)
@@ -294,6 +306,9 @@ struct DaemonOptions: Sendable {
     }
     if options.tcpListen == nil && options.tokenFile != nil {
       throw UsageError("--token-file goes with --listen-tcp HOST:PORT")
+    }
+    if options.tcpListen == nil && maximumTCPClientsGiven {
+      throw UsageError("--max-tcp-clients goes with --listen-tcp HOST:PORT")
     }
     options.socketPath = socketPath ?? RuntimePaths.defaultSocket(name: App.name, environment: environment)
     options.stateDirectory =

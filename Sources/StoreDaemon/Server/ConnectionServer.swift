@@ -9,12 +9,15 @@ import Wire
 /// timeout). One thread serves every client: a client costs its buffers,
 /// not a thread. Confined to the store loop's thread.
 ///
-/// What `--max-clients` counts: connections from `accept` until they close.
-/// Connections still waiting for their `hello` hold at most
+/// What `--max-clients` counts: connections on the Unix socket from
+/// `accept` until they close; `--max-tcp-clients` counts those on the TCP
+/// listener apart, so that a flood there never takes a local client's slot.
+/// In each, connections still waiting for their `hello` hold at most
 /// ``handshakeShare(of:)`` of the slots: past it, or when every slot is
-/// taken, a new connection closes the one that has waited longest for its
-/// `hello` (as OpenSSH's `MaxStartups` drops unauthenticated connections),
-/// so connections that never speak cannot keep out clients that do.
+/// taken, a new connection closes the one of its own kind that has waited
+/// longest for its `hello` (as OpenSSH's `MaxStartups` drops
+/// unauthenticated connections), so connections that never speak cannot
+/// keep out clients that do.
 final class ConnectionServer {
   /// What the loop is told of its clients.
   enum Event {
@@ -61,8 +64,9 @@ final class ConnectionServer {
   private var blocked: [Int: Connection] = [:]
   /// The connections whose socket is not read while the loop catches up.
   private var paused: Set<Int> = []
-  /// The connections that hold a slot (evicted ones give theirs up at once).
-  private var slotsTaken = 0
+  /// The connections that hold a slot (evicted ones give theirs up at
+  /// once): on the Unix socket, and on the TCP listener.
+  private var slotsTaken = (local: 0, remote: 0)
   private var evicted: Set<Int> = []
   private var nextID = 1
   private(set) var isAccepting = true
@@ -319,7 +323,7 @@ final class ConnectionServer {
     handshaking[connection.id] = nil
     blocked[connection.id] = nil
     paused.remove(connection.id)
-    if evicted.remove(connection.id) == nil { slotsTaken -= 1 }
+    if evicted.remove(connection.id) == nil { releaseSlot(of: connection) }
     if connection.isGreeted && !connection.hasStoppedSending {
       connection.hasStoppedSending = true
       events.append(.disconnected(connection))
@@ -427,23 +431,29 @@ final class ConnectionServer {
       refuse(socket, .forbidden, reason)
       return
     }
-    let maximum = options.maximumClients
-    if slotsTaken >= maximum || handshaking.count >= Self.handshakeShare(of: maximum) {
+    let remote = requiredToken != nil
+    let maximum = remote ? options.maximumTCPClients : options.maximumClients
+    let flag = remote ? "--max-tcp-clients" : "--max-clients"
+    let waiting = handshaking.values.filter { ($0.requiredToken != nil) == remote }
+    if (remote ? slotsTaken.remote : slotsTaken.local) >= maximum
+      || waiting.count >= Self.handshakeShare(of: maximum)
+    {
       // Ids grow with each accept: the smallest has waited longest.
-      guard let oldest = handshaking.values.min(by: { $0.id < $1.id }) else {
+      guard let oldest = waiting.min(by: { $0.id < $1.id }) else {
+        let clients = remote ? "clients over TCP" : "clients"
         refuse(
           socket, .tooManyClients,
-          "\(DaemonName.current) already serves \(maximum) clients (--max-clients); try again later")
+          "\(DaemonName.current) already serves \(maximum) \(clients) (\(flag)); try again later")
         return
       }
       handshaking[oldest.id] = nil
       evicted.insert(oldest.id)
-      slotsTaken -= 1
+      releaseSlot(of: oldest)
       closeWithError(
         oldest,
         id: nil, .timeout,
         "no hello yet, and a newer connection needed the room: at most \(Self.handshakeShare(of: maximum)) "
-          + "connections may wait for their hello (half of --max-clients), so the one waiting longest is closed")
+          + "connections may wait for their hello (half of \(flag)), so the one waiting longest is closed")
     }
     socket.setNonBlocking()
     let id = nextID
@@ -464,8 +474,13 @@ final class ConnectionServer {
     connection.watching = .readable
     connections[id] = connection
     handshaking[id] = connection
-    slotsTaken += 1
+    if remote { slotsTaken.remote += 1 } else { slotsTaken.local += 1 }
     accepted += 1
+  }
+
+  /// Gives up the slot `connection` held, in its kind's count.
+  private func releaseSlot(of connection: Connection) {
+    if connection.requiredToken != nil { slotsTaken.remote -= 1 } else { slotsTaken.local -= 1 }
   }
 
   /// Closes `connection` with an error (``Connection/closeWithError(id:_:_:)``),

@@ -1,5 +1,7 @@
 import Foundation
 import Glibc
+import Platform
+import TestSupport
 import Testing
 import Wire
 
@@ -23,6 +25,48 @@ struct ConnectionSlotsTests {
       return
     }
     #expect(message.contains("at most 4 connections may wait for their hello"), "\(message)")
+  }
+
+  /// The TCP listener's connections have slots of their own
+  /// (`--max-tcp-clients`): a flood of silent TCP connections evicts and
+  /// refuses only TCP connections, never a local client, whether it waits
+  /// for its hello or has said it.
+  @Test func aFloodOverTCPNeverTakesALocalClientsSlot() throws {
+    let directory = try TemporaryDirectory()
+    let tokenFile = directory.appending("token")
+    let token = "a-token-of-the-tcp-listener-0123"
+    try (token + "\n").write(toFile: tokenFile, atomically: true, encoding: .utf8)
+    let daemon = try LoopDaemon(arguments: [
+      "--max-clients", "4", "--max-tcp-clients", "4", "--handshake-timeout", "3600", "--listen-tcp", "127.0.0.1:0",
+      "--token-file", tokenFile,
+    ])
+    let port = try #require(daemon.tcpPort)
+    let greeted = try (0..<2).map { try daemon.client("local \($0)") }
+    // A local connection still waiting for its hello when the flood comes.
+    let waitingLocal = try RawConnection(daemon)
+    var flood: [Int32] = []
+    defer { for descriptor in flood { close(descriptor) } }
+    for _ in 0..<40 { flood.append(try SocketCalls.connect(host: "127.0.0.1", port: port, timeout: .seconds(10))) }
+    // Every TCP connection has been taken in and evicted, or refused, by the
+    // time a TCP client that speaks is served.
+    let remote = try WireClient(path: "tcp://127.0.0.1:\(port)", clientName: "remote", token: token)
+    #expect(try remote.send(path: "counter.incrementButtonTapped") == 1)
+    try waitingLocal.send(#"{"type":"hello","protocol":1,"client":"waiting local"}"#)
+    guard case .welcome? = try waitingLocal.read() else {
+      Issue.record("the local connection waiting for its hello must not be evicted by TCP connections")
+      return
+    }
+    for client in greeted { #expect(try client.status() != .null, "a local client keeps its slot") }
+    // The last local slot is free for another local client.
+    #expect(try daemon.client("local 3").send(path: "counter.incrementButtonTapped") == 2)
+    // What the flood got: closed for another's room, or refused, naming the TCP limit.
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    guard case .ready = SocketCalls.wait(for: Int16(POLLIN), on: flood[0], orStop: -1, timeout: .seconds(60)) else {
+      Issue.record("the oldest TCP connection was neither evicted nor refused")
+      return
+    }
+    let said = String(decoding: buffer[..<max(0, recv(flood[0], &buffer, buffer.count, 0))], as: UTF8.self)
+    #expect(said.contains("half of --max-tcp-clients") || said.contains("(--max-tcp-clients)"), "\(said)")
   }
 
   /// A client that pipelines more requests than the daemon reads ahead and

@@ -49,6 +49,8 @@ final class LoopDaemon: ServingDaemon {
   let stateDirectory: String
   let daemonUser = DaemonUser.standard
   private let loop: StoreLoop<SeedApps>
+  /// The TCP listener's port, with `--listen-tcp`.
+  private(set) var tcpPort: UInt16?
   private let stopped = DispatchSemaphore(value: 0)
   private var isStopped = false
 
@@ -74,6 +76,11 @@ final class LoopDaemon: ServingDaemon {
     } catch {
       listener.close()
       throw error
+    }
+    if let (host, port) = options.tcpListen, let tokenFile = options.tokenFile {
+      let tcp = try TCPListener.open(host: host, port: port, token: try TokenFile.read(tokenFile))
+      tcpPort = tcp.address.split(separator: ":").last.flatMap { UInt16($0) }
+      try loop.listen(on: tcp)
     }
     try DetachedThread.start(name: "store-loop") { [loop, stopped] in
       IssueReporter.$current.withValue(.daemonLog) { loop.run() }

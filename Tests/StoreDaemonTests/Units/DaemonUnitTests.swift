@@ -79,6 +79,7 @@ import Wire
     (["--max-clients", "0"], "--max-clients takes a number between 1 and 100000, got '0'"),
     (["--fsync", "sometimes"], "--fsync takes always, every-second or never, got 'sometimes'"),
     (["--log-level", "loud"], "--log-level takes error, warning, info or debug, got 'loud'"),
+    (["--max-tcp-clients", "5"], "--max-tcp-clients goes with --listen-tcp HOST:PORT"),
     (["--metrics", "9464"], "--metrics takes HOST:PORT, e.g. 127.0.0.1:9464 or 0.0.0.0:9464, got '9464'"),
     (
       ["--metrics", "127.0.0.1:99999"],
