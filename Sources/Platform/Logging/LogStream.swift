@@ -57,6 +57,45 @@ public enum LogStream {
     return UInt64(info.st_dev) == device && UInt64(info.st_ino) == inode
   }
 
+  /// Where entries go over journald's native protocol (``JournalNative``),
+  /// with their fields: journald's socket, when standard error is the
+  /// journal's stream and the socket exists; nil otherwise (lines on
+  /// standard error, as above). Debug builds take another path from
+  /// `STOREDAEMON_JOURNAL_SOCKET`, for tests.
+  public static let journalSocket: String? = {
+    guard isJournal else { return nil }
+    var path = JournalNative.defaultSocket
+    #if DEBUG
+      if let override = getenv("STOREDAEMON_JOURNAL_SOCKET") { path = String(cString: override) }
+    #endif
+    return access(path, F_OK) == 0 ? path : nil
+  }()
+
+  private static let sharedFields = Mutex<[(String, String)]>([])
+
+  /// Fields every entry of this process carries, e.g. `STORE`.
+  public static var commonFields: [(String, String)] {
+    get { sharedFields.withLock { $0 } }
+    set { sharedFields.withLock { $0 = newValue } }
+  }
+
+  /// Writes `message` at `level` from the program `identifier`, with
+  /// `fields`: an entry over journald's native protocol when there is one
+  /// (``journalSocket``), else the line `line` as ``write(_:_:)`` does.
+  public static func write(
+    _ level: LogLevel, _ message: String, line text: @autoclosure () -> String, identifier: String,
+    fields: [(String, String)]
+  ) {
+    guard isEnabled(level) else { return }
+    if let journalSocket {
+      let entry =
+        [("MESSAGE", message), ("PRIORITY", String(level.rawValue)), ("SYSLOG_IDENTIFIER", identifier)]
+        + commonFields + fields
+      if JournalNative.send(entry, to: journalSocket) { return }
+    }
+    StandardStream.error.write(line(level, text(), journal: isJournal))
+  }
+
   /// Whether a line at `level` would be written.
   public static func isEnabled(_ level: LogLevel) -> Bool {
     level.rawValue <= threshold.load(ordering: .relaxed)

@@ -20,8 +20,21 @@ public struct Logger: Sendable {
   /// so a line is always one record); the message is built only when a line
   /// at `level` is written.
   public func write(_ level: LogLevel, _ message: @autoclosure () -> String) {
+    write(level, message(), fields: [])
+  }
+
+  /// Writes one entry at `level` with `fields` (`VERSION`, `CLIENT`, …),
+  /// which journald keeps for `journalctl NAME=value` when entries go to it
+  /// natively (``LogStream/journalSocket``); on a plain stream, the line.
+  public func write(_ level: LogLevel, _ message: @autoclosure () -> String, fields: [(String, String)]) {
     guard LogStream.isEnabled(level) else { return }
-    LogStream.write(level, label(level) + message())
+    let text = message()
+    // A worker's name, `effectworker[timer]`, is its program and its kind.
+    let program = name.prefix { $0 != "[" }
+    let kind = name.dropFirst(program.count + 1).prefix { $0 != "]" }
+    LogStream.write(
+      level, text, line: label(level) + text, identifier: String(program),
+      fields: kind.isEmpty ? fields : [("WORKER", String(kind))] + fields)
   }
 
   /// What a line at `level` starts with: `storedaemon: warning: `.

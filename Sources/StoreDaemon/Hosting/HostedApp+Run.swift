@@ -55,6 +55,7 @@ extension HostedApp {
     }
 
     LogStream.minimumLevel = options.logLevel
+    LogStream.commonFields = [("STORE", options.replication?.storeID ?? name)]
 
     // An action described so that its schema cannot be read would be
     // refused to every client; the app's own conformance check says the same.

@@ -427,7 +427,9 @@ final class ConnectionServer {
       // socket buffer, so this write does not wait on the client; Unix
       // sockets keep written data readable after close.
       let reason = policy.refusal(for: credentials)
-      Log.warning("refused connection from pid \(credentials.pid): \(reason)")
+      Log.write(
+        .warning, "refused connection from pid \(credentials.pid): \(reason)",
+        fields: [("CLIENT_PID", String(credentials.pid)), ("CLIENT_UID", String(credentials.uid))])
       refuse(socket, .forbidden, reason)
       return
     }

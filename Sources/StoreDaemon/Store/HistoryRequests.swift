@@ -201,6 +201,8 @@ final class HistoryRequests {
     client.connection.closeWithNotice(.lagged, reason)
     followers[client.connection.id] = nil
     clients.remove(client.connection.id)
-    Log.warning("connection \(client.connection.id) (\(client.name)): \(reason)")
+    Log.write(
+      .warning, "connection \(client.connection.id) (\(client.name)): \(reason)",
+      fields: [("CLIENT", client.name), ("CONNECTION", String(client.connection.id))])
   }
 }

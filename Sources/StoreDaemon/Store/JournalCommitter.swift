@@ -238,9 +238,12 @@ final class JournalCommitter: EffectExecutor {
       writesRefused =
         "writes are refused since the journal failed (\(error)); the state stays readable at version "
         + "\(first - 1), and restarting \(DaemonName.current) recovers from the journal"
-      Log.error("journal: \(error); refusing every write from now on (\(versions) undone)")
+      Log.write(
+        .error, "journal: \(error); refusing every write from now on (\(versions) undone)",
+        fields: [("VERSION", String(first))])
     } else {
-      Log.error("journal: \(error); \(versions) undone and their senders told")
+      Log.write(
+        .error, "journal: \(error); \(versions) undone and their senders told", fields: [("VERSION", String(first))])
     }
   }
 
@@ -254,7 +257,9 @@ final class JournalCommitter: EffectExecutor {
     guard snapshotPolicy.shouldSnapshot(writer.progress) else { return }
     do {
       let result = try journal.writeSnapshot(version: version, state: document, epoch: epoch, schema: schema)
-      Log.info("wrote a snapshot at version \(version) (\(result.bytes) bytes); older journal segments were dropped")
+      Log.write(
+        .info, "wrote a snapshot at version \(version) (\(result.bytes) bytes); older journal segments were dropped",
+        fields: [("VERSION", String(version))])
       // The log in etcd starts after it from now on, and stays bounded.
       if replicates, let replica { replica.compact(version: version, state: CanonicalJSON.encode(document)) }
     } catch {

@@ -531,7 +531,11 @@ final class Publisher {
       connection.closeWithNotice(.lagged, reason)
       subscribers[connection.id] = nil
       clients.remove(connection.id)
-      Log.warning("connection \(connection.id) (\(subscriber.client.name)): \(reason)")
+      Log.write(
+        .warning, "connection \(connection.id) (\(subscriber.client.name)): \(reason)",
+        fields: [
+          ("CLIENT", subscriber.client.name), ("CONNECTION", String(connection.id)), ("VERSION", String(version)),
+        ])
       return
     }
     connection.outbox.offer(snapshot, droppable: true)

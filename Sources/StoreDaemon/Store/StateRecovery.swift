@@ -176,10 +176,12 @@ struct StateRecovery<State: Codable> {
       }
       recent = Array(recent.suffix(retained))
     }
-    Log.info(
+    Log.write(
+      .info,
       "recovered version \(version) (epoch \(epoch)) from \(journal.path): "
         + (recovered.snapshot.map { "snapshot at \($0.version) + " } ?? "") + "\(recovered.records.count) record(s)"
-        + (migrationRecord == nil ? "" : " + the migration"))
+        + (migrationRecord == nil ? "" : " + the migration"),
+      fields: [("VERSION", String(version)), ("EPOCH", epoch)])
     return StateRecovery(
       state: state, document: document, version: version, epoch: epoch, recentChanges: recent,
       journal: journal, writer: writer)

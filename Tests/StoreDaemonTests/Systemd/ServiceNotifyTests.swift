@@ -143,8 +143,11 @@ struct ServiceNotifyTests {
     #expect(!notify.received.contains { $0.fields.contains("WATCHDOG=1") }, "\(notify.received.map(\.fields))")
   }
 
+  /// Without journald's native socket (here, one that does not exist), the
+  /// journal's stream takes lines, each starting with its priority.
   @Test func underJournaldEachLineStartsWithItsPriority() throws {
-    let daemon = try DaemonProcess(journalStream: true)
+    let daemon = try DaemonProcess(
+      environment: ["STOREDAEMON_JOURNAL_SOCKET": "/nonexistent/journal.socket"], journalStream: true)
     try waitUntil("the timer worker has logged") { daemon.standardError.contains("effectworker[timer]: ready") }
     let lines = daemon.standardError.split(separator: "\n")
     #expect(lines.contains { $0.hasPrefix("<6>storedaemon: listening on ") })
@@ -155,6 +158,30 @@ struct ServiceNotifyTests {
     try quiet.waitForWorkers()
     #expect(!quiet.standardError.contains("listening on"))
     #expect(!quiet.standardError.contains("ready (pid"))
+  }
+}
+
+/// Under systemd, with journald's native socket, the daemon's and its
+/// workers' entries go there with fields an operator selects by:
+/// `journalctl -u storedaemon STORE=… VERSION=…`.
+@Suite(.ownThreads, .serialized, .enabled(if: isDebugBuild, "the journal socket's path is set in debug builds"))
+struct JournaldFieldsTests {
+  @Test func entriesCarryTheStoreTheVersionAndTheWorker() throws {
+    let directory = try TemporaryDirectory(prefix: "journald")
+    let journald = try FakeJournald(path: directory.appending("journal.socket"))
+    let daemon = try DaemonProcess(
+      environment: ["STOREDAEMON_JOURNAL_SOCKET": journald.path], journalStream: true)
+    let recovered = try journald.entry { $0["MESSAGE"]?.hasPrefix("recovered version 0") == true }
+    #expect(recovered["PRIORITY"] == "6")
+    #expect(recovered["SYSLOG_IDENTIFIER"] == "storedaemon")
+    #expect(recovered["STORE"] == "storedaemon")
+    #expect(recovered["VERSION"] == "0")
+    #expect(recovered["EPOCH"] == (try daemon.client().epoch))
+    let worker = try journald.entry { $0["WORKER"] == "timer" }
+    #expect(worker["SYSLOG_IDENTIFIER"] == "effectworker")
+    #expect(worker["MESSAGE"]?.hasPrefix("ready (pid ") == true)
+    // Nothing reaches the stream meanwhile: the entries went to the journal.
+    #expect(!daemon.standardError.contains("recovered version"))
   }
 }
 
