@@ -29,31 +29,58 @@ struct DaemonRequests: Sendable {
     }
     let client: WireClient
     do {
-      client = try WireClient(path: socketPath, clientName: "tcaweb", daemon: app, daemonUser: daemonUser)
+      client = try Self.connect(to: socketPath, name: "tcaweb", app: app, daemonUser: daemonUser)
     } catch {
       return Self.error(.internal, "\(error)", status: 503)
     }
     defer { client.close() }
     do {
-      let id = try client.post { message.withID($0) }
-      while true {
-        let answer = try client.nextMessage()
-        switch answer {
-        case .error(let errorID, let code, let text) where errorID == id || errorID == nil:
-          return Self.error(code, text, status: 400)
-        case .notLeader(id, _, _):
-          // The refusal as the daemon gave it, naming the leader.
-          return .json(CanonicalJSON.encode(answer.json), status: 400)
-        case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
-          .whatIf(id, _, _, _, _, _):
-          return .json(CanonicalJSON.encode(answer.json))
-        default:
-          continue
+      // A send a standby refuses goes to the leader, given the store's
+      // sockets; nothing else changes the state, so any daemon answers it.
+      let answer = try client.followingTheLeader { () throws(ClientError) -> ServerMessage in
+        let id = try client.post { message.withID($0) }
+        while true {
+          let answer = try client.nextMessage()
+          switch answer {
+          case .notLeader(id, let text, let leader):
+            throw .notLeader(message: text, leader: leader)
+          case .error(let errorID, _, _) where errorID == id || errorID == nil:
+            return answer
+          case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
+            .whatIf(id, _, _, _, _, _):
+            return answer
+          default:
+            continue
+          }
         }
       }
+      if case .error(_, let code, let text) = answer { return Self.error(code, text, status: 400) }
+      return .json(CanonicalJSON.encode(answer.json))
+    } catch .notLeader(let text, let leader) {
+      // The refusal as the daemon gave it, naming the leader.
+      var refusal: JSONObject = [
+        "type": .string("error"), "code": .string(WireErrorCode.notLeader.rawValue), "message": .string(text),
+      ]
+      if let leader { refusal["leader"] = leader.json }
+      return .json(CanonicalJSON.encode(.object(refusal)), status: 400)
+    } catch .allSocketsFailed(let summary, let failures) where failures.allSatisfy({ $0.error.isRefusal }) {
+      return Self.error(.notLeader, ClientError.allSocketsFailed(summary: summary, failures).description, status: 400)
     } catch {
       return Self.error(.internal, "\(error)", status: 502)
     }
+  }
+
+  /// A connection to the daemon at `socketPath`, or to the first that
+  /// answers of a replicated store's sockets, `A,B,…` (as tcactl takes
+  /// them), whose sends then follow the leader.
+  static func connect(
+    to socketPath: String, name: String, app: String, daemonUser: DaemonUser
+  ) throws(ClientError) -> WireClient {
+    let paths = socketPath.split(separator: ",").map(String.init)
+    guard paths.count > 1 else {
+      return try WireClient(path: socketPath, clientName: name, daemon: app, daemonUser: daemonUser)
+    }
+    return try WireClient(paths: paths, clientName: name, daemon: app, daemonUser: daemonUser)
   }
 
   /// The message `body` names, checked as the daemon would check it.

@@ -39,7 +39,7 @@ struct LogEvents: Sendable {
     return HTTPResponse.eventStream { writer in
       let client: WireClient
       do {
-        client = try WireClient(path: socketPath, clientName: "tcaweb log", daemon: app, daemonUser: daemonUser)
+        client = try DaemonRequests.connect(to: socketPath, name: "tcaweb log", app: app, daemonUser: daemonUser)
       } catch {
         _ = writer.write(StateEvents.closed("\(error)"))
         return

@@ -47,7 +47,7 @@ struct StateEvents: Sendable {
       // The daemon's connection is made and used on the stream's thread.
       let client: WireClient
       do {
-        client = try WireClient(path: socketPath, clientName: "tcaweb events", daemon: app, daemonUser: daemonUser)
+        client = try DaemonRequests.connect(to: socketPath, name: "tcaweb events", app: app, daemonUser: daemonUser)
         try client.subscribe(path: path, since: resumeAfter, epoch: epoch)
       } catch {
         _ = writer.write(Self.closed("\(error)"))

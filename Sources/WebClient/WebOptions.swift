@@ -28,7 +28,8 @@ struct WebOptions: Equatable {
     Serves the daemon's apps and inspector to a browser (docs/WEB.md).
 
       --listen HOST:PORT    where to serve HTTP (default 127.0.0.1:8080; port 0: any free port)
-      --socket PATH         the daemon's socket (default: as tcactl finds it)
+      --socket PATH[,PATH…] the daemon's socket, or a replicated store's daemons' (sends
+                            follow the leader); default: as tcactl finds it
       --app NAME            the daemon's name, for its default socket (default storedaemon)
       --token-file FILE     a file whose first line is the token a browser must give;
                             required with a HOST other than 127.x.x.x
