@@ -34,9 +34,14 @@ struct PrometheusScrapeTests {
     let sender = Thread {
       do {
         let client = try WireClient(path: socketPath, clientName: "load", handshakeTimeout: eventTimeout)
+        // Bursts with a pause between them: a steady load that leaves the
+        // machine to the other tests running beside this one.
         while !stop.load(ordering: .acquiring) {
-          _ = try client.send(path: "counter.incrementButtonTapped")
-          sent.add(1, ordering: .releasing)
+          for _ in 0..<20 {
+            _ = try client.send(path: "counter.incrementButtonTapped")
+            sent.add(1, ordering: .releasing)
+          }
+          usleep(20_000)
         }
       } catch {
         failure.withLock { $0 = "\(error)" }

@@ -4,13 +4,14 @@ import Foundation
 import Glibc
 import Platform
 import Synchronization
+import TestSupport
 import Testing
 import Wire
 
 /// A clean stop (SIGTERM, SIGINT) answers what is in flight: every action it
 /// journaled is acknowledged to its sender, and every client gets `goodbye`
 /// before the daemon exits (docs/CLI.md).
-@Suite(.serialized, .timeLimit(.minutes(10)))
+@Suite(.ownThreads, .serialized, .timeLimit(.minutes(20)))
 struct CleanStopTests {
   @Test(arguments: [SIGTERM, SIGINT])
   func everyJournaledActionIsAcknowledgedAndEveryClientToldGoodbye(signal: Int32) throws {
@@ -24,7 +25,9 @@ struct CleanStopTests {
       // signal comes.
       let idle = (0..<8).map { PipelinedClient(daemon.socketPath, name: "idle-\(round)-\($0)", lazy: true) }
       let observer = try daemon.client("observer")
-      try waitUntil("the idle clients' actions are reduced") {
+      // A minute per 100 of the idle clients' large answers: this wait is
+      // for 800 of them, and the whole suite may be running beside it.
+      try waitUntil("the idle clients' actions are reduced", timeout: .seconds(480)) {
         try observer.status()[path: "version"] == .int(idle.count * PipelinedClient.lazyWindow)
       }
       observer.close()
