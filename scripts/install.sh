@@ -18,11 +18,11 @@ install (the default) builds release binaries (swift build -c release) unless
 --binaries is given, then installs, for the daemon NAME (storedaemon unless
 --app says otherwise):
 
-  PREFIX/bin/NAME, effectworker, effectworker-network, tcactl, each --worker
-  PREFIX/lib/systemd/system/NAME.service, NAME.socket
+  PREFIX/bin/NAME, effectworker, effectworker-network, tcactl, tcaweb, each --worker
+  PREFIX/lib/systemd/system/NAME.service, NAME.socket, NAME-web.service (tcaweb)
   PREFIX/lib/systemd/user/NAME.service, NAME.socket
   PREFIX/lib/sysusers.d/NAME.conf
-  PREFIX/share/doc/NAME/OPERATIONS.md, CLI.md
+  PREFIX/share/doc/NAME/OPERATIONS.md, CLI.md, WEB.md
 
 and, unless staging or --no-sysusers, runs systemd-sysusers to create the
 NAME user and group. It never starts or enables anything: it prints the
@@ -143,10 +143,10 @@ fi
 
 bindir="$prefix/bin"
 docdir="$prefix/share/doc/$app"
-programs=("$app" effectworker effectworker-network tcactl)
+programs=("$app" effectworker effectworker-network tcactl tcaweb)
 # The programs every daemon installed in the same bin directory shares.
-shared_programs=(effectworker effectworker-network tcactl)
-docs=(OPERATIONS.md CLI.md)
+shared_programs=(effectworker effectworker-network tcactl tcaweb)
+docs=(OPERATIONS.md CLI.md WEB.md)
 
 # Every file install puts, as "kind:source destination mode": a program built
 # (bin) or given with --worker (worker), a unit or sysusers file rendered from
@@ -162,6 +162,7 @@ if ((!user_mode)); then
   for unit in service socket; do
     files+=("unit:$repo/systemd/user/daemon.$unit.in $prefix/lib/systemd/user/$app.$unit 0644")
   done
+  files+=("unit:$repo/systemd/system/web.service.in $unitdir/$app-web.service 0644")
   files+=("unit:$repo/systemd/sysusers.d/daemon.conf.in $prefix/lib/sysusers.d/$app.conf 0644")
 fi
 for doc in "${docs[@]}"; do files+=("copy:$repo/docs/$doc $docdir/$doc 0644"); done
@@ -273,6 +274,9 @@ EOF
   systemctl enable --now $app.socket
   usermod -aG $app NAME      # each person who may use tcactl (they log in again)
   $tcactl status              # finds /run/$app/$app.sock by itself
+  # the web client, on 127.0.0.1:8080 for a TLS proxy in front of it: give it
+  # --public-origin and --token-file first (docs/WEB.md, "As a service")
+  systemctl edit $app-web.service && systemctl enable --now $app-web.service
 EOF
 }
 
@@ -281,6 +285,7 @@ enabled_links() {
   local base
   if ((user_mode)); then base="$unitdir"; else base="/etc/systemd/system"; fi
   compgen -G "$base/*.wants/$app.*" || true
+  compgen -G "$base/*.wants/$app-web.service" || true
 }
 
 # Whether another daemon's unit in the unit directory runs from this bin
@@ -288,7 +293,8 @@ enabled_links() {
 shared_programs_in_use() {
   local unit
   for unit in "$destdir$unitdir"/*.service; do
-    [[ -f "$unit" && "$unit" != "$destdir$unitdir/$app.service" ]] || continue
+    [[ -f "$unit" && "$unit" != "$destdir$unitdir/$app.service" && "$unit" != "$destdir$unitdir/$app-web.service" ]] ||
+      continue
     grep -q "^ExecStart=$bindir/" "$unit" && return 0
   done
   return 1

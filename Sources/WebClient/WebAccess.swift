@@ -10,22 +10,42 @@ import Platform
 ///   browser gives one, is this server's own: another site's page cannot
 ///   send actions through a visitor's browser. Its body is JSON, which a
 ///   cross-site form cannot send without the browser asking first.
-/// - Served beyond the loopback interface, every request but the login
-///   page's must carry the token: the cookie the login sets, or
-///   `Authorization: Bearer TOKEN`.
+/// - Served beyond the loopback interface, or behind a proxy
+///   (`--public-origin`), every request but the login page's must carry the
+///   token: the cookie the login sets, or `Authorization: Bearer TOKEN`.
+///
+/// Behind a reverse proxy that terminates TLS, the browser names the public
+/// origin (`https://shop.example.com`): its host is this server's too, and
+/// a request from it must come with that origin, `https` and all.
 struct WebAccess: Sendable {
   /// The `host:port` names a browser may use for this server.
   let hosts: Set<String>
   /// The token a person must give; nil on the loopback interface.
   let token: String?
+  /// The origin browsers reach this server at through a proxy, and its host.
+  let publicOrigin: PublicOrigin?
 
   static let cookieName = "tcaweb_token"
 
-  init(host: String, port: UInt16, token: String?) {
+  init(host: String, port: UInt16, token: String?, publicOrigin: PublicOrigin? = nil) {
     var hosts: Set<String> = ["\(host):\(port)"]
     if host.hasPrefix("127.") { hosts.formUnion(["localhost:\(port)", "127.0.0.1:\(port)"]) }
+    if let publicOrigin { hosts.insert(publicOrigin.host) }
     self.hosts = hosts
     self.token = token
+    self.publicOrigin = publicOrigin
+  }
+
+  /// The origin a page served under `host` has.
+  func origin(ofPageAt host: String) -> String {
+    if let publicOrigin, host == publicOrigin.host { return publicOrigin.origin }
+    return "http://\(host)"
+  }
+
+  /// What the sign-in's cookie says beside the token: `Secure` when pages
+  /// are served over HTTPS, so that the browser never sends it in clear.
+  var cookieAttributes: String {
+    "Path=/; HttpOnly; SameSite=Strict" + (publicOrigin?.isSecure == true ? "; Secure" : "")
   }
 
   /// Why `request` may not go further, as the answer to give; nil when it
@@ -37,7 +57,7 @@ struct WebAccess: Sendable {
         "the Host '\(request.header("Host")?.prefix(100) ?? "")' is not this server's; use one of \(hosts.sorted())")
     }
     if changesSomething {
-      if let origin = request.header("Origin"), origin.lowercased() != "http://\(host.lowercased())" {
+      if let origin = request.header("Origin"), origin.lowercased() != self.origin(ofPageAt: host.lowercased()) {
         return .status(403, "a request from the page at \(origin.prefix(100)) may not change anything here")
       }
       guard request.header("Content-Type")?.lowercased().hasPrefix("application/json") == true else {
@@ -64,5 +84,34 @@ struct WebAccess: Sendable {
       }
     }
     return given.contains { TokenFile.matches($0, token) }
+  }
+}
+
+/// `--public-origin`: where browsers reach tcaweb through a reverse proxy,
+/// `https://HOST[:PORT]` (or `http://`), read as a browser writes an origin.
+struct PublicOrigin: Equatable, Sendable {
+  /// The origin, lower-cased, as browsers send it in `Origin`.
+  let origin: String
+  /// Its `host[:port]`, as browsers send it in `Host` (the default port left out).
+  let host: String
+  let isSecure: Bool
+
+  /// Reads `text`; nil when it is not an origin (a scheme other than http
+  /// or https, a path, a user, nothing after the scheme).
+  init?(_ text: String) {
+    let lowered = text.lowercased()
+    let secure = lowered.hasPrefix("https://")
+    guard secure || lowered.hasPrefix("http://") else { return nil }
+    var host = String(lowered.dropFirst(secure ? 8 : 7))
+    if host.hasSuffix("/") { host.removeLast() }
+    let allowed = Set("abcdefghijklmnopqrstuvwxyz0123456789.-:[]")
+    guard !host.isEmpty, host.allSatisfy({ allowed.contains($0) }), !host.hasPrefix(":") else { return nil }
+    if let colon = host.lastIndex(of: ":"), !host.hasSuffix("]") {
+      guard let port = UInt16(host[host.index(after: colon)...]), port > 0 else { return nil }
+      if port == (secure ? 443 : 80) { host = String(host[..<colon]) }
+    }
+    self.host = host
+    self.origin = (secure ? "https://" : "http://") + host
+    self.isSecure = secure
   }
 }

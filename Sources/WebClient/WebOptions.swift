@@ -16,6 +16,8 @@ struct WebOptions: Equatable {
   var tokenFile: String?
   /// The users the daemon may run as.
   var daemonUser: DaemonUser?
+  /// `--public-origin`: where browsers reach it through a reverse proxy.
+  var publicOrigin: PublicOrigin?
   /// `--metrics HOST:PORT`: where Prometheus scrapes tcaweb's own metrics.
   var metricsHost: String?
   var metricsPort: UInt16 = 0
@@ -34,6 +36,9 @@ struct WebOptions: Equatable {
       --token-file FILE     a file whose first line is the token a browser must give;
                             required with a HOST other than 127.x.x.x
       --daemon-user USER    the user the daemon may run as (default: yours, root, the app's)
+      --public-origin URL   the origin browsers reach tcaweb at through a reverse proxy that
+                            terminates TLS, e.g. https://shop.example.com: its host and origin
+                            pass the Host and Origin checks; needs --token-file
       --metrics HOST:PORT   serve tcaweb's own metrics in Prometheus' text format at
                             http://HOST:PORT/metrics (docs/WEB.md, "Metrics")
     """
@@ -41,7 +46,7 @@ struct WebOptions: Equatable {
   private static let options: [ArgumentParser.Option] = [
     .init("--listen", value: "HOST:PORT"), .init("--socket", value: "a path"), .init("--app", value: "a daemon name"),
     .init("--token-file", value: "a file"), .init("--daemon-user", value: "a user name or uid"),
-    .init("--metrics", value: "HOST:PORT"), .init("--help", "-h"),
+    .init("--metrics", value: "HOST:PORT"), .init("--public-origin", value: "a URL"), .init("--help", "-h"),
   ]
 
   /// Reads `arguments` (without the program's name).
@@ -63,6 +68,12 @@ struct WebOptions: Equatable {
       case .option("--metrics", let value?):
         let (host, port) = try listenAddress(value, for: "--metrics")
         (options.metricsHost, options.metricsPort) = (host, port)
+      case .option("--public-origin", let value?):
+        guard let origin = PublicOrigin(value) else {
+          throw UsageError.invalidValue(
+            value, for: "--public-origin", expected: "an origin such as https://shop.example.com or https://host:8443")
+        }
+        options.publicOrigin = origin
       case .option("--socket", let value?):
         options.socketPath = value
       case .option("--app", let value?):
@@ -86,6 +97,11 @@ struct WebOptions: Equatable {
       options.socketPath =
         fromEnvironment.isEmpty
         ? DaemonAddress.defaultSocketPath(app: options.app, environment: environment) : fromEnvironment
+    }
+    if options.publicOrigin != nil && options.tokenFile == nil {
+      throw UsageError(
+        "--public-origin serves the pages to whoever reaches the proxy; give --token-file FILE, whose token a "
+          + "person must then enter")
     }
     if !options.isLoopback && options.tokenFile == nil {
       throw UsageError(

@@ -103,7 +103,7 @@ struct WebRoutes: Sendable {
     }
     metrics.countSignIn(accepted: true)
     return .text("signed in\n").adding(
-      "Set-Cookie", "\(WebAccess.cookieName)=\(token); Path=/; HttpOnly; SameSite=Strict")
+      "Set-Cookie", "\(WebAccess.cookieName)=\(token); \(access.cookieAttributes)")
   }
 
   private static func redirect(to path: String) -> HTTPResponse {

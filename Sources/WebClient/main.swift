@@ -50,7 +50,7 @@ do {
   // rules must name.
   let listener = try HTTPServer.Listener(host: options.host, port: options.port)
   let routes = WebRoutes(
-    access: WebAccess(host: options.host, port: listener.port, token: token),
+    access: WebAccess(host: options.host, port: listener.port, token: token, publicOrigin: options.publicOrigin),
     requests: DaemonRequests(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser),
     events: StateEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser),
     log: LogEvents(socketPath: options.socketPath, app: options.app, daemonUser: daemonUser), metrics: metrics)

@@ -115,7 +115,7 @@ public final class EtcdCluster {
 
   /// A port nothing listens on now (the kernel's pick for a socket bound
   /// and closed at once).
-  static func freePort() throws -> UInt16 {
+  public static func freePort() throws -> UInt16 {
     let (fd, port) = try SocketCalls.listenOnLoopback()
     close(fd)
     return port

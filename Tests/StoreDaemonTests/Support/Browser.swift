@@ -20,7 +20,9 @@ final class Browser {
   /// Whether the browser is installed.
   static var isInstalled: Bool { access(executable, X_OK) == 0 }
 
-  init(directory: String, width: Int = 1280, height: Int = 900) throws {
+  /// A browser whose profile is in `directory`, with `arguments` beside
+  /// the usual ones (e.g. `--host-resolver-rules=…`).
+  init(directory: String, width: Int = 1280, height: Int = 900, arguments: [String] = []) throws {
     profile = directory + "/chromium-profile"
     var toBrowser: [Int32] = [-1, -1]
     var fromBrowser: [Int32] = [-1, -1]
@@ -37,8 +39,9 @@ final class Browser {
       [
         Self.executable, "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
         "--remote-debugging-pipe", "--user-data-dir=\(profile)", "--no-first-run", "--no-default-browser-check",
-        "--window-size=\(width),\(height)", "about:blank",
-      ], output: directory + "/chromium.log", descriptor3: childReads, descriptor4: childWrites)
+        "--window-size=\(width),\(height)",
+      ] + arguments + ["about:blank"], output: directory + "/chromium.log", descriptor3: childReads,
+      descriptor4: childWrites)
   }
 
   deinit {

@@ -14,7 +14,7 @@ struct HostedAppInstallTests {
   private static func appBuild(in scratch: TemporaryDirectory) throws -> (binaries: String, worker: String) {
     let binaries = scratch.appending("app-build")
     try FileManager.default.createDirectory(atPath: binaries, withIntermediateDirectories: true)
-    for program in ["effectworker", "effectworker-network", "tcactl"] {
+    for program in ["effectworker", "effectworker-network", "tcactl", "tcaweb"] {
       try FileManager.default.copyItem(atPath: Installer.products + "/" + program, toPath: binaries + "/" + program)
     }
     try FileManager.default.copyItem(atPath: Installer.products + "/storedaemon", toPath: binaries + "/todosd")
@@ -32,7 +32,7 @@ struct HostedAppInstallTests {
       ["--app", "todosd", "--worker", build.worker, "--destdir", stage, "--binaries", build.binaries], in: scratch)
     try #require(install.status == 0, "install.sh failed: \(install.error)")
     let prefix = stage + "/usr/local"
-    for program in ["todosd", "effectworker", "effectworker-network", "tcactl", "todos-export"] {
+    for program in ["todosd", "effectworker", "effectworker-network", "tcactl", "tcaweb", "todos-export"] {
       #expect(access(prefix + "/bin/" + program, X_OK) == 0, "\(program) was not installed executable")
     }
     #expect(!FileManager.default.fileExists(atPath: prefix + "/bin/storedaemon"))
@@ -95,8 +95,9 @@ struct HostedAppInstallTests {
     #expect(!FileManager.default.fileExists(atPath: bin + "todosd"))
     #expect(!FileManager.default.fileExists(atPath: bin + "todos-export"))
     #expect(!FileManager.default.fileExists(atPath: stage + "/usr/local/lib/systemd/system/todosd.service"))
+    #expect(!FileManager.default.fileExists(atPath: stage + "/usr/local/lib/systemd/system/todosd-web.service"))
     // storedaemon's unit still runs from the same bin directory.
-    for program in ["storedaemon", "effectworker", "effectworker-network", "tcactl"] {
+    for program in ["storedaemon", "effectworker", "effectworker-network", "tcactl", "tcaweb"] {
       #expect(FileManager.default.fileExists(atPath: bin + program), "\(program) was removed")
     }
 

@@ -30,7 +30,7 @@ struct UnitFileTests {
     try #require(install.status == 0, "install.sh failed: \(install.error)")
 
     let prefix = stage + "/usr/local"
-    for program in ["storedaemon", "effectworker", "effectworker-network", "tcactl"] {
+    for program in ["storedaemon", "effectworker", "effectworker-network", "tcactl", "tcaweb"] {
       #expect(access(prefix + "/bin/" + program, X_OK) == 0, "bin/\(program) is not installed")
     }
     #expect(FileManager.default.fileExists(atPath: prefix + "/share/doc/storedaemon/OPERATIONS.md"))
@@ -87,6 +87,19 @@ struct UnitFileTests {
     }
     #expect(users.map { String($0[1]) } == [group])
     #expect(service["Service", "User"] == group)
+
+    // The web client beside it: tcaweb on the loopback interface, for the
+    // daemon's socket, in the daemon's group (which lets it use the socket).
+    let web = try UnitFile(path: prefix + "/lib/systemd/system/storedaemon-web.service")
+    let webCommand = try #require(web.execStart)
+    #expect(webCommand.first == "/usr/local/bin/tcaweb")
+    #expect(access(stage + webCommand[0], X_OK) == 0)
+    #expect(webCommand.firstIndex(of: "--socket").map { webCommand[$0 + 1] } == socket["Socket", "ListenStream"])
+    #expect(webCommand.firstIndex(of: "--listen").map { webCommand[$0 + 1] } == "127.0.0.1:8080")
+    #expect(web["Service", "Group"] == group)
+    #expect(web["Service", "DynamicUser"] == "yes")
+    #expect(web["Unit", "Wants"] == "storedaemon.socket")
+    #expect(FileManager.default.fileExists(atPath: prefix + "/share/doc/storedaemon/WEB.md"))
   }
 
   @Test(.enabled(if: SystemdTools.analyze != nil, "systemd-analyze is not installed: the unit files are not verified"))
@@ -99,7 +112,7 @@ struct UnitFileTests {
       SystemdTools.analyze!,
       [
         "verify", "--man=no", prefix + "/lib/systemd/system/storedaemon.service",
-        prefix + "/lib/systemd/system/storedaemon.socket",
+        prefix + "/lib/systemd/system/storedaemon.socket", prefix + "/lib/systemd/system/storedaemon-web.service",
       ],
       in: scratch)
     #expect(verify.status == 0)
@@ -193,7 +206,8 @@ struct UnitFileTests {
     let install = try Installer.run(options + ["--binaries", Installer.products], in: scratch)
     try #require(install.status == 0, "\(install.error)")
     let installed = try regularFiles(under: stage)
-    #expect(installed.count == 11, "\(installed)")
+    // Five programs, five system and user units, the sysusers file, three documents.
+    #expect(installed.count == 14, "\(installed)")
     try "not ours\n".write(toFile: stage + "/usr/local/bin/other", atomically: false, encoding: .utf8)
 
     let uninstall = try Installer.run(["uninstall"] + options, in: scratch)

@@ -402,6 +402,66 @@ struct BrowserTests {
     #expect(try daemon.client().get(path: "/counter/count").value == .int(1))
   }
 
+  /// tcaweb behind a real reverse proxy that terminates TLS (nginx, with a
+  /// certificate the test makes), reached by the browser at its public
+  /// origin: a person signs in and uses a store, and a request from a page
+  /// of another origin changes nothing.
+  @Test(.enabled(if: NginxProxy.isInstalled, "needs Debian's nginx and openssl (.ci/run installs them)"))
+  func behindATLSProxyAPersonSignsInAndAForeignOriginIsRefused() throws {
+    let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
+    let token = "a-token-of-enough-length"
+    try "\(token)\n".write(toFile: daemon.directory + "/token", atomically: true, encoding: .utf8)
+    // The proxy's port is known only once it listens; tcaweb's upstream
+    // port first, then the origin naming the proxy's.
+    let upstream = try EtcdCluster.freePort()
+    var proxy: NginxProxy?
+    var web: WebClientProcess?
+    for _ in 0..<3 where web == nil {
+      let candidate = try NginxProxy(serverName: "shop.test", upstream: upstream)
+      proxy = candidate
+      web = try? WebClientProcess(
+        socket: daemon.socketPath,
+        arguments: [
+          "--listen", "127.0.0.1:\(upstream)", "--token-file", daemon.directory + "/token", "--public-origin",
+          "https://shop.test:\(candidate.port)",
+        ])
+    }
+    let origin = "https://shop.test:\(try #require(proxy).port)"
+    _ = try #require(web)
+    let browser = try Browser(
+      directory: daemon.directory,
+      arguments: ["--ignore-certificate-errors", "--host-resolver-rules=MAP shop.test 127.0.0.1"])
+    let page = try browser.open("\(origin)/#counter")
+    try page.waitUntil("location.pathname === '/login' && document.querySelector('#login')")
+    try page.type(token, into: "#token")
+    try page.click("#login button")
+    try page.waitUntil("location.pathname === '/' && document.querySelector('#screen .count')")
+    #expect(try page.evaluate("location.origin") == .string(origin))
+    #expect(try page.evaluate("document.cookie") == .string(""), "the token's cookie is HttpOnly")
+    try page.click("#screen button[aria-label=increment]")
+    try page.waitUntil("document.querySelector('#screen .count').textContent === '1'")
+    #expect(try daemon.client().get(path: "/counter/count").value == .int(1))
+
+    // A page of another origin posts through the same browser, with the
+    // person's cookie: refused, and nothing changes.
+    func posts() throws -> [String] { try #require(proxy).accessLog.filter { $0.contains("\"POST /api/request ") } }
+    let postsBefore = try posts().count
+    let foreign = try browser.open("about:blank")
+    let status = try foreign.evaluate(
+      """
+      fetch('\(origin)/api/request', {method: 'POST', credentials: 'include', mode: 'no-cors',
+        headers: {'Content-Type': 'text/plain'},
+        body: JSON.stringify({type: 'send', path: 'counter.incrementButtonTapped'})}).then(() => 'sent', e => 'failed')
+      """)
+    #expect(status == .string("sent"), "the browser did not send the foreign request")
+    // nginx saw it reach tcaweb, which refused it.
+    let after = try posts()
+    #expect(after.count == postsBefore + 1, "\(after)")
+    #expect(
+      after.last.map { $0.contains("\" 403 ") || $0.contains("\" 401 ") || $0.contains("\" 415 ") } == true, "\(after)")
+    #expect(try daemon.client().get(path: "/counter/count").value == .int(1))
+  }
+
   /// A letter in the inventory's quantity: the daemon refuses the value,
   /// and the page says why under the field, in words for a person, shows
   /// the quantity the state holds again, and leaves the rest as it was.

@@ -109,6 +109,41 @@ import Wire
     #expect(try restarted.client().get(path: "/counter/count").value == .int(2))
   }
 
+  /// Behind a proxy (`--public-origin`): the public host passes the Host
+  /// check, a change must come from the public origin, scheme and all, the
+  /// sign-in's cookie is `Secure` for HTTPS, and a token is required.
+  @Test func behindAProxyThePublicOriginIsThisServersOwn() throws {
+    let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
+    let token = "a-token-of-enough-length"
+    try "\(token)\n".write(toFile: daemon.directory + "/token", atomically: true, encoding: .utf8)
+    let web = try WebClientProcess(
+      socket: daemon.socketPath,
+      arguments: ["--token-file", daemon.directory + "/token", "--public-origin", "https://Shop.Example:443/"])
+    let json = ["Content-Type": "application/json"]
+    let publicHost = ["Host": "shop.example"]
+    let login = try web.request(
+      "POST", "/login", headers: json.merging(publicHost) { $1 }.merging(["Origin": "https://shop.example"]) { $1 },
+      body: "\"\(token)\"")
+    #expect(login.status == 200)
+    #expect(login.header("Set-Cookie")?.hasSuffix("; Secure") == true, "\(login.headers)")
+    let cookie = ["Cookie": "tcaweb_token=\(token)"]
+    let send = #"{"type":"send","path":"counter.incrementButtonTapped"}"#
+    let fromPublic = json.merging(publicHost) { $1 }.merging(cookie) { $1 }
+    #expect(try web.post(send, headers: fromPublic.merging(["Origin": "https://shop.example"]) { $1 }).status == 200)
+    for origin in ["http://shop.example", "https://elsewhere.example"] {
+      #expect(try web.post(send, headers: fromPublic.merging(["Origin": origin]) { $1 }).status == 403, "\(origin)")
+    }
+    #expect(try web.request("GET", "/", headers: ["Host": "elsewhere.example"].merging(cookie) { $1 }).status == 403)
+    #expect(try daemon.client().get(path: "/counter/count").value == .int(1))
+
+    let noToken = try runProduct("tcaweb", ["--socket", daemon.socketPath, "--public-origin", "https://shop.example"])
+    #expect(noToken.status == 64)
+    #expect(noToken.error.contains("--public-origin serves the pages to whoever reaches the proxy; give --token-file"))
+    let notAnOrigin = try runProduct("tcaweb", ["--public-origin", "https://shop.example/path", "--token-file", "/x"])
+    #expect(notAnOrigin.status == 64)
+    #expect(notAnOrigin.error.contains("--public-origin"))
+  }
+
   @Test func crossSiteRequestsForeignHostsAndWrongMethodsAreRefused() throws {
     let daemon = try DaemonProcess(arguments: ["--fsync", "never"])
     let web = try WebClientProcess(socket: daemon.socketPath)
