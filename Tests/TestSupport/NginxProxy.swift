@@ -91,6 +91,27 @@ public final class NginxProxy {
     return text.split(separator: "\n").map(String.init)
   }
 
+  /// Sends `request` (the raw HTTP/1.1 text) over TLS to the proxy, naming
+  /// `serverName` (SNI), with `openssl s_client`; returns what came back.
+  public func request(_ request: String, serverName: String) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+    process.arguments = ["s_client", "-quiet", "-connect", "127.0.0.1:\(port)", "-servername", serverName]
+    let input = Pipe()
+    let output = Pipe()
+    process.standardInput = input
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    input.fileHandleForWriting.write(Data(request.utf8))
+    // The answer ends the connection (`Connection: close`); the input stays
+    // open until then, so that openssl does not close first.
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    try input.fileHandleForWriting.close()
+    process.waitUntilExit()
+    return String(decoding: data, as: UTF8.self)
+  }
+
   deinit {
     if process.isRunning {
       kill(process.processIdentifier, SIGQUIT)

@@ -17,8 +17,10 @@ struct CleanStopTests {
   func everyJournaledActionIsAcknowledgedAndEveryClientToldGoodbye(signal: Int32) throws {
     for round in 0..<3 {
       // The write timeout bounds how long the stop waits for a client that
-      // does not read; here, long enough for the slow readers.
-      let daemon = try DaemonProcess(arguments: ["--fsync", "never", "--write-timeout", "60"])
+      // does not read; here, long enough for the slow readers, and for the
+      // idle clients, which read nothing until the stop, to stay connected
+      // however long their actions take to be reduced beside other tests.
+      let daemon = try DaemonProcess(arguments: ["--fsync", "never", "--write-timeout", "900"])
       // Idle clients have their acknowledgements queued behind 1.6 MB of
       // large answers, and start reading, slowly, only once the daemon is
       // stopping; busy ones keep the loop and the writers at work when the
