@@ -29,7 +29,12 @@ struct CleanStopTests {
       let observer = try daemon.client("observer")
       // A minute per 100 of the idle clients' large answers: this wait is
       // for 800 of them, and the whole suite may be running beside it.
-      try waitUntil("the idle clients' actions are reduced", timeout: .seconds(480)) {
+      try waitUntil(
+        "the idle clients' actions are reduced (the daemon is at "
+          + "\(((try? observer.status()[path: "version"]) ?? nil).map { "\($0)" } ?? "an unknown version"), "
+          + "clients that failed: \(idle.compactMap(\.failure))",
+        timeout: .seconds(480)
+      ) {
         try observer.status()[path: "version"] == .int(idle.count * PipelinedClient.lazyWindow)
       }
       observer.close()
@@ -118,13 +123,21 @@ private final class PipelinedClient: Sendable {
   private struct State {
     var acknowledged: Set<UInt64> = []
     var gotGoodbye = false
+    /// What went wrong for this client, if anything did.
+    var failure: String?
   }
 
   init(_ socketPath: String, name: String, lazy: Bool) {
     self.name = name
     Thread.detachNewThread { [self] in
       defer { closed.signal() }
-      guard let socket = try? UnixSocket.connect(to: socketPath) else { return }
+      let socket: UnixSocket
+      do {
+        socket = try UnixSocket.connect(to: socketPath)
+      } catch {
+        state.withLock { $0.failure = "\(name): connect: \(error)" }
+        return
+      }
       defer { socket.close() }
       var decoder = FrameDecoder()
       var nextID = 1
@@ -144,7 +157,12 @@ private final class PipelinedClient: Sendable {
             window += frame(#"{"type":"send","id":\#(nextID),"path":"counter.incrementButtonTapped"}"#)
             nextID += 1
           }
-          if (try? socket.write(window)) == nil { sending = false }
+          do {
+            try socket.write(window)
+          } catch {
+            state.withLock { $0.failure = "\(name): write: \(error)" }
+            sending = false
+          }
           window = []
           if lazy {
             sending = false
@@ -174,6 +192,7 @@ private final class PipelinedClient: Sendable {
 
   var acknowledged: Set<UInt64> { state.withLock { $0.acknowledged } }
   var gotGoodbye: Bool { state.withLock { $0.gotGoodbye } }
+  var failure: String? { state.withLock { $0.failure } }
 
   func startReading() { reading.signal() }
 
