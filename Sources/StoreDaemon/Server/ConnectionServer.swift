@@ -365,10 +365,20 @@ final class ConnectionServer {
       if let tcp { try? poll.add(tcp.socket.descriptor, token: Self.tcpListenerToken, interest: .readable) }
     }
     for connection in handshaking.values where now - connection.acceptedAt >= options.handshakeTimeout {
+      // The deadline is the client's, not the loop's: a hello that arrived
+      // while the loop was busy elsewhere is read before anything is closed.
+      read(connection)
+      guard handshaking[connection.id] != nil, !connection.isClosed else { continue }
       handshaking[connection.id] = nil
+      Log.info(
+        "connection \(connection.id): no hello within \(options.handshakeTimeout) (--handshake-timeout); closing it")
       closeWithError(connection, id: nil, .timeout, "no hello within \(options.handshakeTimeout); closing")
     }
     for connection in blocked.values where now - connection.outbox.lastTakenAt >= options.writeTimeout {
+      // Likewise, what the client read while the loop was busy counts.
+      let takenBefore = connection.outbox.lastTakenAt
+      connection.outbox.flush()
+      guard blocked[connection.id] != nil, connection.outbox.lastTakenAt == takenBefore else { continue }
       Log.info(
         "connection \(connection.id): the client has read nothing for \(options.writeTimeout) (--write-timeout); "
           + "closing it")

@@ -88,13 +88,12 @@ struct SocketOwnershipTests {
       ],
       output: scratch.appending("impostor.log"))
     defer { _ = impostor.stop() }
-    try waitUntil("the impostor serves") {
-      guard impostor.isRunning else {
-        throw DaemonTestError(
-          "the impostor exited: \((try? String(contentsOfFile: scratch.appending("impostor.log"), encoding: .utf8)) ?? "")"
-        )
-      }
-      return try tcactl(["status", "--daemon-user", "nobody"], socket: socket).status == 0
+    let said = { (try? String(contentsOfFile: scratch.appending("impostor.log"), encoding: .utf8)) ?? "" }
+    var last: (status: Int32, output: String, error: String)?
+    try waitUntil("the impostor serves (tcactl's last try: \(last.map { "\($0)" } ?? "none"); it said: \(said()))") {
+      guard impostor.isRunning else { throw DaemonTestError("the impostor exited: \(said())") }
+      last = try tcactl(["status", "--daemon-user", "nobody"], socket: socket)
+      return last?.status == 0
     }
 
     let refused = try tcactl(["status"], socket: socket)

@@ -32,7 +32,7 @@ struct CleanStopTests {
       try waitUntil(
         "the idle clients' actions are reduced (the daemon is at "
           + "\(((try? observer.status()[path: "version"]) ?? nil).map { "\($0)" } ?? "an unknown version"), "
-          + "clients that failed: \(idle.compactMap(\.failure))",
+          + "clients that failed: \(idle.compactMap(\.failure)); the daemon said: \(daemon.standardError)",
         timeout: .seconds(480)
       ) {
         try observer.status()[path: "version"] == .int(idle.count * PipelinedClient.lazyWindow)
