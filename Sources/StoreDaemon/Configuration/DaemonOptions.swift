@@ -97,11 +97,16 @@ struct DaemonOptions: Sendable {
     return """
       usage: \(name) [options]
              \(name) verify [--state-dir DIR] [--show N] [feature settings]
+             \(name) backup BACKUP [--state-dir DIR]
+             \(name) restore BACKUP [--version V] [--state-dir DIR]
 
       Owns the application state and its reducers, and serves clients such as
       tcactl over a Unix socket. Runs in the foreground; stop it with SIGTERM or ^C.
       `\(name) verify` replays the journal through this build's reducers and
       compares every version with the recorded one (\(name) verify --help).
+      `\(name) backup` copies the state while the daemon serves, and `\(name)
+      restore` brings a state directory back to a version of such a copy
+      (\(name) backup --help, \(name) restore --help).
 
       options:
         --socket PATH          the socket to listen on (default: $RUNTIME_DIRECTORY/\(name).sock,

@@ -35,6 +35,8 @@ extension HostedApp {
 
     let arguments = Array(CommandLine.arguments.dropFirst())
     if arguments.first == "verify" { runVerify(Array(arguments.dropFirst())) }
+    if arguments.first == "backup" { runBackup(Array(arguments.dropFirst())) }
+    if arguments.first == "restore" { runRestore(Array(arguments.dropFirst())) }
     if arguments.contains("--help") || arguments.contains("-h") {
       print(DaemonOptions.usage(for: Self.self))
       exit(0)

@@ -303,13 +303,8 @@ struct StateRecovery<State: Codable> {
     }
   }
 
-  /// A new lineage's name: 16 hex digits, zero-padded, so that every
-  /// epoch has the same length (a `welcome` frame's length does not vary
-  /// with it).
-  static func newEpoch() -> String {
-    let digits = String(UInt64.random(in: 1...UInt64.max), radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
-  }
+  /// A new lineage's name (``Epoch/random()``).
+  static func newEpoch() -> String { Epoch.random() }
 }
 
 /// Why the daemon cannot start from what is on disk (exit status 65). The

@@ -1,0 +1,180 @@
+import FoundationEssentials
+import Glibc
+import Journal
+import Platform
+
+/// `NAME backup DIR` and `NAME restore BACKUP` (docs/CLI.md): a consistent
+/// copy of a state directory taken while the daemon serves, and a state
+/// directory brought back to any version such a copy holds.
+///
+/// A backup is itself a state directory (`journal/`, the app's `NAME.conf`
+/// if there is one) with `backup.json` beside them, so `verify` and a
+/// daemon run on it as they are. It is written under `DIR.partial-PID`
+/// and renamed to `DIR` once every file and the manifest are synced: `DIR`
+/// exists only whole, and one left by a backup that was killed is removed
+/// by the next backup to the same `DIR`.
+enum StateBackup {
+  static let partialMarker = ".partial-"
+
+  /// Copies the journal of `stateDirectory` (and `appName.conf`) into the
+  /// new directory `destination`.
+  static func take(
+    stateDirectory: String, into destination: String, appName: String, build: String
+  ) throws(BackupError) -> BackupManifest {
+    let destination = destination.count > 1 && destination.hasSuffix("/") ? String(destination.dropLast()) : destination
+    let journal = stateDirectory + "/journal"
+    guard FileIO.exists(journal) else {
+      throw .damaged("\(stateDirectory) holds no journal (\(journal) does not exist): nothing to back up")
+    }
+    guard !FileIO.exists(destination) else {
+      throw .refused("\(destination) exists: a backup is written to a new directory, which it creates")
+    }
+    removeLeftovers(of: destination)
+    let partial = destination + partialMarker + String(getpid())
+    do throws(BackupError) {
+      do throws(SystemFailure) {
+        try FileIO.makeDirectory(partial)
+        try FileIO.makeDirectory(partial + "/journal")
+      } catch {
+        throw BackupError(error)
+      }
+      let copied: JournalCopy.Result
+      do throws(JournalError) {
+        copied = try JournalCopy.copy(from: journal, to: partial + "/journal")
+      } catch {
+        throw BackupError(error)
+      }
+      #if DEBUG
+        killDuringBackupIfAsked(at: "after-journal")
+      #endif
+      var names = copied.files.map { "journal/" + $0 }
+      let configuration = appName + ".conf"
+      if FileIO.exists(stateDirectory + "/" + configuration) {
+        try write(BackupError.reading(stateDirectory + "/" + configuration), to: partial + "/" + configuration)
+        names.append(configuration)
+      }
+      var files: [BackupManifest.File] = []
+      for name in names { files.append(try BackupManifest.file(name, in: partial)) }
+      let manifest = BackupManifest(
+        build: build, source: stateDirectory, from: copied.from, through: copied.through, epoch: copied.epoch,
+        time: WallClock.milliseconds(), files: files)
+      try write(manifest.encoded(), to: partial + "/" + BackupManifest.fileName)
+      #if DEBUG
+        killDuringBackupIfAsked(at: "before-rename")
+      #endif
+      do throws(SystemFailure) {
+        try FileIO.syncDirectory(partial)
+        try FileIO.rename(partial, to: destination)
+        try FileIO.syncDirectory(FileIO.parent(of: destination))
+      } catch {
+        throw BackupError(error)
+      }
+      return manifest
+    } catch {
+      try? FileManager.default.removeItem(atPath: partial)
+      throw error
+    }
+  }
+
+  /// What a restore did.
+  struct Restored {
+    let manifest: BackupManifest
+    let version: UInt64
+    let epoch: String
+    /// The app's settings file was in the backup, but the state directory
+    /// has one of its own, which was kept.
+    let keptConfiguration: String?
+  }
+
+  /// Restores the backup in `backup` into `stateDirectory` through
+  /// `version` (the backup's last if nil), with a new epoch after it.
+  static func restore(
+    from backup: String, into stateDirectory: String, through version: UInt64?, appName: String
+  ) throws(BackupError) -> Restored {
+    let manifest = try BackupManifest.read(checking: backup)
+    let listed: [String]
+    do {
+      listed = try FileIO.list(backup + "/journal")
+    } catch {
+      throw BackupError(error)
+    }
+    // The restore reads the journal directory: nothing in it may have come
+    // from elsewhere than the backup.
+    let known = Set(manifest.files.map(\.name))
+    for name in listed where name.hasSuffix(".journal") || name.hasSuffix(".snapshot") {
+      guard known.contains("journal/" + name) else {
+        throw .damaged("\(backup)/journal/\(name) is not one of the files backup.json lists")
+      }
+    }
+    if let version, !(manifest.from...manifest.through).contains(version) {
+      throw .damaged("\(backup) holds versions \(manifest.from)…\(manifest.through), not version \(version)")
+    }
+    do throws(SystemFailure) {
+      try FileIO.makeDirectory(stateDirectory)
+    } catch {
+      throw BackupError(error)
+    }
+    let epoch = Epoch.random()
+    let recovered: RecoveredJournal
+    do throws(JournalError) {
+      let journal = try JournalDirectory(path: stateDirectory + "/journal")
+      recovered = try JournalRestore.restore(
+        from: backup + "/journal", into: journal, through: version, epoch: epoch)
+    } catch {
+      if case .locked(_, let holder) = error {
+        throw .refused(
+          "\(stateDirectory) is in use\(holder.map { " by pid \($0)" } ?? ""): stop the daemon before restoring into it"
+        )
+      }
+      throw BackupError(error)
+    }
+    let configuration = appName + ".conf"
+    var kept: String?
+    if manifest.files.contains(where: { $0.name == configuration }) {
+      let target = stateDirectory + "/" + configuration
+      let saved = try BackupError.reading(backup + "/" + configuration)
+      if !FileIO.exists(target) {
+        try write(saved, to: target)
+      } else if try BackupError.reading(target) != saved {
+        kept = target
+      }
+    }
+    return Restored(manifest: manifest, version: recovered.report.lastVersion, epoch: epoch, keptConfiguration: kept)
+  }
+
+  /// Removes `DIR.partial-PID` directories left by backups to `destination`
+  /// whose process is gone.
+  private static func removeLeftovers(of destination: String) {
+    let parent = FileIO.parent(of: destination)
+    let prefix = String(destination.split(separator: "/").last ?? "") + partialMarker
+    for name in (try? FileIO.list(parent)) ?? [] where name.hasPrefix(prefix) {
+      guard let pid = Int32(name.dropFirst(prefix.count)), pid > 0 else { continue }
+      if kill(pid, 0) == -1 && errno == ESRCH {
+        try? FileManager.default.removeItem(atPath: parent + "/" + name)
+      }
+    }
+  }
+
+  private static func write(_ bytes: [UInt8], to path: String) throws(BackupError) {
+    do throws(SystemFailure) {
+      let fd = try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL)
+      defer { FileIO.close(fd) }
+      try FileIO.writeAll(bytes, to: fd, path: path)
+      try FileIO.syncAll(fd, path: path)
+    } catch {
+      throw BackupError(error)
+    }
+  }
+}
+
+#if DEBUG
+  extension StateBackup {
+    /// `STOREDAEMON_DEBUG_KILL_DURING_BACKUP=after-journal` or
+    /// `before-rename`: the backup kills itself there with SIGKILL, for
+    /// tests of a backup cut short; not in release builds.
+    fileprivate static func killDuringBackupIfAsked(at point: String) {
+      guard ProcessInfo.processInfo.environment["STOREDAEMON_DEBUG_KILL_DURING_BACKUP"] == point else { return }
+      kill(getpid(), SIGKILL)
+    }
+  }
+#endif
