@@ -12,10 +12,14 @@ import Replication
 /// - records after the log's base that the log does not hold, or holds
 ///   otherwise (written by a leader deposed before they committed), are set
 ///   aside, with the ones after them;
-/// - a journal of another epoch, or one that cannot be checked against the
-///   log (its snapshot is older than the log's base, or newer than its
-///   head), is moved aside whole, to `journal.replaced-<time>`, and the
-///   log's snapshot starts a new one.
+/// - a journal whose snapshot is older than the log's base (a standby
+///   restarted after the log was compacted past it) catches up: the log's
+///   snapshot is written into it as a snapshot of its own, compacting what
+///   it covers;
+/// - a journal of another epoch, or one whose snapshot is newer than the
+///   log's head, cannot be checked against the log: it is moved aside
+///   whole, to `journal.replaced-<time>`, and the log's snapshot starts a
+///   new one.
 ///
 /// Nothing is deleted. A store not yet in etcd leaves the journal as it is:
 /// its first leader starts the log from it.
@@ -40,16 +44,26 @@ enum ReplicaSetup {
       let isEmpty = recovered.snapshot == nil && recovered.records.isEmpty
       if isEmpty {
         // Nothing to keep: the log's snapshot starts it below.
-      } else if recovered.epoch != head.epoch || snapshot < head.base.version || snapshot > head.version {
+      } else if recovered.epoch != head.epoch || snapshot > head.version {
         let reason =
           recovered.epoch != head.epoch
           ? "it is of epoch \(recovered.epoch ?? "none"), the store's is \(head.epoch)"
-          : "its snapshot at version \(snapshot) is outside the log's versions \(head.base.version)…\(head.version)"
+          : "its snapshot at version \(snapshot) is after the log's head at \(head.version)"
         let aside = journalPath + ".replaced-\(WallClock.milliseconds())"
         guard rename(journalPath, aside) == 0 else {
           throw SetupError("cannot move the journal \(journalPath) aside: \(String(cString: strerror(errno)))")
         }
         Log.warning("replication: moved the journal aside to \(aside) (\(reason)); starting from the log's snapshot")
+      } else if snapshot < head.base.version {
+        // Behind the log's base: the log's snapshot takes the journal
+        // forward, as a snapshot of its own would, and what it covers is
+        // compacted; records after it are checked against the log.
+        let base = try installSnapshot(from: log, into: journal, options: options)
+        Log.info(
+          "replication: the journal's snapshot at version \(snapshot) is behind the log's base; caught up to the "
+            + "log's snapshot at version \(base) (epoch \(head.epoch))")
+        try setAsideWhatTheLogLacks(journal.recover(), journal: journal, log: log, head: head, options: options)
+        return true
       } else {
         try setAsideWhatTheLogLacks(recovered, journal: journal, log: log, head: head, options: options)
         return true
@@ -90,6 +104,16 @@ enum ReplicaSetup {
 
   /// Starts a journal from the log's snapshot.
   private static func install(log: ReplicatedLog, journalPath: String, options: ReplicationOptions) throws {
+    let journal = try JournalDirectory(path: journalPath)
+    let base = try installSnapshot(from: log, into: journal, options: options)
+    Log.info("replication: started the journal from the log's snapshot at version \(base)")
+  }
+
+  /// Writes the log's snapshot into `journal` (compacting what it covers);
+  /// returns its version.
+  private static func installSnapshot(
+    from log: ReplicatedLog, into journal: JournalDirectory, options: ReplicationOptions
+  ) throws -> UInt64 {
     let base: ReplicatedLog.Base
     let state: JSONValue
     let epoch: String
@@ -105,9 +129,7 @@ enum ReplicaSetup {
     } catch {
       throw SetupError("cannot read the snapshot of the store '\(options.storeID)' from etcd: \(error)")
     }
-    let journal = try JournalDirectory(path: journalPath)
     try journal.writeSnapshot(version: base.version, state: state, epoch: epoch, schema: base.schema)
-    Log.info(
-      "replication: started the journal from the log's snapshot at version \(base.version) (epoch \(epoch))")
+    return base.version
   }
 }
