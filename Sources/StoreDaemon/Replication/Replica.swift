@@ -43,7 +43,7 @@ final class Replica: Sendable {
     /// The log's head as this daemon knows it.
     var head: UInt64 = 0
     /// A snapshot to make the log's base, from the loop.
-    var compaction: (version: UInt64, state: [UInt8])?
+    var compaction: Compaction?
     var isStopping = false
   }
 
@@ -52,8 +52,13 @@ final class Replica: Sendable {
   let me: LeaderInfo
   /// The epoch of this daemon's journal, which the store's must be.
   let epoch: String
-  /// The app's schema version, written with the log's base.
-  let schema: Int
+  /// A snapshot to make the log's base: its version, state and the app's
+  /// schema the state is in.
+  struct Compaction: Sendable {
+    let version: UInt64
+    let state: [UInt8]
+    let schema: Int
+  }
   /// Whether the store was in etcd when the journal was checked against
   /// it (``ReplicaSetup``): if not, a log another daemon starts is one this
   /// journal was never checked against.
@@ -68,14 +73,13 @@ final class Replica: Sendable {
   private let post: @Sendable (LoopCommand) -> Void
 
   init(
-    options: ReplicationOptions, me: LeaderInfo, epoch: String, schema: Int, storeWasInEtcd: Bool,
+    options: ReplicationOptions, me: LeaderInfo, epoch: String, storeWasInEtcd: Bool,
     post: @escaping @Sendable (LoopCommand) -> Void
   ) {
     self.storeWasInEtcd = storeWasInEtcd
     self.options = options
     self.me = me
     self.epoch = epoch
-    self.schema = schema
     self.post = post
     appender = Mutex(options.makeLog())
   }
@@ -137,8 +141,8 @@ final class Replica: Sendable {
 
   /// Asks the leader's thread to make the snapshot at `version` the log's
   /// base (after the loop wrote it to its own journal).
-  func compact(version: UInt64, state: [UInt8]) {
-    shared.withLock { $0.compaction = (version, state) }
+  func compact(version: UInt64, state: [UInt8], schema: Int) {
+    shared.withLock { $0.compaction = Compaction(version: version, state: state, schema: schema) }
     wake.signal()
   }
 
@@ -263,7 +267,9 @@ final class Replica: Sendable {
   ) throws(ReplicationError) {
     if try log.head() == nil {
       let base = askLoopForBase()
-      guard try log.initialize(epoch: epoch, version: base.version, schema: schema, state: base.state, as: leadership)
+      guard
+        try log.initialize(
+          epoch: epoch, version: base.version, schema: base.schema, state: base.state, as: leadership)
       else {
         throw .deposed("another daemon started the store's log meanwhile")
       }
@@ -339,7 +345,7 @@ final class Replica: Sendable {
   /// Makes a snapshot the log's base on a thread of its own, one at a time,
   /// so that the lease's renewal never waits for it.
   private func compactBeside(
-    _ compaction: (version: UInt64, state: [UInt8]), _ leadership: ReplicatedLog.Leadership
+    _ compaction: Compaction, _ leadership: ReplicatedLog.Leadership
   ) {
     guard compacting.exchange(true, ordering: .acquiringAndReleasing) == false else {
       // One is under way: this one waits for it to end (which wakes this
@@ -364,7 +370,8 @@ final class Replica: Sendable {
         #endif
         let log = options.makeLog()
         do throws(ReplicationError) {
-          try log.compact(version: compaction.version, schema: schema, state: compaction.state, as: leadership)
+          try log.compact(
+            version: compaction.version, schema: compaction.schema, state: compaction.state, as: leadership)
           Log.info("replication: the log now starts after the snapshot at version \(compaction.version)")
         } catch {
           if case .deposed = error { stepDown("\(error)") }
@@ -378,12 +385,12 @@ final class Replica: Sendable {
   }
 
   /// The state and version the loop has, to start a new store's log with.
-  private func askLoopForBase() -> (version: UInt64, state: [UInt8]) {
-    let answer = Mutex<(UInt64, [UInt8])?>(nil)
+  private func askLoopForBase() -> Compaction {
+    let answer = Mutex<Compaction?>(nil)
     let done = DispatchSemaphore(value: 0)
     post(
-      .replicaBase { version, state in
-        answer.withLock { $0 = (version, state) }
+      .replicaBase { base in
+        answer.withLock { $0 = base }
         done.signal()
       })
     done.wait()

@@ -31,8 +31,10 @@ final class JournalCommitter: EffectExecutor {
 
   let journal: JournalDirectory
   let epoch: String
-  /// The app's schema version, written in each snapshot.
-  let schema: Int
+  /// The app's schema the state is in, written in each snapshot: this
+  /// build's, but for a replicated store of an older one that this daemon
+  /// follows until it leads and migrates it.
+  var schema: Int
   private let writer: JournalWriter
   #if DEBUG
     private let snapshotPolicy = JournalCommitter.debugSnapshotPolicy ?? .standard
@@ -261,7 +263,9 @@ final class JournalCommitter: EffectExecutor {
         .info, "wrote a snapshot at version \(version) (\(result.bytes) bytes); older journal segments were dropped",
         fields: [("VERSION", String(version))])
       // The log in etcd starts after it from now on, and stays bounded.
-      if replicates, let replica { replica.compact(version: version, state: CanonicalJSON.encode(document)) }
+      if replicates, let replica {
+        replica.compact(version: version, state: CanonicalJSON.encode(document), schema: schema)
+      }
     } catch {
       Log.warning(
         "could not write a snapshot at version \(version): \(error); the journal keeps growing until one succeeds")

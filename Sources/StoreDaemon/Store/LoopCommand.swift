@@ -22,7 +22,7 @@ enum LoopCommand: Sendable {
   case takeOver
   /// The replica thread starts a new store's log: the loop's version and
   /// state (canonical JSON), for the log's base.
-  case replicaBase(@Sendable (UInt64, [UInt8]) -> Void)
+  case replicaBase(@Sendable (Replica.Compaction) -> Void)
 
   /// The metrics, in Prometheus' text format, for a scrape
   /// (``StoreLoop/metricsExposition``).

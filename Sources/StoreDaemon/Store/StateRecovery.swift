@@ -16,6 +16,10 @@ struct StateRecovery<State: Codable> {
   let document: JSONValue
   let version: UInt64
   let epoch: String
+  /// The app's schema `document` is in: this build's, but for a replicated
+  /// daemon whose store is of an older one, which it follows as it is and
+  /// migrates only once it leads (docs/OPERATIONS.md, "Rolling upgrades").
+  let schema: Int
   /// The most recent changes, so that subscribers can resume across a restart.
   let recentChanges: [DiffHistory.Change]
   let journal: JournalDirectory
@@ -37,14 +41,6 @@ struct StateRecovery<State: Codable> {
     // schema this one has no migration from.
     var dataSchema = schemaOfData(recovered, app: appSchema)
     var migration = try migrationSteps(appSchema, from: dataSchema, in: recovered)
-    if options.replication != nil && dataSchema != appSchema.version {
-      // A migration is a version of this daemon's own, which the store's
-      // log in etcd would not hold: its daemons would part ways.
-      throw RecoveryFailure(
-        description: "the state is of schema \(dataSchema) and this build's is \(appSchema.version), and a replicated "
-          + "store does not migrate its schema (docs/OPERATIONS.md, \"A store across machines\"); nothing was "
-          + "changed. Run this build on the store's daemons once it is no longer replicated, or keep the older build")
-    }
     // With --repair, each record that cannot be used is set aside with
     // the ones after it, and the journal recovered again, until the state
     // rebuilds.
@@ -93,13 +89,23 @@ struct StateRecovery<State: Codable> {
     } catch {
       throw RecoveryFailure(description: "cannot open the journal for writing: \(error)")
     }
-    let document = try CanonicalJSON.value(of: state)
+    // A replicated store's migration is a version of its log, which only
+    // its leader appends: a daemon of a newer build follows the log in the
+    // store's schema until it leads, then migrates it (``StoreLoop/takeOver()``).
+    // The migration was checked all the same: its state decoded.
+    let follows = options.replication != nil && dataSchema != appSchema.version
+    let document = follows ? replayed : try CanonicalJSON.value(of: state)
     var version = recovered.lastVersion
     var migrationRecord: JournalRecord?
     if recovered.lastVersion == 0 && recovered.snapshot == nil {
       // A new journal starts from a snapshot, so that it never depends on
       // the initial state a later build might define.
       try journal.writeSnapshot(version: 0, state: document, epoch: epoch, schema: appSchema.version)
+    } else if follows {
+      Log.info(
+        "the store is of schema \(dataSchema) and this build's is \(appSchema.version): following its log in schema "
+          + "\(dataSchema), and migrating it once this daemon leads (the migration of the state at version "
+          + "\(recovered.lastVersion) gives a state this build decodes)")
     } else if dataSchema != appSchema.version {
       // The migration is a version of its own, then a snapshot in the new
       // schema; a crash between the two leaves the record, and the next
@@ -183,8 +189,9 @@ struct StateRecovery<State: Codable> {
         + (migrationRecord == nil ? "" : " + the migration"),
       fields: [("VERSION", String(version)), ("EPOCH", epoch)])
     return StateRecovery(
-      state: state, document: document, version: version, epoch: epoch, recentChanges: recent,
-      journal: journal, writer: writer)
+      state: state, document: document, version: version, epoch: epoch,
+      schema: follows ? dataSchema : appSchema.version,
+      recentChanges: recent, journal: journal, writer: writer)
   }
 
   /// A record as the diff history keeps it.

@@ -1,3 +1,4 @@
+import Glibc
 import JSON
 import Journal
 import Platform
@@ -18,6 +19,17 @@ extension StoreLoop {
       guard record.version == publisher.version + 1 else {
         replica.stepDown("the log gave version \(record.version) after \(publisher.version)")
       }
+      let change = record.schemaChange
+      if let change, change.to > App.schemaVersion {
+        // Following it, this build would hold a state it cannot decode;
+        // restarted, it would stop here again: it stops for good (65).
+        Log.error(
+          "replication: the store '\(replica.options.storeID)' migrated its state from schema \(change.from) to "
+            + "\(change.to) at version \(record.version), and this build, \(App.build), is of schema "
+            + "\(App.schemaVersion): stopping; start a build of schema \(change.to) or newer on this node, and it "
+            + "follows the log (docs/OPERATIONS.md, \"Rolling upgrades\")")
+        _exit(65)
+      }
       let document: JSONValue
       do {
         document = try JSONPatch.apply(JSONPatch.operations(from: record.patch), to: publisher.document)
@@ -34,6 +46,7 @@ extension StoreLoop {
       var copy = record
       copy.canonical = nil
       committer.record(copy)
+      if let change { committer.schema = change.to }
     }
     store.restore(state: store.state, version: publisher.version, forgettingRequestsFrom: store.nextRequestID)
   }
@@ -43,17 +56,54 @@ extension StoreLoop {
   /// leader hear that it is gone (their recovery actions, as after a
   /// restart). Everything applied is durable by now (the command does not
   /// reduce, so the loop made it so first).
+  ///
+  /// A store of an older schema than this build's is migrated first: the
+  /// migration is the leader's first version, appended to the log like any
+  /// other, so the store's other daemons follow it (or, of an older build,
+  /// stop).
   func takeOver() {
     guard let replica = committer.replica, !committer.replicates else { return }
+    let before = publisher.document
+    var document = before
+    if committer.schema != App.schemaVersion {
+      do {
+        document = try App.schema.migrate(state: before, from: committer.schema)
+      } catch {
+        replica.stepDown(
+          "cannot migrate the store's state at version \(publisher.version) from schema \(committer.schema) to "
+            + "\(App.schemaVersion): \(error)")
+      }
+    }
     let state: App.Root.State
     do {
-      state = try CanonicalJSON.decode(App.Root.State.self, from: publisher.document)
+      state = try CanonicalJSON.decode(App.Root.State.self, from: document)
     } catch {
       replica.stepDown(
         "the store's state at version \(publisher.version) does not decode in this build of \(App.name): \(error)")
     }
-    turn.restart(at: state)
     committer.replicates = true
+    if committer.schema != App.schemaVersion {
+      let change = SchemaChange(from: committer.schema, to: App.schemaVersion)
+      let version = publisher.version + 1
+      let record = change.record(
+        version: version, time: WallClock.milliseconds(),
+        patch: JSONPatch.json(JSONPatch.diff(from: before, to: document)),
+        build: App.build)
+      turn.open()
+      publisher.publish(
+        version: version, sent: nil, action: { record.action },
+        update: { published in
+          defer { published = document }
+          return JSONPatch.diff(from: published, to: document)
+        })
+      committer.record(record)
+      committer.schema = App.schemaVersion
+      Log.write(
+        .info,
+        "replication: migrated the store's state from schema \(change.from) to \(change.to) at version \(version), "
+          + "its first version as leader", fields: [("VERSION", String(version))])
+    }
+    turn.restart(at: state)
     supervisor.startAll()
     reduceRecoveryActionsIfNeeded()
   }

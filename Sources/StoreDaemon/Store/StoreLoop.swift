@@ -97,11 +97,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         me: LeaderInfo(
           node: replication.nodeName, socket: options.socketPath,
           address: options.tcpListen.map { "\($0.host):\($0.port)" }),
-        epoch: recovery.epoch, schema: App.schemaVersion, storeWasInEtcd: storeWasInEtcd,
+        epoch: recovery.epoch, storeWasInEtcd: storeWasInEtcd,
         post: { command in inbox.post(command) })
     }
     committer = try JournalCommitter(
-      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
+      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: recovery.schema,
       syncPolicy: options.syncPolicy, workers: supervisor, replica: replica)
     if let syncDone = committer.syncDone {
       try poll.add(syncDone, token: JournalSyncThread.token, interest: .readable)
@@ -283,7 +283,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .takeOver:
       takeOver()
     case .replicaBase(let reply):
-      reply(publisher.version, CanonicalJSON.encode(publisher.document))
+      reply(
+        Replica.Compaction(
+          version: publisher.version, state: CanonicalJSON.encode(publisher.document), schema: committer.schema))
     case .metrics(let reply):
       reply(metricsExposition)
     case .shutdown(let done):

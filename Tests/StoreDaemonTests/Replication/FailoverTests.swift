@@ -419,26 +419,30 @@ struct FailoverTests {
     try store.waitForVersion(version + 1, at: 1)
   }
 
-  @Test func aReplicatedStoreRefusesToMigrateItsSchema() throws {
+  /// A store of an older schema, replicated for the first time by a newer
+  /// build: its log starts in the old schema, and the migration is the
+  /// leader's first version in it, as in a rolling upgrade
+  /// (`RollingUpgradeTests`).
+  @Test func aNewerBuildStartingAReplicatedStoreMigratesItThroughTheLog() throws {
     let cluster = try EtcdCluster()
     let directory = try TemporaryDirectory(prefix: "sd-replicated-upgrade")
     let state = directory.appending("state")
     try FileManager.default.copyItem(atPath: SchemaUpgradeTests.tail, toPath: state)
-    // The journal's files but its lock, which any start makes.
-    let files = {
-      try FileManager.default.contentsOfDirectory(atPath: state + "/journal").filter { $0 != "lock" }.sorted()
+    let daemon = try DaemonProcess(
+      copyingState: state, executable: "shelf-v2",
+      arguments: ["--replicate", cluster.url, "--store-id", "shelf", "--node-name", "upgraded"])
+    let client = try daemon.client()
+    defer { client.close() }
+    try waitUntil("the daemon leads and has migrated") {
+      try client.status()[path: "replication"]?[path: "role"] == .string("leading") && client.get().version == 8
     }
-    let before = try files()
-    let socket = directory.appending("shelf.sock")
-    let refused = try RefusedStart(
-      [
-        "--socket", socket, "--state-dir", state, "--replicate", cluster.url, "--store-id", "shelf", "--node-name",
-        "upgraded",
-      ], socket: socket, executable: "shelf-v2")
-    #expect(refused.status == 65)
-    #expect(refused.standardError.contains("a replicated store does not migrate its schema"))
-    #expect(try files() == before, "the data is unchanged")
+    let log = try client.log(since: 7, last: nil).records
+    #expect(log.map(\.version) == [8])
+    #expect(log.first?.action == .object(["$migration": .object(["from": .int(1), "to": .int(2)])]))
+    #expect(try client.send(path: "visit") == 9)
+    #expect(daemon.standardError.contains("migrated the store's state from schema 1 to 2 at version 8"))
   }
+
 }
 
 /// What the chaos test's clients saw, shared with their threads.

@@ -15,21 +15,27 @@ final class ReplicatedStore {
   /// Arguments and environment of each node's daemon beyond the replication's.
   let extraArguments: [Int: [String]]
   let environment: [String: String]
+  /// The build each node runs, among the built products (`storedaemon`
+  /// unless given).
+  private(set) var executables: [Int: String]
   /// The daemons, by node: node `i` is named `node<i>`. A killed one stays
   /// until ``restart(_:)`` replaces it.
   private(set) var daemons: [DaemonProcess] = []
 
   init(
     daemons count: Int = 2, storeID: String, leaseTTL: Int = 5, extraArguments: [Int: [String]] = [:],
-    environment: [String: String] = [:]
+    environment: [String: String] = [:], executables: [Int: String] = [:]
   ) throws {
     cluster = try EtcdCluster()
     self.storeID = storeID
     self.leaseTTL = leaseTTL
     self.extraArguments = extraArguments
     self.environment = environment
+    self.executables = executables
     for node in 0..<count {
-      daemons.append(try DaemonProcess(arguments: arguments(node), environment: environment))
+      daemons.append(
+        try DaemonProcess(
+          executable: executables[node] ?? "storedaemon", arguments: arguments(node), environment: environment))
       if node == 0 { _ = try waitForLeader() }
     }
   }
@@ -69,9 +75,13 @@ final class ReplicatedStore {
     daemons[node].process.waitUntilExit()
   }
 
-  /// Starts the node's daemon again on its state, once it has stopped.
-  func restart(_ node: Int) throws {
-    daemons[node] = try DaemonProcess(reusing: daemons[node], arguments: arguments(node), environment: environment)
+  /// Starts the node's daemon again on its state, once it has stopped:
+  /// the same build, or `executable`.
+  func restart(_ node: Int, executable: String? = nil) throws {
+    if let executable { executables[node] = executable }
+    daemons[node] = try DaemonProcess(
+      reusing: daemons[node], executable: executables[node] ?? "storedaemon", arguments: arguments(node),
+      environment: environment)
   }
 
   /// Starts again every daemon that stopped (a deposed leader's 75), as
@@ -80,10 +90,11 @@ final class ReplicatedStore {
     for node in daemons.indices where !daemons[node].process.isRunning { try restart(node) }
   }
 
-  /// Waits until the node's daemon holds version `version`.
-  func waitForVersion(_ version: UInt64, at node: Int) throws {
+  /// Waits until the node's daemon holds version `version` (read at
+  /// `path`, which its state has).
+  func waitForVersion(_ version: UInt64, at node: Int, path: String = "/counter") throws {
     try waitUntil("node\(node) reaches version \(version)") {
-      guard let client = try? daemons[node].client("probe"), let state = try? client.get(path: "/counter") else {
+      guard let client = try? daemons[node].client("probe"), let state = try? client.get(path: path) else {
         return false
       }
       return state.version >= version
