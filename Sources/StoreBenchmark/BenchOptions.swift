@@ -15,7 +15,7 @@ struct BenchOptions {
   /// The etcd that r replicates the journal through (`/usr/bin/etcd`, else
   /// the PATH's); r is skipped without one.
   var etcd: String? = EtcdCluster.find()
-  /// The figures to measure (`a`…`k`, `r`, `floor`); all when nil.
+  /// The figures to measure (`a`…`l`, `r`, `floor`); all when nil.
   var only: Set<String>?
   /// Also write the table, in Markdown, to this file.
   var markdownPath: String?
@@ -68,7 +68,7 @@ struct BenchOptions {
 
       --smoke              about a second per figure, small fixtures, no target judged (CI)
       --seconds S          seconds each load runs (default 3)
-      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i, j, k, r
+      --only LIST          measure only these: floor, a, b, c, d, e, f, g, h, i, j, k, l, r
       --markdown FILE      also write the table to FILE
       --redis-server PATH  the redis-server to compare with (default: the one on PATH)
       --no-redis           measure without Redis: no ratios
@@ -129,7 +129,7 @@ struct BenchOptions {
         seconds = parsed
       case .option("--only", let text?):
         let names = text.split(separator: ",").map(String.init)
-        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "r"]
+        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "r"]
         if let unknown = names.first(where: { !known.contains($0) }) {
           throw BenchError(
             .invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))

@@ -33,6 +33,7 @@ do {
   benchmark.measureEffects()
   benchmark.measureMemory()
   benchmark.measureIdleClients()
+  benchmark.measureTCPFlood()
   benchmark.measureStartup()
   benchmark.measureVerify()
   print("\n" + benchmark.report.markdown)
