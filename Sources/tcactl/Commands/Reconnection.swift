@@ -13,10 +13,8 @@ enum Reconnection {
 
   /// Connects `client` again after its connection ended for `why`.
   ///
-  /// - Throws: what refuses for good: a process at the socket that runs as
-  ///   another user than the daemon's (``ClientError/impostor(daemon:path:peer:expected:)``).
-  ///   Anything else (no daemon, a refusal such as too many clients) is
-  ///   tried again.
+  /// - Throws: what refuses for good (``isPermanent(_:)``). Anything else
+  ///   (no daemon, a refusal such as too many clients) is tried again.
   static func reconnect(_ client: WireClient, after why: String) throws(ClientError) {
     Terminal.error("\(why); connecting again to \(client.paths.joined(separator: ", "))")
     var pause = Duration.milliseconds(50)
@@ -26,10 +24,25 @@ enum Reconnection {
         Terminal.error("connected to \(client.path) at version \(client.versionAtConnect) (epoch \(client.epoch))")
         return
       } catch {
-        if case .impostor = error { throw error }
+        if isPermanent(error) { throw error }
         sleep(for: pause)
         pause = min(pause * 2, longestPause)
       }
+    }
+  }
+
+  /// Whether trying again cannot help until a person acts: a process at
+  /// the socket that runs as another user than the daemon's, a daemon that
+  /// refuses this client (`forbidden`: its user, its token), speaks another
+  /// protocol or refuses its `hello`, or a socket this user may not open;
+  /// of several sockets, only if each fails so.
+  static func isPermanent(_ error: ClientError) -> Bool {
+    switch error {
+    case .impostor: true
+    case .rejected(let code, _): code == .forbidden || code == .unsupportedVersion || code == .handshake
+    case .unreachable(_, _, let failure): failure.errno == EACCES || failure.errno == EPERM
+    case .allSocketsFailed(_, let failures): !failures.isEmpty && failures.allSatisfy { isPermanent($0.error) }
+    default: false
     }
   }
 
