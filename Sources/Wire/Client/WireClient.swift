@@ -284,7 +284,7 @@ public final class WireClient {
             summary: "the action was not applied: no daemon of the store took it within \(leaderTimeout)",
             failures(said))
         }
-        sleep(for: pause)
+        ThreadSleep.sleep(for: pause)
         pause = min(pause * 2, .seconds(1))
         triedThisRound = []
       }
@@ -338,7 +338,7 @@ public final class WireClient {
         adopt(try dialer.connectToFirst(of: paths))
         return
       } catch let error where error.isSilence && ContinuousClock.now + pause < deadline {
-        sleep(for: pause)
+        ThreadSleep.sleep(for: pause)
         pause = min(pause * 2, .seconds(1))
       }
     }
@@ -396,13 +396,6 @@ public final class WireClient {
     server = connection.server
     versionAtConnect = connection.version
     epoch = connection.epoch
-  }
-
-  private func sleep(for duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var left = timespec()
-    while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
   }
 
   // MARK: -

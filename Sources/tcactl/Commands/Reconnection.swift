@@ -1,4 +1,5 @@
 import Glibc
+import Platform
 import Wire
 
 /// How `watch` and `log --follow` ride out a daemon that restarts and a
@@ -25,7 +26,7 @@ enum Reconnection {
         return
       } catch {
         if isPermanent(error) { throw error }
-        sleep(for: pause)
+        ThreadSleep.sleep(for: pause)
         pause = min(pause * 2, longestPause)
       }
     }
@@ -44,12 +45,5 @@ enum Reconnection {
     case .allSocketsFailed(_, let failures): !failures.isEmpty && failures.allSatisfy { isPermanent($0.error) }
     default: false
     }
-  }
-
-  private static func sleep(for duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    var time = timespec(tv_sec: Int(seconds), tv_nsec: Int(attoseconds / 1_000_000_000))
-    var left = timespec()
-    while nanosleep(&time, &left) != 0 && errno == EINTR { time = left }
   }
 }
