@@ -128,11 +128,8 @@ public enum JournalCopy {
 
   /// Writes `bytes` to a new file at `path` and syncs it.
   static func write(_ bytes: [UInt8], to path: String) throws(JournalError) {
-    do throws(SystemFailure) {
-      let fd = try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL)
-      defer { FileIO.close(fd) }
-      try FileIO.writeAll(bytes, to: fd, path: path)
-      try FileIO.syncAll(fd, path: path)
+    do {
+      try FileIO.createSynced(path, with: bytes)
     } catch {
       throw .system(error)
     }

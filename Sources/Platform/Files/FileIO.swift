@@ -204,6 +204,15 @@ package enum FileIO {
     }
   }
 
+  /// Creates the file `path`, which must not exist, with `bytes`, and
+  /// syncs it (its directory's entry is the caller's to sync).
+  package static func createSynced(_ path: String, with bytes: [UInt8]) throws(SystemFailure) {
+    let fd = try open(path, O_WRONLY | O_CREAT | O_EXCL)
+    defer { close(fd) }
+    try writeAll(bytes, to: fd, path: path)
+    try syncAll(fd, path: path)
+  }
+
   package static func rename(_ from: String, to: String) throws(SystemFailure) {
     guard Glibc.rename(from, to) == 0 else { throw .last("rename to \(to)", path: from) }
   }

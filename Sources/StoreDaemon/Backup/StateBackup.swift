@@ -156,11 +156,8 @@ enum StateBackup {
   }
 
   private static func write(_ bytes: [UInt8], to path: String) throws(BackupError) {
-    do throws(SystemFailure) {
-      let fd = try FileIO.open(path, O_WRONLY | O_CREAT | O_EXCL)
-      defer { FileIO.close(fd) }
-      try FileIO.writeAll(bytes, to: fd, path: path)
-      try FileIO.syncAll(fd, path: path)
+    do {
+      try FileIO.createSynced(path, with: bytes)
     } catch {
       throw BackupError(error)
     }
