@@ -50,16 +50,28 @@ public enum JournalRestore {
       if let version, last >= version { break }
       let bytes = try read(segment.path)
       var end: Int?
-      let scanned = bytes.withUnsafeBytes { buffer in
-        try? RecordReader.scanSegment(buffer) { record in
-          if record.version > from && (version.map { record.version <= $0 } ?? true) {
-            last = record.version
-            end = record.end
+      let scanned: SegmentContents
+      do {
+        scanned = try bytes.withBytes { buffer throws(SegmentHeader.Problem) in
+          try RecordReader.scanSegment(buffer) { record in
+            if record.version > from && (version.map { record.version <= $0 } ?? true) {
+              last = record.version
+              end = record.end
+            }
           }
         }
-      }
-      guard let scanned else {
-        throw .foreignFile(path: segment.path, firstBytes: Array(bytes.prefix(8)))
+      } catch {
+        switch error {
+        case .unsupportedFormat(let format):
+          throw .unsupportedFormat(path: segment.path, found: format, supported: SegmentHeader.formatVersion)
+        case .foreign(let firstBytes):
+          throw .foreignFile(path: segment.path, firstBytes: firstBytes)
+        case .damaged(let reason):
+          throw .damaged(
+            JournalDamage(
+              path: segment.path, offset: 0, problem: "its segment header is damaged: \(reason)", validRecordAfter: nil,
+              lastGoodVersion: last))
+        }
       }
       if let damage = scanned.damage {
         throw .damaged(

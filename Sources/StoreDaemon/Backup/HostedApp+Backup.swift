@@ -24,7 +24,7 @@ extension HostedApp {
       print(
         "\(name): backed up versions \(manifest.from)…\(manifest.through)\(manifest.epoch.map { " (epoch \($0))" } ?? "")"
           + " of \(stateDirectory) to \(destination): \(manifest.files.count) files, \(bytes) bytes, in "
-          + seconds(since: started))
+          + secondsText(ContinuousClock.now - started))
       exit(0)
     } catch {
       Log.error("cannot back up \(stateDirectory): \(error)")
@@ -109,12 +109,6 @@ extension HostedApp {
     Log.error(message)
     StandardStream.error.write(usage + "\n")
     exit(64)
-  }
-
-  private static func seconds(since start: ContinuousClock.Instant) -> String {
-    let elapsed = ContinuousClock.now - start
-    let hundredths = elapsed.components.seconds * 100 + elapsed.components.attoseconds / 10_000_000_000_000_000
-    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
   }
 
   static var backupUsage: String {

@@ -68,8 +68,7 @@ extension HostedApp {
     for divergence in report.divergences {
       print(Self.describe(divergence, schema: actions))
     }
-    let hundredths = elapsed.components.seconds * 100 + elapsed.components.attoseconds / 10_000_000_000_000_000
-    let time = "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
+    let time = secondsText(elapsed)
     let replayed = report.versions.map { "versions \($0.lowerBound)…\($0.upperBound)" } ?? "no versions"
     let schemas =
       history.baseSchema == schemaVersion
@@ -93,6 +92,13 @@ extension HostedApp {
       "\(build): every version reproduced: \(replayed) of \(options.stateDirectory) (\(count) versions, \(schemas), "
         + "in \(time))")
     exit(0)
+  }
+
+  /// A duration to the hundredth of a second, as the subcommands print it:
+  /// `0.04 s`.
+  static func secondsText(_ elapsed: Duration) -> String {
+    let hundredths = elapsed.components.seconds * 100 + elapsed.components.attoseconds / 10_000_000_000_000_000
+    return "\(hundredths / 100).\(hundredths % 100 < 10 ? "0" : "")\(hundredths % 100) s"
   }
 
   /// How many divergences were printed, when there are more.

@@ -37,15 +37,9 @@ extension StoreLoop {
         replica.stepDown(
           "version \(record.version) of the log does not apply to the state at \(publisher.version): \(error)")
       }
-      publisher.publish(
-        version: record.version, sent: nil, action: { record.action },
-        update: { published in
-          defer { published = document }
-          return JSONPatch.diff(from: published, to: document)
-        })
       var copy = record
       copy.canonical = nil
-      committer.record(copy)
+      append(copy, leadingTo: document)
       if let change { committer.schema = change.to }
     }
     store.restore(state: store.state, version: publisher.version, forgettingRequestsFrom: store.nextRequestID)
@@ -64,14 +58,16 @@ extension StoreLoop {
   func takeOver() {
     guard let replica = committer.replica, !committer.replicates else { return }
     let before = publisher.document
+    let change =
+      committer.schema == App.schemaVersion ? nil : SchemaChange(from: committer.schema, to: App.schemaVersion)
     var document = before
-    if committer.schema != App.schemaVersion {
+    if let change {
       do {
-        document = try App.schema.migrate(state: before, from: committer.schema)
+        document = try App.schema.migrate(state: before, from: change.from)
       } catch {
         replica.stepDown(
-          "cannot migrate the store's state at version \(publisher.version) from schema \(committer.schema) to "
-            + "\(App.schemaVersion): \(error)")
+          "cannot migrate the store's state at version \(publisher.version) from schema \(change.from) to "
+            + "\(change.to): \(error)")
       }
     }
     let state: App.Root.State
@@ -82,22 +78,15 @@ extension StoreLoop {
         "the store's state at version \(publisher.version) does not decode in this build of \(App.name): \(error)")
     }
     committer.replicates = true
-    if committer.schema != App.schemaVersion {
-      let change = SchemaChange(from: committer.schema, to: App.schemaVersion)
+    if let change {
       let version = publisher.version + 1
       let record = change.record(
         version: version, time: WallClock.milliseconds(),
         patch: JSONPatch.json(JSONPatch.diff(from: before, to: document)),
         build: App.build)
       turn.open()
-      publisher.publish(
-        version: version, sent: nil, action: { record.action },
-        update: { published in
-          defer { published = document }
-          return JSONPatch.diff(from: published, to: document)
-        })
-      committer.record(record)
-      committer.schema = App.schemaVersion
+      append(record, leadingTo: document)
+      committer.schema = change.to
       Log.write(
         .info,
         "replication: migrated the store's state from schema \(change.from) to \(change.to) at version \(version), "
@@ -106,6 +95,19 @@ extension StoreLoop {
     turn.restart(at: state)
     supervisor.startAll()
     reduceRecoveryActionsIfNeeded()
+  }
+
+  /// Publishes and records, in the open batch, a version that was not
+  /// reduced here: a record of the log, or the migration a new leader
+  /// makes; `document` is the state it leads to.
+  private func append(_ record: JournalRecord, leadingTo document: JSONValue) {
+    publisher.publish(
+      version: record.version, sent: nil, action: { record.action },
+      update: { published in
+        defer { published = document }
+        return JSONPatch.diff(from: published, to: document)
+      })
+    committer.record(record)
   }
 
   /// What a standby tells a sender: why, for a person, and the leader, for

@@ -149,4 +149,24 @@ import Testing
       try JournalRestore.restore(from: copy.path, into: journal, through: nil, epoch: "e3")
     }
   }
+
+  @Test func aRestoreNamesASegmentOfTheCopyThatIsNotOne() throws {
+    let source = try TemporaryDirectory(prefix: "copy-source")
+    try Self.write(source.journal, through: 30, snapshotEvery: 1000)
+    let copy = try TemporaryDirectory(prefix: "copy")
+    _ = try JournalCopy.copy(from: source.journal, to: copy.path)
+    let segment = try #require(try Journals.segments(in: copy.path).first)
+    var bytes = try Files.read(segment)
+    for index in 0..<8 { bytes[index] = UInt8(ascii: "x") }
+    try Files.write(bytes, to: segment)
+    let target = try TemporaryDirectory(prefix: "restored")
+    let journal = try JournalDirectory(path: target.journal)
+    #expect {
+      try JournalRestore.restore(from: copy.path, into: journal, through: nil, epoch: "e2")
+    } throws: { error in
+      guard case JournalError.foreignFile(let path, _)? = error as? JournalError else { return false }
+      return path == segment
+    }
+    #expect(try Files.names(in: target.journal) == ["lock"], "a refused restore writes nothing")
+  }
 }
