@@ -153,13 +153,24 @@ struct BrowserTests {
 
   /// Typed a key at a time, the search is made once the typing pauses, and
   /// its results land on the page.
+  ///
+  /// The timer worker is stopped while the keys are typed, so however slowly
+  /// a busy machine types them no debounce can elapse between two: each
+  /// key's timer is cancelled by the next, and only the last one fires once
+  /// the worker runs again. (The worker timeout is the test's, so the
+  /// stopped worker is not killed for missing pings.)
   @Test func aSearchLandsOnceAfterTheDebounce() throws {
-    let setup = try Setup(arguments: ["--search-debounce", "0.3"])
+    let setup = try Setup(arguments: ["--search-debounce", "0.3", "--worker-timeout", "3600"])
     let page = try setup.open("search")
+    let timer = try #require(try setup.daemon.waitForWorkers()["timer"])
+    kill(timer, SIGSTOP)
+    defer { kill(timer, SIGCONT) }
     try page.click("#search-text")
     for character in "cats" {
       try page.type(character: character)
     }
+    try waitUntil("the daemon has reduced every key") { try setup.get("search.text") == .string("cats") }
+    kill(timer, SIGCONT)
     try page.waitUntil("document.querySelectorAll('#gifs li').length > 0")
     try waitUntilNoEffectsInFlight(setup.daemon.client())
     let searches = setup.api.requests(to: .gifSearch)
