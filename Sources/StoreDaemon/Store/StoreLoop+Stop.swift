@@ -36,7 +36,7 @@ extension StoreLoop {
     for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
     // The waits the failures settled are answered before goodbye.
     turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { requests.letLeavingClientsGo() }
+    if !clients.leaving.isEmpty { hosted.requests.letLeavingClientsGo() }
     sayGoodbye()
   }
 

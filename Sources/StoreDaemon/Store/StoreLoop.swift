@@ -11,14 +11,15 @@ import Wire
 /// Other threads only ``post(_:)`` commands; the loop's own thread runs
 /// ``run()``: it waits on the inbox, the clients' and the workers' sockets
 /// and the journal's sync, hands each what arrived, and says when to
-/// commit. The owners it wires: the batch under way (``Turn``, with the
-/// fan-out of diffs, ``Publisher``, and the journal, ``JournalCommitter``),
-/// the clients (``ClientRegistry``), their requests (``ClientRequests``)
-/// and flow control (``RequestFlow``), the history reads
-/// (``HistoryRequests``), the worker processes (``WorkerSupervisor``) and
-/// systemd's view (``ServiceReporter``). It never blocks on a client:
-/// answers go to each connection's bounded ``Outbox``, and a subscriber
-/// that cannot keep up is resynchronised or disconnected.
+/// commit. The owners it wires: the store it hosts (``StoreInstance``:
+/// the batch under way, ``Turn``, with the fan-out of diffs,
+/// ``Publisher``, the journal, ``JournalCommitter``, the clients and their
+/// requests, the history reads), flow control (``RequestFlow``), the
+/// clients' sockets (``ConnectionServer``), the worker processes
+/// (``WorkerSupervisor``) and systemd's view (``ServiceReporter``). It
+/// never blocks on a client: answers go to each connection's bounded
+/// ``Outbox``, and a subscriber that cannot keep up is resynchronised or
+/// disconnected.
 final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   // Safe: `inbox` is thread-safe (a Mutex and an eventfd); every other
   // stored property is read and written only by the thread running `run()`
@@ -30,17 +31,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let inbox: Inbox<LoopCommand>
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
-  /// Names the lineage of versions: kept in the journal, so versions carry on
-  /// across restarts; a new one only when recovery dropped damaged data.
-  let epoch: String
-  let store: Store<App.Root>
-  /// The batch of actions under way, from reading to acknowledging.
-  let turn: Turn<App>
-  /// The answers to the clients' requests.
-  let requests: ClientRequests<App>
+  /// The store the daemon hosts, with its journal, subscribers and batch.
+  let hosted: StoreInstance<App>
   /// Which client's request is handled when.
   private let flow: RequestFlow
-  let clients = ClientRegistry()
   /// What the loop waits on: the inbox's wake signal, the listener, every
   /// client's socket and every worker's.
   let poll: EventPoll
@@ -48,18 +42,20 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let server: ConnectionServer
   /// The workers' sockets in the poll.
   var workerSockets = WorkerSockets()
-  let publisher: Publisher
-  /// What each action's reducer drew from the date, UUID and random number
-  /// dependencies, journaled with it so that a replay reproduces it.
-  private let inputs = InputRecorder()
-  let committer: JournalCommitter
   let supervisor: WorkerSupervisor
-  let history: HistoryRequests
   let service: ServiceReporter
   private var waiter: LoopWaiter
   private var isRunning = true
   /// The longest the loop sleeps when idle.
   private var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
+
+  // The hosted store's parts the loop's extensions read most.
+  var store: Store<App.Root> { hosted.store }
+  var turn: Turn<App> { hosted.turn }
+  var publisher: Publisher { hosted.publisher }
+  var committer: JournalCommitter { hosted.committer }
+  var clients: ClientRegistry { hosted.clients }
+  var epoch: String { hosted.epoch }
 
   init(
     options: DaemonOptions, workers: WorkerSupervisor.Configuration, dependencies: DependencyValues,
@@ -78,14 +74,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
     }
     let recovery = try notifier.extendingStartTimeout(status: "recovering the state from the journal") {
-      try StateRecovery.run(
-        options: options, retained: options.retainedDiffs, initialState: App.initialState,
-        schema: App.Root.Action.actionSchema, appSchema: App.schema, build: App.build)
+      try StoreInstance<App>.recover(options: options)
     }
-    epoch = recovery.epoch
-    var changes = DiffHistory(capacity: options.retainedDiffs)
-    for change in recovery.recentChanges { changes.append(change) }
-    let schema = App.Root.Action.actionSchema
     service = ServiceReporter(notifier: notifier, startedAt: startedAt)
     supervisor = WorkerSupervisor(configuration: workers) { [inbox] kind, generation, report in
       inbox.post(.worker(kind, generation: generation, report))
@@ -100,33 +90,15 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         epoch: recovery.epoch, storeWasInEtcd: storeWasInEtcd,
         post: { command in inbox.post(command) })
     }
-    committer = try JournalCommitter(
-      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: recovery.schema,
-      syncPolicy: options.syncPolicy, workers: supervisor, replica: replica)
-    if let syncDone = committer.syncDone {
+    hosted = try StoreInstance(
+      recovery: recovery, options: options, workers: supervisor, replica: replica, catchesUp: replica != nil,
+      gate: server.gate, dependencies: dependencies, post: { command in inbox.post(command) })
+    if let syncDone = hosted.committer.syncDone {
       try poll.add(syncDone, token: JournalSyncThread.token, interest: .readable)
     }
-    publisher = Publisher(
-      document: recovery.document, version: recovery.version, history: changes, clients: clients, schema: schema,
-      options: options, catchesUp: replica != nil)
-    history = HistoryRequests(
-      reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
-      clients: clients, publisher: publisher,
-      post: { [inbox] command in inbox.post(command) })
-    let root = App.makeRoot()
-    store = Store(
-      initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
-      dependencies: dependencies.recordingInputs(into: inputs))
-    turn = Turn(
-      store: store, root: root, inputs: inputs,
-      reader: ActionReader(schema: schema, allowsInternal: options.allowsInternalActions), publisher: publisher,
-      committer: committer, history: history, workers: supervisor, clients: clients, gate: server.gate)
-    flow = RequestFlow(server: server, clients: clients)
-    requests = ClientRequests(
-      turn: turn, publisher: publisher, history: history, clients: clients, epoch: epoch,
-      notLeader: Self.notLeaderMessage)
-    requests.status = { [unowned self] in statusReport }
-    turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
+    flow = RequestFlow(server: server, clients: hosted.clients)
+    hosted.requests.status = { [unowned self] in statusReport }
+    hosted.turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
   }
 
   /// Serves the clients that connect to `listener` and `policy` allows,
@@ -160,7 +132,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
     } else {
       supervisor.startAll()
-      reduceRecoveryActionsIfNeeded()
+      hosted.reduceRecoveryActionsIfNeeded()
     }
     while isRunning {
       workerSockets.update(from: supervisor, in: poll)
@@ -209,7 +181,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     supervisor.tick()
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { requests.letLeavingClientsGo() }
+    if !clients.leaving.isEmpty { hosted.requests.letLeavingClientsGo() }
     turn.commit()
     // What the commit released may have made room for deferred requests.
     handleClientEvents()
@@ -242,7 +214,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private func afterReducing() {
     turn.deliverWorkerReplies()
     turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { requests.letLeavingClientsGo() }
+    if !clients.leaving.isEmpty { hosted.requests.letLeavingClientsGo() }
     service.pingWatchdogIfDue()
   }
 
@@ -254,34 +226,27 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     return !poll.wait(milliseconds: 0).contains { $0.token != LoopWaiter.wakeToken } && !inbox.hasCommands
   }
 
-  /// After a crash, the features that were waiting on an effect are told
-  /// that it is gone (``Turn/reduceRecoveryActions()``).
-  func reduceRecoveryActionsIfNeeded() {
-    let names = turn.reduceRecoveryActions()
-    guard !names.isEmpty else { return }
-    Log.warning(
-      "effects were in flight when \(App.name) stopped; told their features up to version \(store.version): "
-        + names.joined(separator: ", "))
-  }
-
   // MARK: Commands
 
   private func handle(_ command: LoopCommand) {
     switch command {
     case .history(let connectionID, let requestID, let result):
-      if let client = history.finish(connectionID: connectionID, requestID: requestID, result) {
+      if let client = hosted.history.finish(connectionID: connectionID, requestID: requestID, result) {
         flow.handleDeferred(of: client) { handleClient($0) }
       }
     case .reconfigure(let dependencies, let done):
-      if let dependencies { store.dependencies = dependencies.recordingInputs(into: inputs) }
+      if let dependencies { hosted.reconfigure(dependencies) }
       if service.readySent { service.notifier.notify(["READY=1"]) }
       done()
     case .worker(let kind, let generation, let report):
       supervisor.handle(report, kind: kind, generation: generation)
     case .replicated(let records):
-      applyReplicated(records)
+      hosted.applyReplicated(records)
     case .takeOver:
-      takeOver()
+      if hosted.takeOver() {
+        supervisor.startAll()
+        hosted.reduceRecoveryActionsIfNeeded()
+      }
     case .replicaBase(let reply):
       reply(
         Replica.Compaction(
@@ -328,12 +293,12 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     case .disconnected(let connection):
       guard clients[connection.id] != nil else { return }
       clients.leaving.insert(connection.id)
-      requests.letLeavingClientsGo()
+      hosted.requests.letLeavingClientsGo()
     case .message(let connection, let message):
       guard let client = clients[connection.id], !connection.isClosing else { return }
       guard flow.mayHandle(client) else { return flow.postpone(.message(connection, message), of: client) }
       if case .send = message {} else { turn.makeDurable() }
-      requests.answer(message, from: client)
+      hosted.requests.answer(message, from: client)
     case .invalid(let connection, let requestID, let error):
       guard let client = clients[connection.id], !connection.isClosing else { return }
       guard flow.mayHandle(client) else {

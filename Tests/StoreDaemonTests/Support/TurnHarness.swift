@@ -40,7 +40,7 @@ final class TurnHarness<App: HostedApp> {
   let directory: TemporaryDirectory
   /// The store's epoch, which `welcome` names and a resume may give.
   let epoch: String
-  private let clients = ClientRegistry()
+  private let clients: ClientRegistry
   private let history: HistoryRequests
   /// What the history reader's thread posts to the loop.
   private let posted: PostedCommands
@@ -59,41 +59,21 @@ final class TurnHarness<App: HostedApp> {
     var options = DaemonOptions(
       socketPath: directory.appending("unused.sock"), stateDirectory: directory.appending("state"))
     options.syncPolicy = syncPolicy
+    options.allowsInternalActions = allowsInternalActions
     self.options = options
     try FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true)
-    let schema = App.Root.Action.actionSchema
-    let recovery = try StateRecovery.run(
-      options: options, retained: options.retainedDiffs, initialState: App.initialState, schema: schema,
-      appSchema: App.schema, build: App.build)
-    let committer = try JournalCommitter(
-      journal: recovery.journal, writer: recovery.writer, epoch: recovery.epoch, schema: App.schemaVersion,
-      syncPolicy: syncPolicy, workers: workers, replica: nil)
-    let publisher = Publisher(
-      document: recovery.document, version: recovery.version,
-      history: DiffHistory(capacity: options.retainedDiffs), clients: clients, schema: schema, options: options,
-      catchesUp: catchesUp)
     let posted = PostedCommands()
     self.posted = posted
-    let history = HistoryRequests(
-      reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
-      clients: clients, publisher: publisher, post: { posted.post($0) })
-    self.history = history
-    let inputs = InputRecorder()
-    let root = App.makeRoot()
-    let store = Store(
-      initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
-      dependencies: DependencyValues().recordingInputs(into: inputs))
-    turn = Turn(
-      store: store, root: root, inputs: inputs,
-      reader: ActionReader(schema: schema, allowsInternal: allowsInternalActions), publisher: publisher,
-      committer: committer,
-      history: history, workers: workers, clients: clients, gate: gate)
+    let instance = try StoreInstance<App>(
+      recovery: StoreInstance<App>.recover(options: options), options: options, workers: workers, replica: nil,
+      catchesUp: catchesUp, gate: gate, dependencies: DependencyValues(), post: { posted.post($0) })
+    turn = instance.turn
+    requests = instance.requests
+    history = instance.history
+    clients = instance.clients
+    epoch = instance.epoch
     // Nothing else waits: a batch under `always` is synced here.
     turn.loopIsIdle = { true }
-    requests = ClientRequests(
-      turn: turn, publisher: publisher, history: history, clients: clients, epoch: recovery.epoch,
-      notLeader: { _ in ("not the leader", nil) })
-    epoch = recovery.epoch
     turn.wallClock = { [unowned self] in now }
   }
 

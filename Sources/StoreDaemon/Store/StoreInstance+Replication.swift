@@ -5,13 +5,13 @@ import Platform
 import Replication
 import Wire
 
-/// A replicated daemon's store loop as a standby and when it takes over
-/// (``Replica``). A standby reduces nothing: it applies the log's patches,
+/// A replicated store as a standby and when it takes over (``Replica``).
+/// A standby reduces nothing: it applies the log's patches,
 /// as recovery does, publishes each version to its subscribers with the
 /// same action, and writes the records to its own journal in batches like
 /// a leader's, so that it holds the same state, versions, epoch and diff
 /// history. Its typed state is decoded once, when it takes over.
-extension StoreLoop {
+extension StoreInstance {
   /// Applies the log's records after the loop's version, in the open batch.
   func applyReplicated(_ records: [JournalRecord]) {
     guard let replica = committer.replica, !committer.replicates else { return }
@@ -45,18 +45,19 @@ extension StoreLoop {
     store.restore(state: store.state, version: publisher.version, forgettingRequestsFrom: store.nextRequestID)
   }
 
-  /// The standby leads from now on: its state is decoded, its workers
-  /// start, and the features that were waiting on an effect of the old
-  /// leader hear that it is gone (their recovery actions, as after a
-  /// restart). Everything applied is durable by now (the command does not
-  /// reduce, so the loop made it so first).
+  /// The standby leads from now on, its state decoded; false if it already
+  /// did or is not replicated. The loop then starts the workers, and the
+  /// features that were waiting on an effect of the old leader hear that it
+  /// is gone (their recovery actions, as after a restart). Everything
+  /// applied is durable by now (the command does not reduce, so the loop
+  /// made it so first).
   ///
   /// A store of an older schema than this build's is migrated first: the
   /// migration is the leader's first version, appended to the log like any
   /// other, so the store's other daemons follow it (or, of an older build,
   /// stop).
-  func takeOver() {
-    guard let replica = committer.replica, !committer.replicates else { return }
+  func takeOver() -> Bool {
+    guard let replica = committer.replica, !committer.replicates else { return false }
     let before = publisher.document
     let change =
       committer.schema == App.schemaVersion ? nil : SchemaChange(from: committer.schema, to: App.schemaVersion)
@@ -93,8 +94,7 @@ extension StoreLoop {
           + "its first version as leader", fields: [("VERSION", String(version))])
     }
     turn.restart(at: state)
-    supervisor.startAll()
-    reduceRecoveryActionsIfNeeded()
+    return true
   }
 
   /// Publishes and records, in the open batch, a version that was not
@@ -108,22 +108,5 @@ extension StoreLoop {
         return JSONPatch.diff(from: published, to: document)
       })
     committer.record(record)
-  }
-
-  /// What a standby tells a sender: why, for a person, and the leader, for
-  /// the client to send to (nil while there is none).
-  static func notLeaderMessage(_ replica: Replica) -> (message: String, leader: StoreLeader?) {
-    let store = "the store '\(replica.options.storeID)'"
-    guard let leader = replica.leader, leader.node != replica.me.node || leader.socket != replica.me.socket else {
-      return (
-        "the action was not applied: \(App.name) is a standby of \(store), which has no leader right now "
-          + "(one takes over within the lease's \(replica.options.leaseTTL) s); send it again then", nil
-      )
-    }
-    return (
-      "the action was not applied: \(App.name) is a standby of \(store); send it to the leader, "
-        + "\(leader.node), at \(leader.socket)" + (leader.address.map { " or at tcp://\($0)" } ?? ""),
-      StoreLeader(node: leader.node, socket: leader.socket, address: leader.address)
-    )
   }
 }
