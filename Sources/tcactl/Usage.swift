@@ -1,7 +1,7 @@
 /// `tcactl`'s help texts.
 enum Usage {
   static let general = """
-    usage: tcactl [--socket PATH | --app NAME] <command> [arguments] [options]
+    usage: tcactl [--socket PATH | --app NAME] [--store NAME] <command> [arguments] [options]
 
     Sends actions to storedaemon and shows its state.
 
@@ -29,6 +29,8 @@ enum Usage {
       --token-file FILE
                       the token for a daemon's TCP listener, named tcp://HOST:PORT in --socket
                       (default: $TCA_TOKEN_FILE)
+      --store NAME    one of the daemon's stores by name, opened on first use (default:
+                      $TCA_STORE, else the daemon's default store)
       --json          machine-readable output
       --help, -h      help for a command, e.g. `tcactl send --help`
 

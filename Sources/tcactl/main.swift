@@ -53,7 +53,7 @@ do {
   client = try WireClient(
     paths: invocation.socketPaths, clientName: "tcactl \(command.rawValue)", daemon: invocation.app,
     daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app), leaderTimeout: invocation.timeout,
-    token: token)
+    token: token, store: invocation.store)
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many

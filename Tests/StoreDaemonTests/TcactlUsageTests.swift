@@ -68,7 +68,9 @@ struct TcactlUsageTests {
       #expect(viaOption.output == viaHelp.output && viaShort.output == viaHelp.output)
     }
     let general = try tcactl(["--help"], socket: "/unused")
-    #expect(general.status == 0 && general.output.hasPrefix("usage: tcactl [--socket PATH | --app NAME] <command>"))
+    #expect(
+      general.status == 0
+        && general.output.hasPrefix("usage: tcactl [--socket PATH | --app NAME] [--store NAME] <command>"))
     #expect(try tcactl(["help"], socket: "/unused").output == general.output)
     // Help wins over a mistake on the same line, so that adding --help shows how to fix it.
     #expect(

@@ -39,6 +39,9 @@ final class Connection {
   var watching: EventPoll.Interest = []
   /// The token its `hello` must give: a connection to the TCP listener's.
   var requiredToken: String?
+  /// The number of the store its `hello` named, among the loop's open
+  /// stores (0, the default store, until then).
+  var store = 0
   /// The path of the last `send` read from it (``SendScanner``).
   private var recentPath = ""
 

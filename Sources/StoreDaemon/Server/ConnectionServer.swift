@@ -21,8 +21,8 @@ import Wire
 final class ConnectionServer {
   /// What the loop is told of its clients.
   enum Event {
-    /// A client said `hello`.
-    case connected(Connection, client: String)
+    /// A client said `hello`, for the store it names (nil: the default).
+    case connected(Connection, client: String, store: StoreName?)
     /// A request from a greeted client.
     case message(Connection, ClientMessage)
     /// A frame from a greeted client that is not a valid message.
@@ -210,7 +210,7 @@ final class ConnectionServer {
   /// The first frame: `hello` with the protocol version, or the end.
   private func handshake(_ connection: Connection, _ parsed: Connection.Parsed) {
     switch parsed {
-    case .message(.hello(let version, let client, let token)):
+    case .message(.hello(let version, let client, let token, let store)):
       do throws(MessageError) {
         try ClientLimits.check(clientName: client)
       } catch {
@@ -235,10 +235,12 @@ final class ConnectionServer {
       }
       connection.greeted()
       handshaking[connection.id] = nil
-      events.append(.connected(connection, client: client))
+      events.append(.connected(connection, client: client, store: store))
     case .message(let other):
       closeWithError(
         connection, id: other.id, .handshake, "the first message must be 'hello' with the protocol version")
+    case .invalid(_, let failure) where failure.code == .invalidStore:
+      closeWithError(connection, id: nil, .invalidStore, "'hello': \(failure.message)")
     case .invalid(_, let failure):
       closeWithError(
         connection,
@@ -497,7 +499,7 @@ final class ConnectionServer {
 
   /// Closes `connection` with an error (``Connection/closeWithError(id:_:_:)``),
   /// counted for the metrics.
-  private func closeWithError(_ connection: Connection, id: Int?, _ code: WireErrorCode, _ message: String) {
+  func closeWithError(_ connection: Connection, id: Int?, _ code: WireErrorCode, _ message: String) {
     refusals.count(code)
     connection.closeWithError(id: id, code, message)
   }

@@ -58,8 +58,9 @@ final class Outbox {
   let limit: Int
   /// The socket written to.
   private let descriptor: Int32
-  /// The batch this outbox holds its frames for, when one is open.
-  private let gate: HoldGate?
+  /// The batch this outbox holds its frames for, when one is open: the
+  /// store's its connection is bound to (set at `hello`).
+  var gate: HoldGate?
   /// The frames waiting, oldest first. A frame the outbox `gathers` into
   /// is an array it made and alone holds: small answers offered while it
   /// waits, in the same batch, are appended to it.

@@ -34,11 +34,14 @@ final class HistoryRequests {
   var hasFollowers: Bool { !followers.isEmpty }
   /// Where the reader's answers go, from its thread.
   private let post: @Sendable (LoopCommand) -> Void
+  /// The number of the store whose history this is, which its answers name.
+  private let store: Int
 
   init(
-    reader: HistoryReader, schema: ActionSchema, clients: ClientRegistry, publisher: Publisher,
+    reader: HistoryReader, schema: ActionSchema, clients: ClientRegistry, publisher: Publisher, store: Int = 0,
     post: @escaping @Sendable (LoopCommand) -> Void
   ) {
+    self.store = store
     self.reader = reader
     self.schema = schema
     self.clients = clients
@@ -123,8 +126,8 @@ final class HistoryRequests {
   private func startRead(_ client: ConnectedClient, id: Int, _ request: HistoryReader.Request) {
     client.historyPending = true
     let connectionID = client.connection.id
-    reader.answer(request, id: id) { [post] result in
-      post(.history(connectionID: connectionID, requestID: id, result))
+    reader.answer(request, id: id) { [post, store] result in
+      post(.history(store: store, connectionID: connectionID, requestID: id, result))
     }
   }
 

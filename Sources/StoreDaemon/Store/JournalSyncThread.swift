@@ -20,8 +20,16 @@ final class JournalSyncThread: Sendable {
     let syncSeconds: Double?
   }
 
-  /// The event poll's token for ``done``.
-  static let token: UInt64 = 2
+  /// The event poll's tokens for ``done``: one per store, by its number.
+  static let tokenBase: UInt64 = 1 << 50
+
+  /// The event poll's token for the ``done`` of the store numbered `store`.
+  static func token(forStore store: Int) -> UInt64 { tokenBase + UInt64(store) }
+
+  /// The number of the store whose ``done`` `token` is, if it is one.
+  static func store(of token: UInt64) -> Int? {
+    token >= tokenBase && token < tokenBase + (1 << 32) ? Int(token - tokenBase) : nil
+  }
 
   /// Readable once a sync has finished, until ``takeOutcome()``.
   let done: WakeSignal

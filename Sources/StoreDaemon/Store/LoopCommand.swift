@@ -8,8 +8,9 @@ enum LoopCommand: Sendable {
   /// A worker process ended or was reaped, posted by the thread that
   /// watches it. (What a worker sends, the loop reads itself.)
   case worker(WorkerKind, generation: Int, WorkerLink.Report)
-  /// What the history reader found for a client's `log` or `get` with `at`.
-  case history(connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
+  /// What the history reader of the store numbered `store` found for a
+  /// client's `log` or `get` with `at`.
+  case history(store: Int, connectionID: Int, requestID: Int, Result<HistoryReader.Reply, MessageError>)
   /// A reload (SIGHUP) is done: the dependencies the app's settings now
   /// give, which actions reduced from now on see, or nil if the settings
   /// could not be read.

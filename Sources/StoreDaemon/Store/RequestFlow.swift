@@ -6,7 +6,6 @@
 /// holds up another. Confined to the loop's thread.
 struct RequestFlow {
   let server: ConnectionServer
-  let clients: ClientRegistry
 
   /// Whether a request of `client` may be handled now: none of its earlier
   /// ones waits, no history read is answering one, and it has read its
@@ -27,8 +26,11 @@ struct RequestFlow {
     if !client.historyPending && client.connection.outbox.answersAreFull { waitForRoom(client) }
   }
 
-  /// Hands `handle` the client's waiting requests, in order, while it may.
-  func handleDeferred(of client: ConnectedClient, _ handle: (ConnectionServer.Event) -> Void) {
+  /// Hands `handle` the client's waiting requests, in order, while it may
+  /// and it is one of `clients` (those of its store).
+  func handleDeferred(
+    of client: ConnectedClient, in clients: ClientRegistry, _ handle: (ConnectionServer.Event) -> Void
+  ) {
     let id = client.connection.id
     while !client.deferred.isEmpty, !client.historyPending, clients[id] === client {
       guard !client.connection.outbox.answersAreFull else { return waitForRoom(client) }

@@ -29,12 +29,13 @@ struct StateRecovery<State: Codable> {
   /// new; `schema` describes the actions of the changes kept for resuming.
   /// Data of an older `appSchema` is migrated: the migration is recorded
   /// (named by `build`) and a snapshot of the migrated state written before
-  /// anything else happens.
+  /// anything else happens. The journal is `directory`'s (a store's
+  /// directory; the state directory's by default).
   static func run(
     options: DaemonOptions, retained: Int, initialState: State, schema: ActionSchema, appSchema: AppSchema,
-    build: String
+    build: String, directory: String? = nil
   ) throws -> StateRecovery {
-    let journal = try JournalDirectory(path: options.stateDirectory + "/journal")
+    let journal = try JournalDirectory(path: (directory ?? options.stateDirectory) + "/journal")
     let initial = try CanonicalJSON.value(of: initialState)
     var recovered = try recover(journal, repair: options.repair)
     // Refused before anything is written: data of a newer build, or of a

@@ -1,4 +1,5 @@
 import ComposableCore
+import Platform
 import Replication
 import Wire
 
@@ -15,6 +16,13 @@ import Wire
 /// and the tests' in-memory harness build a store the same way, here.
 /// Confined to the loop's thread.
 final class StoreInstance<App: HostedApp> {
+  /// The store's name; nil for the daemon's default store.
+  let name: StoreName?
+  /// The store's number among the loop's open stores (0, the default
+  /// store's): its history's answers and its sync's token name it.
+  let number: Int
+  /// Holds the frames of the store's open batch in its clients' outboxes.
+  let gate: HoldGate
   /// Names the lineage of versions: kept in the journal, so versions carry
   /// on across restarts; a new one only when recovery dropped damaged data.
   let epoch: String
@@ -31,15 +39,19 @@ final class StoreInstance<App: HostedApp> {
   /// dependencies, journaled with it so that a replay reproduces it.
   private let inputs = InputRecorder()
 
-  /// The store `recovery` found, its effects run by `workers`. With a
+  /// The store `name` as `recovery` found it, its effects run by `workers`. With a
   /// `replica`, it follows the replicated log until it leads; `catchesUp`
   /// has its publisher wait for versions it has not reached, as a
   /// replicated store's must.
   init(
-    recovery: StateRecovery<App.Root.State>, options: DaemonOptions, workers: any EffectWorkers, replica: Replica?,
+    name: StoreName? = nil, number: Int = 0, recovery: StateRecovery<App.Root.State>, options: DaemonOptions,
+    workers: any EffectWorkers, replica: Replica?,
     catchesUp: Bool, gate: HoldGate, dependencies: DependencyValues,
     post: @escaping @Sendable (LoopCommand) -> Void
   ) throws {
+    self.name = name
+    self.number = number
+    self.gate = gate
     epoch = recovery.epoch
     var changes = DiffHistory(capacity: options.retainedDiffs)
     for change in recovery.recentChanges { changes.append(change) }
@@ -54,7 +66,7 @@ final class StoreInstance<App: HostedApp> {
       options: options, catchesUp: catchesUp)
     history = HistoryRequests(
       reader: HistoryReader(of: App.self, journal: recovery.journal, options: options), schema: schema,
-      clients: clients, publisher: publisher, post: post)
+      clients: clients, publisher: publisher, store: number, post: post)
     let root = App.makeRoot()
     store = Store(
       initialState: recovery.state, reducer: root, executor: committer, version: recovery.version,
@@ -68,12 +80,29 @@ final class StoreInstance<App: HostedApp> {
       notLeader: Self.notLeaderMessage)
   }
 
-  /// Recovers the store from the journal under `options.stateDirectory`
-  /// (``StateRecovery``), in this build's schema.
-  static func recover(options: DaemonOptions) throws -> StateRecovery<App.Root.State> {
-    try StateRecovery.run(
+  /// Recovers the store `name` from its journal (``StateRecovery``), in
+  /// this build's schema; a store never opened before starts from the
+  /// app's initial state, its directory made.
+  static func recover(options: DaemonOptions, name: StoreName? = nil) throws -> StateRecovery<App.Root.State> {
+    let directory = directory(of: name, in: options)
+    if let name {
+      try FileIO.makeDirectory(options.stateDirectory + "/" + storesDirectory)
+      try FileIO.makeDirectory(options.stateDirectory + "/" + storesDirectory + "/" + name.text)
+    }
+    return try StateRecovery.run(
       options: options, retained: options.retainedDiffs, initialState: App.initialState,
-      schema: App.Root.Action.actionSchema, appSchema: App.schema, build: App.build)
+      schema: App.Root.Action.actionSchema, appSchema: App.schema, build: App.build, directory: directory)
+  }
+
+  /// The directory, under the state directory, that holds the named
+  /// stores' directories.
+  static var storesDirectory: String { "stores" }
+
+  /// The directory whose `journal` is the store `name`'s: the state
+  /// directory for the default store, `stores/NAME` in it for a named one.
+  static func directory(of name: StoreName?, in options: DaemonOptions) -> String {
+    guard let name else { return options.stateDirectory }
+    return options.stateDirectory + "/" + storesDirectory + "/" + name.text
   }
 
   /// The dependencies the reducers see from now on, their draws recorded

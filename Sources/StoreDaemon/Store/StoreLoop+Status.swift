@@ -7,24 +7,28 @@ import Wire
 /// `tcactl status` and for systemd's `STATUS=`. Runs on the store loop's
 /// thread only.
 extension StoreLoop {
-  var statusReport: JSONValue {
+  /// The status a client of `instance` is told: the daemon's, with the
+  /// version, epoch, clients, subscribers and effects of that store.
+  func statusReport(of instance: StoreInstance<App>) -> JSONValue {
     let uptime = ContinuousClock.now - startedAt
     var report: JSONObject = [
       "server": .string("\(App.name) \(App.version)"),
       "protocol": .int(ProtocolVersion.current),
       "pid": .int(Int(getpid())),
       "uptimeSeconds": .int(Int(uptime.components.seconds)),
-      "epoch": .string(epoch),
-      "version": .int(Int(store.version)),
-      "clients": .int(clients.count),
-      "subscribers": .int(publisher.subscriberCount),
+      "epoch": .string(instance.epoch),
+      "version": .int(Int(instance.store.version)),
+      "clients": .int(instance.clients.count),
+      "subscribers": .int(instance.publisher.subscriberCount),
       "socket": .string(options.socketPath),
       "stateDirectory": .string(options.stateDirectory),
-      "effectsInFlight": .int(store.inFlight.count),
-      "journal": committer.status,
+      "effectsInFlight": .int(instance.store.inFlight.count),
+      "journal": instance.committer.status,
       "workers": supervisor.status,
+      "storesOpen": .int(stores.count),
     ]
-    if let replica = committer.replica { report["replication"] = replica.status }
+    if let name = instance.name { report["store"] = .string(name.text) }
+    if let replica = instance.committer.replica { report["replication"] = replica.status }
     return .object(report)
   }
 
@@ -49,6 +53,7 @@ extension StoreLoop {
     let degraded = supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
     if !degraded.isEmpty { parts.append("DEGRADED: " + degraded.joined(separator: ", ")) }
     if committer.writesRefused != nil { parts.append("WRITES REFUSED after a journal failure (see the log)") }
+    if stores.count > 1 { parts.insert("\(stores.count - 1) named store\(stores.count == 2 ? "" : "s") open", at: 1) }
     return "version \(store.version); " + parts.joined(separator: "; ")
   }
 }

@@ -17,26 +17,32 @@ extension StoreLoop {
     // feature that asks again on every failure cannot hold the stop.
     var rounds = 0
     repeat {
-      turn.deliverWorkerReplies()
-      turn.makeDurable()
+      for instance in stores {
+        instance.turn.deliverWorkerReplies()
+        instance.turn.makeDurable()
+      }
       rounds += 1
-    } while supervisor.hasReplies && rounds < Self.shutdownRounds
-    if supervisor.hasReplies {
+    } while (supervisor.hasReplies || effects.hasMadeUpReplies) && rounds < Self.shutdownRounds
+    if supervisor.hasReplies || effects.hasMadeUpReplies {
       Log.warning(
         "stopping with effects still failing after \(Self.shutdownRounds) rounds; their failures are not reduced")
     }
-    if let syncDone = committer.syncDone { poll.remove(syncDone) }
-    do {
-      try committer.close()
-    } catch {
-      Log.error("closing the journal: \(error)")
+    for instance in stores {
+      if let syncDone = instance.committer.syncDone { poll.remove(syncDone) }
+      do {
+        try instance.committer.close()
+      } catch {
+        Log.error("closing the journal\(instance.name.map { " of the store '\($0)'" } ?? ""): \(error)")
+      }
     }
     committer.replica?.stop()
     let deadline = ContinuousClock.now + .seconds(1)
     for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
     // The waits the failures settled are answered before goodbye.
-    turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { hosted.requests.letLeavingClientsGo() }
+    for instance in stores {
+      instance.turn.reportSettledWaits()
+      if !instance.clients.leaving.isEmpty { instance.requests.letLeavingClientsGo() }
+    }
     sayGoodbye()
   }
 

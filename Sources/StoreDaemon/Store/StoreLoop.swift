@@ -31,8 +31,18 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let inbox: Inbox<LoopCommand>
   let options: DaemonOptions
   let startedAt = ContinuousClock.now
-  /// The store the daemon hosts, with its journal, subscribers and batch.
+  /// The daemon's default store, which a `hello` naming no store is for.
   let hosted: StoreInstance<App>
+  /// Every store open, by number: the default store first, then the named
+  /// ones in the order their first client opened them. A connection and an
+  /// effect name their store by its number.
+  private(set) var stores: [StoreInstance<App>]
+  /// The numbers of the named stores open, by name.
+  private var storeNumbers: [StoreName: Int] = [:]
+  /// The effect workers as the stores share them.
+  let effects: SharedWorkers
+  /// The dependencies the stores' reducers see.
+  private var dependencies: DependencyValues
   /// Which client's request is handled when.
   private let flow: RequestFlow
   /// What the loop waits on: the inbox's wake signal, the listener, every
@@ -49,7 +59,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// The longest the loop sleeps when idle.
   private var tick: Duration { .milliseconds(max(50, options.heartbeatInterval.wholeMilliseconds / 2)) }
 
-  // The hosted store's parts the loop's extensions read most.
+  // The default store's parts the loop's extensions read most.
   var store: Store<App.Root> { hosted.store }
   var turn: Turn<App> { hosted.turn }
   var publisher: Publisher { hosted.publisher }
@@ -90,15 +100,56 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         epoch: recovery.epoch, storeWasInEtcd: storeWasInEtcd,
         post: { command in inbox.post(command) })
     }
+    self.dependencies = dependencies
+    effects = SharedWorkers(supervisor)
     hosted = try StoreInstance(
-      recovery: recovery, options: options, workers: supervisor, replica: replica, catchesUp: replica != nil,
-      gate: server.gate, dependencies: dependencies, post: { command in inbox.post(command) })
-    if let syncDone = hosted.committer.syncDone {
-      try poll.add(syncDone, token: JournalSyncThread.token, interest: .readable)
+      recovery: recovery, options: options, workers: effects.workers(for: 0), replica: replica,
+      catchesUp: replica != nil, gate: server.gate, dependencies: dependencies,
+      post: { command in inbox.post(command) })
+    stores = [hosted]
+    flow = RequestFlow(server: server)
+    try wire(hosted)
+  }
+
+  /// Connects a store just made to the loop: its sync's signal to the
+  /// poll, its status and its view of whether the loop is idle.
+  private func wire(_ instance: StoreInstance<App>) throws(SystemFailure) {
+    if let syncDone = instance.committer.syncDone {
+      try poll.add(syncDone, token: JournalSyncThread.token(forStore: instance.number), interest: .readable)
     }
-    flow = RequestFlow(server: server, clients: hosted.clients)
-    hosted.requests.status = { [unowned self] in statusReport }
-    hosted.turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
+    instance.requests.status = { [unowned self, unowned instance] in statusReport(of: instance) }
+    instance.turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
+  }
+
+  /// The store a `hello` names, opened from its journal if it is not open
+  /// yet: the default store for nil.
+  private func openStore(_ name: StoreName?) throws(StoreOpenError) -> StoreInstance<App> {
+    guard let name else { return hosted }
+    if let number = storeNumbers[name] { return stores[number] }
+    guard options.replication == nil else {
+      throw StoreOpenError(
+        "this daemon replicates its default store through etcd (--replicate) and serves no named store; "
+          + "connect without a store name")
+    }
+    let number = stores.count
+    let instance: StoreInstance<App>
+    do {
+      let recovery = try StoreInstance<App>.recover(options: options, name: name)
+      let inbox = inbox
+      instance = try StoreInstance(
+        name: name, number: number, recovery: recovery, options: options, workers: effects.workers(for: number),
+        replica: nil, catchesUp: false, gate: HoldGate(), dependencies: dependencies,
+        post: { command in inbox.post(command) })
+      try wire(instance)
+    } catch {
+      Log.error("cannot open the store '\(name)': \(error)")
+      throw StoreOpenError("the store '\(name)' cannot be opened: \(error)")
+    }
+    stores.append(instance)
+    storeNumbers[name] = number
+    Log.info("opened the store '\(name)' at version \(instance.store.version)")
+    instance.reduceRecoveryActionsIfNeeded()
+    return instance
   }
 
   /// Serves the clients that connect to `listener` and `policy` allows,
@@ -159,8 +210,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         guard let descriptor = workerSockets.descriptor(for: event.token) else { continue }
         if event.isWritable { workersWritable.append(descriptor) }
         if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
-      } else if event.token == JournalSyncThread.token {
-        if let outcome = committer.takeSyncOutcome() { turn.settle(outcome) }
+      } else if let number = JournalSyncThread.store(of: event.token) {
+        guard number < stores.count else { continue }
+        let turn = stores[number].turn
+        if let outcome = turn.committer.takeSyncOutcome() { turn.settle(outcome) }
       } else {
         server.handle(event)
       }
@@ -174,47 +227,61 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       // What the workers answered goes to the store in one hand-over.
       for (reply, id) in supervisor.read(workersReady) where isRunning { deliver(reply, to: id) }
     }
-    turn.commit()
+    commitAll()
     server.enforceDeadlines()
     handleClientEvents()
     guard isRunning else { return }
     supervisor.tick()
-    turn.deliverWorkerReplies()
-    turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { hosted.requests.letLeavingClientsGo() }
-    turn.commit()
+    for instance in stores {
+      instance.turn.deliverWorkerReplies()
+      instance.turn.reportSettledWaits()
+      if !instance.clients.leaving.isEmpty { instance.requests.letLeavingClientsGo() }
+    }
+    commitAll()
     // What the commit released may have made room for deferred requests.
     handleClientEvents()
-    turn.commit()
-    if publisher.heartbeatsAreDue {
-      turn.holdFramesWhileSyncing()
-      publisher.sendHeartbeats()
+    commitAll()
+    for instance in stores where instance.publisher.heartbeatsAreDue {
+      instance.turn.holdFramesWhileSyncing()
+      instance.publisher.sendHeartbeats()
     }
     service.report(
       isSettled: { supervisor.allSettled }, alerts: { alerts }, status: { statusLine })
   }
 
-  /// Handles one command: it joins the open batch if it may reduce actions,
-  /// and otherwise, unless it only observes, first waits until it is durable.
-  private func perform(_ command: LoopCommand) {
-    if command.reduces { turn.open() } else if !command.onlyObserves { turn.makeDurable() }
-    handle(command)
-    afterReducing()
+  /// Closes every store's open batch, for its journal to make it durable.
+  private func commitAll() {
+    for instance in stores { instance.turn.commit() }
   }
 
-  /// Reduces the action a worker's reply maps to, in the open batch.
+  /// Handles one command: it joins the default store's open batch if it may
+  /// reduce actions, and otherwise, unless it only observes, first waits
+  /// until every store's is durable.
+  private func perform(_ command: LoopCommand) {
+    if command.reduces {
+      turn.open()
+    } else if !command.onlyObserves {
+      for instance in stores { instance.turn.makeDurable() }
+    }
+    handle(command)
+    for instance in stores { afterReducing(instance) }
+  }
+
+  /// Reduces the action a worker's reply maps to, in its store's open batch.
   private func deliver(_ reply: EffectReply, to id: EffectID) {
-    turn.deliver(reply, to: id)
-    afterReducing()
+    guard let (number, local) = effects.route(reply, to: id) else { return }
+    let instance = stores[number]
+    instance.turn.deliver(reply, to: local)
+    afterReducing(instance)
   }
 
   /// What follows every command: the failures the supervisor made up are
   /// reduced, waiting senders whose effects are done are told, and clients
   /// that left are let go.
-  private func afterReducing() {
-    turn.deliverWorkerReplies()
-    turn.reportSettledWaits()
-    if !clients.leaving.isEmpty { hosted.requests.letLeavingClientsGo() }
+  private func afterReducing(_ instance: StoreInstance<App>) {
+    instance.turn.deliverWorkerReplies()
+    instance.turn.reportSettledWaits()
+    if !instance.clients.leaving.isEmpty { instance.requests.letLeavingClientsGo() }
     service.pingWatchdogIfDue()
   }
 
@@ -230,12 +297,17 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   private func handle(_ command: LoopCommand) {
     switch command {
-    case .history(let connectionID, let requestID, let result):
-      if let client = hosted.history.finish(connectionID: connectionID, requestID: requestID, result) {
-        flow.handleDeferred(of: client) { handleClient($0) }
+    case .history(let number, let connectionID, let requestID, let result):
+      guard number < stores.count else { return }
+      let instance = stores[number]
+      if let client = instance.history.finish(connectionID: connectionID, requestID: requestID, result) {
+        flow.handleDeferred(of: client, in: instance.clients) { handleClient($0) }
       }
     case .reconfigure(let dependencies, let done):
-      if let dependencies { hosted.reconfigure(dependencies) }
+      if let dependencies {
+        self.dependencies = dependencies
+        for instance in stores { instance.reconfigure(dependencies) }
+      }
       if service.readySent { service.notifier.notify(["READY=1"]) }
       done()
     case .worker(let kind, let generation, let report):
@@ -273,8 +345,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         handleClient(event)
       }
       for id in server.takeWithRoom() where isRunning {
-        guard let client = clients[id], !client.connection.isClosing else { continue }
-        flow.handleDeferred(of: client) { handleClient($0) }
+        guard let connection = server.connections[id], connection.store < stores.count else { continue }
+        let instance = stores[connection.store]
+        guard let client = instance.clients[id], !client.connection.isClosing else { continue }
+        flow.handleDeferred(of: client, in: instance.clients) { handleClient($0) }
       }
     }
   }
@@ -283,35 +357,52 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// may reduce actions, and otherwise first commits it.
   private func handleClient(_ event: consuming ConnectionServer.Event) {
     switch consume event {
-    case .connected(let connection, let name):
-      turn.makeDurable()
-      clients.add(ConnectedClient(connection: connection, name: name))
-      send(
+    case .connected(let connection, let name, let storeName):
+      let instance: StoreInstance<App>
+      do throws(StoreOpenError) {
+        instance = try openStore(storeName)
+      } catch {
+        server.closeWithError(connection, id: nil, .invalidStore, error.message)
+        return
+      }
+      connection.store = instance.number
+      connection.outbox.gate = instance.gate
+      instance.turn.makeDurable()
+      instance.clients.add(ConnectedClient(connection: connection, name: name))
+      instance.turn.answer(
         .welcome(
-          protocol: ProtocolVersion.current, server: "\(App.name) \(App.version)", version: store.version,
-          epoch: epoch), to: connection)
+          protocol: ProtocolVersion.current, server: "\(App.name) \(App.version)", version: instance.store.version,
+          epoch: instance.epoch, store: storeName), to: connection)
+      afterReducing(instance)
     case .disconnected(let connection):
-      guard clients[connection.id] != nil else { return }
-      clients.leaving.insert(connection.id)
-      hosted.requests.letLeavingClientsGo()
+      let instance = stores[connection.store]
+      guard instance.clients[connection.id] != nil else { return }
+      instance.clients.leaving.insert(connection.id)
+      instance.requests.letLeavingClientsGo()
+      afterReducing(instance)
     case .message(let connection, let message):
-      guard let client = clients[connection.id], !connection.isClosing else { return }
+      let instance = stores[connection.store]
+      guard let client = instance.clients[connection.id], !connection.isClosing else { return }
       guard flow.mayHandle(client) else { return flow.postpone(.message(connection, message), of: client) }
-      if case .send = message {} else { turn.makeDurable() }
-      hosted.requests.answer(message, from: client)
+      if case .send = message {} else { instance.turn.makeDurable() }
+      instance.requests.answer(message, from: client)
+      afterReducing(instance)
     case .invalid(let connection, let requestID, let error):
-      guard let client = clients[connection.id], !connection.isClosing else { return }
+      let instance = stores[connection.store]
+      guard let client = instance.clients[connection.id], !connection.isClosing else { return }
       guard flow.mayHandle(client) else {
         return flow.postpone(.invalid(connection, requestID: requestID, error), of: client)
       }
-      turn.makeDurable()
-      send(.error(id: requestID, code: error.code, message: error.message), to: connection)
+      instance.turn.makeDurable()
+      instance.turn.answer(.error(id: requestID, code: error.code, message: error.message), to: connection)
+      afterReducing(instance)
     }
-    afterReducing()
   }
+}
 
-  /// Queues an answer (``Turn/answer(_:to:)``).
-  private func send(_ message: ServerMessage, to connection: Connection) {
-    turn.answer(message, to: connection)
-  }
+/// Why a store a `hello` named cannot be served.
+struct StoreOpenError: Error, CustomStringConvertible {
+  let message: String
+  init(_ message: String) { self.message = message }
+  var description: String { message }
 }

@@ -38,17 +38,18 @@ public final class WireClient {
   ///     hosted app's (`kettled`).
   ///   - daemonUser: the users the process listening at `path` may run as;
   ///     checked (`SO_PEERCRED`) before anything is sent.
+  ///   - store: the daemon's store to connect to; its default store when nil.
   /// - Throws: ``ClientError/impostor(daemon:path:peer:expected:)`` when another
   ///   user listens there, and the other cases for a daemon that cannot be
   ///   reached, refuses, or does not answer in time.
   public convenience init(
     path: String, clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
     handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
-    daemonUser: DaemonUser = .standard, token: String? = nil
+    daemonUser: DaemonUser = .standard, token: String? = nil, store: StoreName? = nil
   ) throws(ClientError) {
     let dialer = Dialer(
       clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
-      daemonUser: daemonUser, token: token)
+      daemonUser: daemonUser, token: token, store: store)
     try self.init(dialer: dialer, paths: [path], connection: dialer.connect(to: path), leaderTimeout: nil)
   }
 
@@ -70,14 +71,15 @@ public final class WireClient {
   public convenience init(
     paths: [String], clientName: String, maximumFrame: UInt32 = MessageCodec.maximumPayload,
     handshakeTimeout: Duration = .seconds(10), daemon: String = DaemonUser.serviceUser,
-    daemonUser: DaemonUser = .standard, leaderTimeout: Duration = .seconds(30), token: String? = nil
+    daemonUser: DaemonUser = .standard, leaderTimeout: Duration = .seconds(30), token: String? = nil,
+    store: StoreName? = nil
   ) throws(ClientError) {
     guard !paths.isEmpty else {
       throw .allSocketsFailed(summary: "no socket to connect to: expected at least one socket path", [])
     }
     let dialer = Dialer(
       clientName: clientName, maximumFrame: maximumFrame, handshakeTimeout: handshakeTimeout, daemon: daemon,
-      daemonUser: daemonUser, token: token)
+      daemonUser: daemonUser, token: token, store: store)
     try self.init(
       dialer: dialer, paths: paths, connection: dialer.connectToFirst(of: paths), leaderTimeout: leaderTimeout)
   }
@@ -493,6 +495,8 @@ private struct Dialer {
   let daemonUser: DaemonUser
   /// The token a daemon's TCP listener asks for (its `--token-file`).
   let token: String?
+  /// The store the `hello` asks for; the default store when nil.
+  let store: StoreName?
 
   /// Connects to the first of `paths` whose daemon answers; a refusal or
   /// an impostor ends the search.
@@ -547,13 +551,14 @@ private struct Dialer {
     var writeError: SocketError?
     do {
       try socket.write(
-        MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName, token: token)))
+        MessageCodec.frame(
+          ClientMessage.hello(protocol: ProtocolVersion.current, client: clientName, token: token, store: store)))
     } catch {
       writeError = error
     }
     do {
       switch try WireClient.readMessage(from: socket, decoder: &decoder, until: deadline) {
-      case .welcome(_, let server, let version, let epoch):
+      case .welcome(_, let server, let version, let epoch, _):
         return Connection(
           path: path, socket: socket, decoder: decoder, server: server, version: version, epoch: epoch)
       case .error(_, let code, let message):

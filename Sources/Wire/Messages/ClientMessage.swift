@@ -5,9 +5,10 @@ import JSON
 /// `type` names the message (docs/PROTOCOL.md, "Client messages").
 public enum ClientMessage: Equatable, Sendable {
   /// The first message on every connection: the protocol version, who is
-  /// speaking (for logs and `tcactl status`), and on a daemon's TCP
-  /// listener the token from its `--token-file`.
-  case hello(protocol: Int, client: String, token: String? = nil)
+  /// speaking (for logs and `tcactl status`), on a daemon's TCP listener
+  /// the token from its `--token-file`, and the store the connection is
+  /// for (``StoreName``; the daemon's default store when nil).
+  case hello(protocol: Int, client: String, token: String? = nil, store: StoreName? = nil)
   /// Sends an action, given as JSON or as a command-line path with arguments.
   /// Answered by `ack` with the version the action produced, or by `error`;
   /// with `wait`, also by `settled` once every effect that followed from the
@@ -89,9 +90,10 @@ public enum ClientMessage: Equatable, Sendable {
   /// The message as JSON.
   public var json: JSONValue {
     switch self {
-    case .hello(let version, let client, let token):
+    case .hello(let version, let client, let token, let store):
       var object: JSONObject = ["type": .string("hello"), "protocol": .int(version), "client": .string(client)]
       if let token { object["token"] = .string(token) }
+      if let store { object["store"] = .string(store.text) }
       return .object(object)
     case .send(let id, let input, let wait):
       var object: JSONObject = ["type": .string("send"), "id": .int(id)]
@@ -149,7 +151,8 @@ public enum ClientMessage: Equatable, Sendable {
     case "hello":
       self = .hello(
         protocol: try object.int("protocol", in: type), client: try object.optionalString("client", in: type) ?? "",
-        token: try object.optionalString("token", in: type))
+        token: try object.optionalString("token", in: type),
+        store: try object.optionalString("store", in: type).map { (name) throws(MessageError) in try StoreName(name) })
     case "send":
       let id = try object.int("id", in: type)
       let wait = try object.optionalBool("wait", in: type) ?? false

@@ -49,6 +49,9 @@ public enum WireErrorCode: String, Sendable, Codable, CaseIterable {
   /// The daemon is a standby of a replicated store: it answers reads, and
   /// the message names the leader, which takes sends.
   case notLeader = "not_leader"
+  /// The `hello` named a store the daemon cannot serve: the name is not a
+  /// store name, or the store could not be opened; the message says which.
+  case invalidStore = "invalid_store"
   /// Something failed inside the daemon; the message says what.
   case `internal` = "internal"
 }

@@ -6,7 +6,7 @@ public enum ServerMessage: Equatable, Sendable {
   /// The answer to `hello`: the daemon's protocol, name, current state version,
   /// and the epoch that version belongs to (versions are comparable only
   /// within one epoch).
-  case welcome(protocol: Int, server: String, version: UInt64, epoch: String)
+  case welcome(protocol: Int, server: String, version: UInt64, epoch: String, store: StoreName? = nil)
   /// The action of `send` `id` was reduced and produced `version`.
   case ack(id: Int, version: UInt64)
   /// Everything that followed from the action of `send` `id` (sent with
@@ -73,11 +73,13 @@ public enum ServerMessage: Equatable, Sendable {
   /// The message as JSON.
   public var json: JSONValue {
     switch self {
-    case .welcome(let version, let server, let stateVersion, let epoch):
-      return .object([
+    case .welcome(let version, let server, let stateVersion, let epoch, let store):
+      var object: JSONObject = [
         "type": .string("welcome"), "protocol": .int(version), "server": .string(server),
         "version": .int(Int(clamping: stateVersion)), "epoch": .string(epoch),
-      ])
+      ]
+      if let store { object["store"] = .string(store.text) }
+      return .object(object)
     case .ack(let id, let version):
       return .object(["type": .string("ack"), "id": .int(id), "version": .int(Int(clamping: version))])
     case .settled(let id, let version, let changes):
@@ -157,7 +159,8 @@ public enum ServerMessage: Equatable, Sendable {
     case "welcome":
       self = .welcome(
         protocol: try object.int("protocol", in: type), server: try object.string("server", in: type),
-        version: try version(), epoch: try object.optionalString("epoch", in: type) ?? "")
+        version: try version(), epoch: try object.optionalString("epoch", in: type) ?? "",
+        store: try object.optionalString("store", in: type).map { (name) throws(MessageError) in try StoreName(name) })
     case "ack":
       self = .ack(id: try object.int("id", in: type), version: try version())
     case "settled":

@@ -12,7 +12,7 @@ enum Command: String, CaseIterable {
   /// and `--help` go with every command; a few apply only beside another option
   /// (``Invocation/validate()``).
   var options: Set<Option> {
-    let common: Set<Option> = [.socket, .app, .daemonUser, .tokenFile, .help]
+    let common: Set<Option> = [.socket, .app, .daemonUser, .tokenFile, .store, .help]
     switch self {
     case .send: return common.union([.json, .wait, .timeout, .full])
     case .get: return common.union([.json, .at])

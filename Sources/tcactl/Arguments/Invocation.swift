@@ -23,6 +23,9 @@ struct Invocation {
   /// `--token-file`, else `$TCA_TOKEN_FILE`: the token a daemon's TCP
   /// listener (`tcp://HOST:PORT` in `--socket`) asks for.
   var tokenFile: String?
+  /// `--store`, else `$TCA_STORE`: the daemon's store to use; nil for its
+  /// default store.
+  var store: StoreName?
   var json = false
   /// `--full`: values whole instead of cut (``ValueText``).
   var full = false
@@ -94,6 +97,14 @@ struct Invocation {
     }
     if invocation.tokenFile == nil, let file = environment["TCA_TOKEN_FILE"], !file.isEmpty {
       invocation.tokenFile = file
+    }
+    if connects, invocation.store == nil, let name = environment["TCA_STORE"], !name.isEmpty {
+      guard let store = try? StoreName(name) else {
+        throw UsageError(
+          // invariant: --store takes a value, so it has a description of it
+          "TCA_STORE needs \(Option.store.valueDescription!); got '\(name)'", command: invocation.command)
+      }
+      invocation.store = store
     }
     return invocation
   }

@@ -35,7 +35,7 @@ struct InvocationParser {
     }
     if invocation.command == nil && invocation.given.contains(.version) { invocation.command = .version }
     if invocation.command == nil && !unknownCommand
-      && !invocation.given.subtracting([.socket, .app, .daemonUser, .tokenFile, .help]).isEmpty
+      && !invocation.given.subtracting([.socket, .app, .daemonUser, .tokenFile, .store, .help]).isEmpty
     {
       let names = Command.daemonCommands.map(\.rawValue).joined(separator: ", ")
       fail("no command given; expected one of: \(names)")
@@ -121,6 +121,9 @@ struct InvocationParser {
     case .tokenFile:
       invocation.tokenFile = value
       return !value.isEmpty
+    case .store:
+      invocation.store = try? StoreName(value)
+      return invocation.store != nil
     case .json: invocation.json = true
     case .full: invocation.full = true
     case .follow: invocation.follow = true

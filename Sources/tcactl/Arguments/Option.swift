@@ -1,7 +1,10 @@
+import Wire
+
 /// An option of `tcactl`'s command line: how it is written, what value it
 /// takes, and which commands it applies to (``Command/options``).
 enum Option: CaseIterable {
-  case socket, app, daemonUser, tokenFile, json, full, since, at, last, follow, epoch, wait, all, timeout, without,
+  case socket, app, daemonUser, tokenFile, store, json, full, since, at, last, follow, epoch, wait, all, timeout,
+    without,
     replace, help,
     version
 
@@ -12,6 +15,7 @@ enum Option: CaseIterable {
     case .app: "--app"
     case .daemonUser: "--daemon-user"
     case .tokenFile: "--token-file"
+    case .store: "--store"
     case .json: "--json"
     case .full: "--full"
     case .since: "--since"
@@ -47,6 +51,9 @@ enum Option: CaseIterable {
     case .app: "a daemon's name, as its units and directories are named (storedaemon, or a hosted app's)"
     case .daemonUser: "a user name or uid (the user storedaemon runs as)"
     case .tokenFile: "a file whose first line is the token of the daemon's TCP listener"
+    case .store:
+      "a store's name: 1 to \(StoreName.maximumBytes) bytes of a-z, 0-9, '.', '_' and '-', beginning with a letter "
+        + "or a digit and ending with neither '.' nor '-'"
     case .since, .at: "a version number (0 or more)"
     case .last: "a count of at least 1"
     case .epoch: "the epoch that --since belongs to (as `tcactl status` shows it)"

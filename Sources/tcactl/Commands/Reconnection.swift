@@ -35,12 +35,14 @@ enum Reconnection {
   /// Whether trying again cannot help until a person acts: a process at
   /// the socket that runs as another user than the daemon's, a daemon that
   /// refuses this client (`forbidden`: its user, its token), speaks another
-  /// protocol or refuses its `hello`, or a socket this user may not open;
+  /// protocol, refuses its `hello` or cannot serve the store it names, or
+  /// a socket this user may not open;
   /// of several sockets, only if each fails so.
   static func isPermanent(_ error: ClientError) -> Bool {
     switch error {
     case .impostor: true
-    case .rejected(let code, _): code == .forbidden || code == .unsupportedVersion || code == .handshake
+    case .rejected(let code, _):
+      code == .forbidden || code == .unsupportedVersion || code == .handshake || code == .invalidStore
     case .unreachable(_, _, let failure): failure.errno == EACCES || failure.errno == EPERM
     case .allSocketsFailed(_, let failures): !failures.isEmpty && failures.allSatisfy { isPermanent($0.error) }
     default: false

@@ -70,7 +70,7 @@ struct ConnectionDeadlineTests {
     // The loop never got to the client's readable event before the deadline.
     served.server.enforceDeadlines(now: .now + .seconds(60))
     let events = served.takeEvents()
-    guard case .connected(let connection, let name)? = events.first else {
+    guard case .connected(let connection, let name, _)? = events.first else {
       Issue.record("the hello must be read and the client connected: \(events)")
       return
     }
@@ -100,7 +100,7 @@ struct ConnectionDeadlineTests {
       events += served.takeEvents()
       return !events.isEmpty
     }
-    guard case .connected(let connection, _)? = events.first else {
+    guard case .connected(let connection, _, _)? = events.first else {
       Issue.record("the client must be connected")
       return
     }

@@ -249,7 +249,7 @@ struct FailoverTests {
     try watcher.send(#"{"type":"hello","protocol":1,"client":"resuming"}"#)
     try watcher.send(#"{"type":"subscribe","id":1,"path":"","since":\#(last),"epoch":"\#(leader.epoch)"}"#)
     kill(store.daemons[1].pid, SIGCONT)
-    guard case .welcome(_, _, let versionAtHello, _)? = try watcher.read() else {
+    guard case .welcome(_, _, let versionAtHello, _, _)? = try watcher.read() else {
       Issue.record("the standby did not welcome the watcher")
       return
     }

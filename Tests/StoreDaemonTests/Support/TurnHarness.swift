@@ -121,7 +121,7 @@ final class TurnHarness<App: HostedApp> {
     // A read of the journal (`log`, `get` at a version, what-if) is
     // answered on the reader's thread, which posts the answer to the loop.
     while client.client.historyPending {
-      guard case .history(let connectionID, let requestID, let result)? = posted.next() else {
+      guard case .history(_, let connectionID, let requestID, let result)? = posted.next() else {
         Issue.record("the history reader posted no answer to request \(message) within a minute")
         return
       }

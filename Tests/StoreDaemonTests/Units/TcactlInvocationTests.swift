@@ -15,6 +15,7 @@ import Wire
     case .app: ["--app", "todosd"]
     case .daemonUser: ["--daemon-user", "0"]
     case .tokenFile: ["--token-file", "/t"]
+    case .store: ["--store", "user-7"]
     case .since: ["--since", "1"]
     case .at: ["--at", "1"]
     case .last: ["-n", "1"]
