@@ -22,6 +22,18 @@ struct BackupManifest: Codable, Hashable, Sendable {
   /// When it was taken, in milliseconds since 1970.
   var time: Int64
   var files: [File]
+  /// The named stores it holds (`stores/NAME/journal`), each whole up to
+  /// its last record when it was copied; none in a backup of a state
+  /// directory without named stores.
+  var stores: [Store]? = nil
+
+  /// What a backup holds of one named store.
+  struct Store: Codable, Hashable, Sendable {
+    var name: String
+    var from: UInt64
+    var through: UInt64
+    var epoch: String?
+  }
 
   struct File: Codable, Hashable, Sendable {
     /// The path inside the backup, e.g. `journal/00000000000000000001.journal`.

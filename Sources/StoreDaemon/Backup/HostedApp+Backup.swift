@@ -21,9 +21,10 @@ extension HostedApp {
       let manifest = try StateBackup.take(
         stateDirectory: stateDirectory, into: destination, appName: name, build: "\(name) \(version)")
       let bytes = manifest.files.reduce(0) { $0 + $1.bytes }
+      let stores = manifest.stores.map { " and \($0.count) named store\($0.count == 1 ? "" : "s")" } ?? ""
       print(
         "\(name): backed up versions \(manifest.from)…\(manifest.through)\(manifest.epoch.map { " (epoch \($0))" } ?? "")"
-          + " of \(stateDirectory) to \(destination): \(manifest.files.count) files, \(bytes) bytes, in "
+          + "\(stores) of \(stateDirectory) to \(destination): \(manifest.files.count) files, \(bytes) bytes, in "
           + secondsText(ContinuousClock.now - started))
       exit(0)
     } catch {
@@ -50,6 +51,11 @@ extension HostedApp {
       print(
         "\(name): restored version \(restored.version) of \(backup) (versions \(restored.manifest.from)…"
           + "\(restored.manifest.through)) into \(stateDirectory); the versions after it begin epoch \(restored.epoch)")
+      for store in restored.stores {
+        print(
+          "\(name): restored the store '\(store.name)' to version \(store.version), its last in the backup; "
+            + "the versions after it begin epoch \(store.epoch)")
+      }
       if let kept = restored.keptConfiguration {
         print("\(name): kept \(kept), which differs from the backup's: compare them before starting the daemon")
       }

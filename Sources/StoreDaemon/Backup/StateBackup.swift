@@ -2,13 +2,15 @@ import FoundationEssentials
 import Glibc
 import Journal
 import Platform
+import Wire
 
 /// `NAME backup DIR` and `NAME restore BACKUP` (docs/CLI.md): a consistent
 /// copy of a state directory taken while the daemon serves, and a state
 /// directory brought back to any version such a copy holds.
 ///
-/// A backup is itself a state directory (`journal/`, the app's `NAME.conf`
-/// if there is one) with `backup.json` beside them, so `verify` and a
+/// A backup is itself a state directory (`journal/`, each named store's
+/// `stores/NAME/journal/`, the app's `NAME.conf` if there is one) with
+/// `backup.json` beside them, so `verify` and a
 /// daemon run on it as they are. It is written under `DIR.partial-PID`
 /// and renamed to `DIR` once every file and the manifest are synced: `DIR`
 /// exists only whole, and one left by a backup that was killed is removed
@@ -16,8 +18,8 @@ import Platform
 enum StateBackup {
   static let partialMarker = ".partial-"
 
-  /// Copies the journal of `stateDirectory` (and `appName.conf`) into the
-  /// new directory `destination`.
+  /// Copies the journal of `stateDirectory`, its named stores' and
+  /// `appName.conf` into the new directory `destination`.
   static func take(
     stateDirectory: String, into destination: String, appName: String, build: String
   ) throws(BackupError) -> BackupManifest {
@@ -48,6 +50,33 @@ enum StateBackup {
         killDuringBackupIfAsked(at: "after-journal")
       #endif
       var names = copied.files.map { "journal/" + $0 }
+      var stores: [BackupManifest.Store] = []
+      let named: [StoreName]
+      do throws(SystemFailure) {
+        named = try StoreDirectories.names(in: stateDirectory)
+      } catch {
+        throw BackupError(error)
+      }
+      for store in named {
+        let path = StoreDirectories.stores + "/" + store.text + "/journal"
+        do throws(SystemFailure) {
+          try FileIO.makeDirectory(partial + "/" + StoreDirectories.stores)
+          try FileIO.makeDirectory(partial + "/" + StoreDirectories.stores + "/" + store.text)
+          try FileIO.makeDirectory(partial + "/" + path)
+        } catch {
+          throw BackupError(error)
+        }
+        let storeCopy: JournalCopy.Result
+        do throws(JournalError) {
+          storeCopy = try JournalCopy.copy(from: stateDirectory + "/" + path, to: partial + "/" + path)
+        } catch {
+          throw BackupError(error)
+        }
+        names += storeCopy.files.map { path + "/" + $0 }
+        stores.append(
+          BackupManifest.Store(
+            name: store.text, from: storeCopy.from, through: storeCopy.through, epoch: storeCopy.epoch))
+      }
       let configuration = appName + ".conf"
       if FileIO.exists(stateDirectory + "/" + configuration) {
         try write(BackupError.reading(stateDirectory + "/" + configuration), to: partial + "/" + configuration)
@@ -57,7 +86,7 @@ enum StateBackup {
       for name in names { files.append(try BackupManifest.file(name, in: partial)) }
       let manifest = BackupManifest(
         build: build, source: stateDirectory, from: copied.from, through: copied.through, epoch: copied.epoch,
-        time: WallClock.milliseconds(), files: files)
+        time: WallClock.milliseconds(), files: files, stores: stores.isEmpty ? nil : stores)
       try write(manifest.encoded(), to: partial + "/" + BackupManifest.fileName)
       #if DEBUG
         killDuringBackupIfAsked(at: "before-rename")
@@ -84,27 +113,53 @@ enum StateBackup {
     /// The app's settings file was in the backup, but the state directory
     /// has one of its own, which was kept.
     let keptConfiguration: String?
+    /// The named stores restored, each to its last version in the backup,
+    /// with the epoch the versions after it begin.
+    let stores: [(name: String, version: UInt64, epoch: String)]
   }
 
-  /// Restores the backup in `backup` into `stateDirectory` through
-  /// `version` (the backup's last if nil), with a new epoch after it.
+  /// Restores the backup in `backup` into `stateDirectory`: the default
+  /// store through `version` (the backup's last if nil), with a new epoch
+  /// after it, and each named store to its last version in the backup,
+  /// with a new epoch of its own.
   static func restore(
     from backup: String, into stateDirectory: String, through version: UInt64?, appName: String
   ) throws(BackupError) -> Restored {
     let manifest = try BackupManifest.read(checking: backup)
-    let listed: [String]
-    do {
-      listed = try FileIO.list(backup + "/journal")
+    let stores = manifest.stores ?? []
+    for store in stores {
+      do throws(MessageError) {
+        _ = try StoreName(store.name)
+      } catch {
+        throw .damaged("\(backup)/\(BackupManifest.fileName) names a store that is not one: \(error.message)")
+      }
+    }
+    // The restore reads the journal directories: nothing in them may have
+    // come from elsewhere than the backup.
+    let known = Set(manifest.files.map(\.name))
+    for journal in ["journal"] + stores.map({ StoreDirectories.stores + "/" + $0.name + "/journal" }) {
+      let listed: [String]
+      do {
+        listed = try FileIO.list(backup + "/" + journal)
+      } catch {
+        throw BackupError(error)
+      }
+      for name in listed where name.hasSuffix(".journal") || name.hasSuffix(".snapshot") {
+        guard known.contains(journal + "/" + name) else {
+          throw .damaged("\(backup)/\(journal)/\(name) is not one of the files backup.json lists")
+        }
+      }
+    }
+    let existing: [StoreName]
+    do throws(SystemFailure) {
+      existing = try StoreDirectories.names(in: stateDirectory)
     } catch {
       throw BackupError(error)
     }
-    // The restore reads the journal directory: nothing in it may have come
-    // from elsewhere than the backup.
-    let known = Set(manifest.files.map(\.name))
-    for name in listed where name.hasSuffix(".journal") || name.hasSuffix(".snapshot") {
-      guard known.contains("journal/" + name) else {
-        throw .damaged("\(backup)/journal/\(name) is not one of the files backup.json lists")
-      }
+    if let store = existing.first {
+      throw .refused(
+        "\(stateDirectory) already holds the store '\(store)' (\(StoreDirectories.stores)/\(store)/journal): "
+          + "move its stores aside first (a restore never overwrites a journal)")
     }
     if let version, !(manifest.from...manifest.through).contains(version) {
       throw .damaged("\(backup) holds versions \(manifest.from)…\(manifest.through), not version \(version)")
@@ -128,6 +183,25 @@ enum StateBackup {
       }
       throw BackupError(error)
     }
+    var restoredStores: [(name: String, version: UInt64, epoch: String)] = []
+    for store in stores {
+      let path = StoreDirectories.stores + "/" + store.name + "/journal"
+      let storeEpoch = Epoch.random()
+      do throws(SystemFailure) {
+        try FileIO.makeDirectory(stateDirectory + "/" + StoreDirectories.stores)
+        try FileIO.makeDirectory(stateDirectory + "/" + StoreDirectories.stores + "/" + store.name)
+      } catch {
+        throw BackupError(error)
+      }
+      do throws(JournalError) {
+        let journal = try JournalDirectory(path: stateDirectory + "/" + path)
+        let restored = try JournalRestore.restore(
+          from: backup + "/" + path, into: journal, through: nil, epoch: storeEpoch)
+        restoredStores.append((store.name, restored.report.lastVersion, storeEpoch))
+      } catch {
+        throw BackupError(error)
+      }
+    }
     let configuration = appName + ".conf"
     var kept: String?
     if manifest.files.contains(where: { $0.name == configuration }) {
@@ -139,7 +213,9 @@ enum StateBackup {
         kept = target
       }
     }
-    return Restored(manifest: manifest, version: recovered.report.lastVersion, epoch: epoch, keptConfiguration: kept)
+    return Restored(
+      manifest: manifest, version: recovered.report.lastVersion, epoch: epoch, keptConfiguration: kept,
+      stores: restoredStores)
   }
 
   /// Removes `DIR.partial-PID` directories left by backups to `destination`

@@ -6,17 +6,19 @@ import JSON
 import Journal
 import Platform
 import Replay
+import Wire
 
 extension HostedApp {
-  /// `NAME verify`: replays the retained journal of a state directory
-  /// through this build's reducers and compares every version with what was
+  /// `NAME verify`: replays the retained journals of a state directory (the
+  /// default store's and each named store's, or with `--store` one) through
+  /// this build's reducers and compares every version with what was
   /// recorded (docs/OPERATIONS.md, "Upgrade"). It reads only, without the
   /// directory's lock, so it runs beside the live daemon or on a copy.
   ///
   /// Exits 0 when every version is reproduced, 1 when some diverge (the
-  /// first are printed), 64 for a usage error, 65 when the journal cannot
-  /// be replayed at all (unreadable, of a newer schema, a base state this
-  /// build cannot migrate).
+  /// first are printed), 64 for a usage error, 65 when a journal cannot be
+  /// replayed at all (unreadable, of a newer schema, a base state this build
+  /// cannot migrate); over several stores, the worst of these.
   static func runVerify(_ arguments: [String]) -> Never {
     if arguments.contains("--help") || arguments.contains("-h") {
       print(verifyUsage)
@@ -24,23 +26,29 @@ extension HostedApp {
     }
     var daemonArguments: [String] = []
     var shown = 10
+    var only: StoreName?
     var index = 0
     while index < arguments.count {
-      let argument = arguments[index]
-      if argument == "--show" || argument.hasPrefix("--show=") {
-        let value =
-          argument == "--show"
-          ? (index + 1 < arguments.count ? arguments[index + 1] : nil) : String(argument.dropFirst(7))
+      guard let (option, value, words) = verifyOption(arguments, at: index) else {
+        daemonArguments.append(arguments[index])
+        index += 1
+        continue
+      }
+      index += words
+      if option == "--show" {
         guard let value, let number = Int(value), number >= 0 else {
           Log.error("--show needs the number of divergences to print, e.g. --show 20")
           exit(64)
         }
         shown = number
-        index += argument == "--show" ? 2 : 1
-        continue
+      } else {
+        do throws(MessageError) {
+          only = try StoreName(value ?? "")
+        } catch {
+          Log.error("--store needs a store's name: \(error.message)")
+          exit(64)
+        }
       }
-      daemonArguments.append(argument)
-      index += 1
     }
     let options: DaemonOptions
     do {
@@ -51,17 +59,58 @@ extension HostedApp {
       StandardStream.error.write(verifyUsage + "\n")
       exit(64)
     }
+    // The default store, then every named one; or the one --store names.
+    var stores: [StoreName?] = [nil]
+    if let only {
+      guard FileIO.exists(StoreDirectories.directory(of: only, in: options.stateDirectory) + "/journal") else {
+        Log.error("cannot verify the store '\(only)': \(options.stateDirectory) holds no such store")
+        exit(65)
+      }
+      stores = [only]
+    } else {
+      do throws(SystemFailure) {
+        stores += try StoreDirectories.names(in: options.stateDirectory)
+      } catch {
+        Log.error("cannot list the stores of \(options.stateDirectory): \(error)")
+        exit(65)
+      }
+    }
+    var status: Int32 = 0
+    for store in stores {
+      let outcome = verify(store: store, options: options, shown: shown)
+      // A journal that cannot be replayed (65) outweighs divergences (1).
+      status = max(status, outcome)
+    }
+    exit(status)
+  }
+
+  /// `--show` or `--store` at `index` of `arguments`, as `--name value` or
+  /// `--name=value`: the option, its value, and how many words it took.
+  private static func verifyOption(_ arguments: [String], at index: Int) -> (String, String?, Int)? {
+    let argument = arguments[index]
+    for option in ["--show", "--store"] {
+      if argument == option { return (option, index + 1 < arguments.count ? arguments[index + 1] : nil, 2) }
+      if argument.hasPrefix(option + "=") { return (option, String(argument.dropFirst(option.count + 1)), 1) }
+    }
+    return nil
+  }
+
+  /// Verifies the store `store` (nil: the default store) of the state
+  /// directory and prints what it found; returns 0 when every version is
+  /// reproduced, 1 when some diverge, 65 when it cannot be replayed.
+  private static func verify(store: StoreName?, options: DaemonOptions, shown: Int) -> Int32 {
+    let directory = StoreDirectories.directory(of: store, in: options.stateDirectory)
     let started = ContinuousClock.now
     let history: RecordedHistory
     let report: ReplayReport<Root.State>
     do throws(ReplayError) {
-      history = try RecordedHistory(stateDirectory: options.stateDirectory)
+      history = try RecordedHistory(stateDirectory: directory)
       let replay = JournalReplay(
         reducer: makeRoot(), initialState: initialState, schema: schema, dependencies: options.settings.dependencies)
       report = try replay.verify(history, keeping: shown)
     } catch {
-      Log.error("cannot verify \(options.stateDirectory): \(error)")
-      exit(65)
+      Log.error("cannot verify \(directory): \(error)")
+      return 65
     }
     let elapsed = ContinuousClock.now - started
     let actions = Root.Action.actionSchema
@@ -78,20 +127,20 @@ extension HostedApp {
       let omitted = report.divergenceCount - report.divergences.count
       print(
         "\(build): \(report.divergenceCount) of \(count) versions diverge (\(replayed) of "
-          + "\(options.stateDirectory), \(schemas), in \(time))"
+          + "\(directory), \(schemas), in \(time))"
           + (omitted > 0 ? "; \(shownText(report.divergences.count)) (--show N for more)" : ""))
-      exit(1)
+      return 1
     }
     guard count > 0 else {
       print(
-        "\(build): nothing to replay: the journal of \(options.stateDirectory) holds no actions after its state at "
+        "\(build): nothing to replay: the journal of \(directory) holds no actions after its state at "
           + "version \(history.baseVersion) (\(schemas))")
-      exit(0)
+      return 0
     }
     print(
-      "\(build): every version reproduced: \(replayed) of \(options.stateDirectory) (\(count) versions, \(schemas), "
+      "\(build): every version reproduced: \(replayed) of \(directory) (\(count) versions, \(schemas), "
         + "in \(time))")
-    exit(0)
+    return 0
   }
 
   /// A duration to the hundredth of a second, as the subcommands print it:
@@ -125,9 +174,10 @@ extension HostedApp {
 
   static var verifyUsage: String {
     """
-    usage: \(name) verify [--state-dir DIR] [--show N] [feature settings]
+    usage: \(name) verify [--state-dir DIR] [--store NAME] [--show N] [feature settings]
 
-    Replays the journal of DIR (default: the daemon's state directory) through
+    Replays the journals of DIR (default: the daemon's state directory), the
+    default store's and each named store's (or with --store only NAME's), through
     this build's reducers, effects not run (their answers are in the journal),
     each action with the dates, UUIDs and random numbers it drew, and compares
     every version's patch with the recorded one. A journal of an older schema is
@@ -137,13 +187,15 @@ extension HostedApp {
 
     options:
       --state-dir DIR   the state directory, or a copy of it
+      --store NAME      only the named store NAME
       --show N          how many divergences to print (default 10)
       --config FILE and the feature settings, as the daemon takes them: the
                         reducers read the same settings
 
     exit status: 0 when every version is reproduced, 1 when some diverge (the
     first are printed: version, action, recorded patch, replayed patch), 64 for
-    a usage error, 65 when the journal cannot be replayed (the message says why).
+    a usage error, 65 when a journal cannot be replayed (the message says why);
+    over several stores, the worst of theirs.
     """
   }
 }

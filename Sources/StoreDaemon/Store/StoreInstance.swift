@@ -84,25 +84,14 @@ final class StoreInstance<App: HostedApp> {
   /// this build's schema; a store never opened before starts from the
   /// app's initial state, its directory made.
   static func recover(options: DaemonOptions, name: StoreName? = nil) throws -> StateRecovery<App.Root.State> {
-    let directory = directory(of: name, in: options)
-    if let name {
-      try FileIO.makeDirectory(options.stateDirectory + "/" + storesDirectory)
-      try FileIO.makeDirectory(options.stateDirectory + "/" + storesDirectory + "/" + name.text)
+    let directory = StoreDirectories.directory(of: name, in: options.stateDirectory)
+    if name != nil {
+      try FileIO.makeDirectory(options.stateDirectory + "/" + StoreDirectories.stores)
+      try FileIO.makeDirectory(directory)
     }
     return try StateRecovery.run(
       options: options, retained: options.retainedDiffs, initialState: App.initialState,
       schema: App.Root.Action.actionSchema, appSchema: App.schema, build: App.build, directory: directory)
-  }
-
-  /// The directory, under the state directory, that holds the named
-  /// stores' directories.
-  static var storesDirectory: String { "stores" }
-
-  /// The directory whose `journal` is the store `name`'s: the state
-  /// directory for the default store, `stores/NAME` in it for a named one.
-  static func directory(of name: StoreName?, in options: DaemonOptions) -> String {
-    guard let name else { return options.stateDirectory }
-    return options.stateDirectory + "/" + storesDirectory + "/" + name.text
   }
 
   /// The dependencies the reducers see from now on, their draws recorded

@@ -106,4 +106,56 @@ import Wire
     let got = try tcactl(["get", "counter.count"], socket: daemon.socketPath, environment: ["TCA_STORE": "alice"])
     #expect(got.status == 0 && got.output == "1\n", "\(got)")
   }
+
+  /// A backup taken while the daemon serves holds every store; `verify`
+  /// checks each (or one, with `--store`); a restore brings each back, in
+  /// a new epoch of its own, and refuses a directory that holds a store.
+  @Test func backupVerifyAndRestoreCoverEveryStore() throws {
+    let daemon = try DaemonProcess()
+    let counts = ["alice": 2, "bob": 3, "": 1]
+    var epochs: [String: JSONValue] = [:]
+    for (name, count) in counts {
+      let client = try Self.client(daemon, store: name.isEmpty ? nil : name)
+      for _ in 0..<count { _ = try client.send(path: "counter.incrementButtonTapped") }
+      epochs[name] = try client.status()[path: "epoch"]
+    }
+    let backup = daemon.directory + "/backup"
+    let taken = try runProduct("storedaemon", ["backup", backup, "--state-dir", daemon.stateDirectory])
+    #expect(taken.status == 0, "\(taken)")
+    #expect(taken.output.contains("and 2 named stores"), "\(taken.output)")
+
+    let verified = try runProduct("storedaemon", ["verify", "--state-dir", backup])
+    #expect(verified.status == 0, "\(verified)")
+    for name in ["alice", "bob"] {
+      #expect(verified.output.contains("\(backup)/stores/\(name) ("), "\(verified.output)")
+    }
+    let one = try runProduct("storedaemon", ["verify", "--state-dir", backup, "--store", "bob"])
+    #expect(one.status == 0 && one.output.split(separator: "\n").count == 1, "\(one)")
+    #expect(one.output.contains("versions 1…3"), "\(one.output)")
+    let missing = try runProduct("storedaemon", ["verify", "--state-dir", backup, "--store", "carol"])
+    #expect(missing.status == 65 && missing.error.contains("holds no such store"), "\(missing)")
+    #expect(try runProduct("storedaemon", ["verify", "--store", "Carol"]).status == 64)
+
+    let target = daemon.directory + "/restored"
+    let restored = try runProduct("storedaemon", ["restore", backup, "--state-dir", target])
+    #expect(restored.status == 0, "\(restored)")
+    #expect(restored.output.contains("restored the store 'alice' to version 2"), "\(restored.output)")
+    #expect(daemon.stop() == 0)
+    let again = try DaemonProcess(copyingState: target)
+    for (name, count) in counts {
+      let client = try Self.client(again, store: name.isEmpty ? nil : name)
+      #expect(try Self.count(client) == .int(count), "store '\(name)'")
+      #expect(try client.status()[path: "epoch"] != epochs[name], "store '\(name)' begins a new epoch")
+      #expect(try client.send(path: "counter.incrementButtonTapped") == UInt64(count + 1), "store '\(name)'")
+    }
+    #expect(again.stop() == 0)
+
+    // A state directory that holds a store is not restored into.
+    let crowded = daemon.directory + "/crowded"
+    try FileManager.default.createDirectory(
+      atPath: crowded + "/stores/alice/journal", withIntermediateDirectories: true)
+    let refused = try runProduct("storedaemon", ["restore", backup, "--state-dir", crowded])
+    #expect(refused.status == 73 && refused.error.contains("already holds the store 'alice'"), "\(refused)")
+    #expect(!FileManager.default.fileExists(atPath: crowded + "/journal"))
+  }
 }

@@ -1,0 +1,29 @@
+import Platform
+import Wire
+
+/// Where each store's files are in a state directory: the default store's
+/// journal is `journal/` in it, a named store's `stores/NAME/journal/`
+/// (docs/OPERATIONS.md, "Where things are").
+enum StoreDirectories {
+  /// The directory, in the state directory, that holds the named stores'.
+  static let stores = "stores"
+
+  /// The directory whose `journal` is the store `name`'s: the state
+  /// directory for the default store (nil), `stores/NAME` in it for a
+  /// named one.
+  static func directory(of name: StoreName?, in stateDirectory: String) -> String {
+    guard let name else { return stateDirectory }
+    return stateDirectory + "/" + stores + "/" + name.text
+  }
+
+  /// The named stores `stateDirectory` holds a journal of, by name, in
+  /// order; a directory under `stores/` that is no store's is passed over.
+  static func names(in stateDirectory: String) throws(SystemFailure) -> [StoreName] {
+    let path = stateDirectory + "/" + stores
+    guard FileIO.exists(path) else { return [] }
+    return try FileIO.list(path).sorted().compactMap { entry in
+      guard let name = try? StoreName(entry), FileIO.exists(path + "/" + entry + "/journal") else { return nil }
+      return name
+    }
+  }
+}
