@@ -15,11 +15,15 @@ struct BenchOptions {
   /// The etcd that r replicates the journal through (`/usr/bin/etcd`, else
   /// the PATH's); r is skipped without one.
   var etcd: String? = EtcdCluster.find()
-  /// The figures to measure (`a`…`l`, `r`, `floor`); all when nil.
+  /// The figures to measure (`a`…`m`, `r`, `floor`); all when nil.
   var only: Set<String>?
   /// Also write the table, in Markdown, to this file.
   var markdownPath: String?
   var journalRecords = 1_000_000
+  /// m: how many stores are opened for the memory figure, and how many
+  /// are on disk for the start figure.
+  var activeStores = 10_000
+  var storesOnDisk = 100_000
   /// The records `storedaemon verify` replays (j).
   var verifyRecords = 100_000
   /// The idle clients connected at once (k).
@@ -117,6 +121,8 @@ struct BenchOptions {
         smoke = true
         seconds = 0.3
         journalRecords = 20_000
+        activeStores = 200
+        storesOnDisk = 1_000
         verifyRecords = 5_000
         idleClients = 200
         collectionSizes = [10, 1_000, 10_000]
@@ -129,7 +135,7 @@ struct BenchOptions {
         seconds = parsed
       case .option("--only", let text?):
         let names = text.split(separator: ",").map(String.init)
-        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "r"]
+        let known: Set = ["floor", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "r"]
         if let unknown = names.first(where: { !known.contains($0) }) {
           throw BenchError(
             .invalidValue(unknown, for: "--only", expected: "figures among \(known.sorted().joined(separator: ", "))"))

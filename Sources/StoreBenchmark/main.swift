@@ -35,6 +35,7 @@ do {
   benchmark.measureIdleClients()
   benchmark.measureTCPFlood()
   benchmark.measureStartup()
+  benchmark.measureStores()
   benchmark.measureVerify()
   print("\n" + benchmark.report.markdown)
   if let path = options.markdownPath {

@@ -68,10 +68,12 @@ final class DaemonUnderTest {
     child.stop(SIGTERM)
   }
 
-  /// A new connection that has said hello and read the welcome.
-  func connect(name: String = "bench") throws(BenchError) -> UnixSocket {
+  /// A new connection that has said hello (for `store`, the default store
+  /// when nil) and read the welcome.
+  func connect(name: String = "bench", store: StoreName? = nil) throws(BenchError) -> UnixSocket {
     let socket = try UnixSocket.connectForBench(socketPath)
-    try socket.writeAll(MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: name)))
+    try socket.writeAll(
+      MessageCodec.frame(ClientMessage.hello(protocol: ProtocolVersion.current, client: name, store: store)))
     let welcome = try Frames.next(socket, timeout: 10)
     guard FrameSummary(welcome, 0, welcome.count).type == "welcome" else {
       throw BenchError("expected a welcome, got \(String(decoding: welcome, as: UTF8.self))")
@@ -79,10 +81,11 @@ final class DaemonUnderTest {
     return socket
   }
 
-  /// A client for the few requests that are not measured (status, get).
-  func client() throws(BenchError) -> WireClient {
+  /// A client for the few requests that are not measured (status, get),
+  /// of `store` (the default store when nil).
+  func client(store: StoreName? = nil) throws(BenchError) -> WireClient {
     do {
-      return try WireClient(path: socketPath, clientName: "bench-control")
+      return try WireClient(path: socketPath, clientName: "bench-control", store: store)
     } catch {
       throw BenchError("cannot connect to storedaemon: \(error)")
     }

@@ -109,17 +109,4 @@ extension Benchmark {
       sockets, request: Self.incr, depth: depth, framing: .resp, duration: options.seconds,
       recordLatencies: latencies, check: RedisServer.check)
   }
-
-  /// The counter feature's count, read with `get`.
-  func counter(_ daemon: DaemonUnderTest) throws(BenchError) -> Int {
-    let control = try daemon.client()
-    do {
-      guard case .int(let count) = try control.get(path: "/counter/count").value else {
-        throw BenchError("/counter/count is not a number")
-      }
-      return count
-    } catch {
-      throw BenchError("get /counter/count: \(error)")
-    }
-  }
 }

@@ -56,6 +56,10 @@ extension StoreLoop {
   private func connectionMetrics(into text: inout PrometheusText) {
     text.single(
       "storedaemon_connections_accepted_total", .counter, help: "Client connections accepted.", server.accepted)
+    text.single(
+      "storedaemon_stores_open", .gauge,
+      help: "Stores open: the default store and the named ones opened since the start.",
+      storeCount)
     text.single("storedaemon_clients", .gauge, help: "Clients connected (past their hello).", clients.count)
     text.single("storedaemon_watchers", .gauge, help: "Clients subscribed to the state.", publisher.subscriberCount)
     text.single(

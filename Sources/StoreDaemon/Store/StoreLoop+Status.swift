@@ -25,7 +25,7 @@ extension StoreLoop {
       "effectsInFlight": .int(instance.store.inFlight.count),
       "journal": instance.committer.status,
       "workers": supervisor.status,
-      "storesOpen": .int(stores.count),
+      "storesOpen": .int(storeCount),
     ]
     if let name = instance.name { report["store"] = .string(name.text) }
     if let replica = instance.committer.replica { report["replication"] = replica.status }
@@ -53,7 +53,7 @@ extension StoreLoop {
     let degraded = supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
     if !degraded.isEmpty { parts.append("DEGRADED: " + degraded.joined(separator: ", ")) }
     if committer.writesRefused != nil { parts.append("WRITES REFUSED after a journal failure (see the log)") }
-    if stores.count > 1 { parts.insert("\(stores.count - 1) named store\(stores.count == 2 ? "" : "s") open", at: 1) }
+    if storeCount > 1 { parts.insert("\(storeCount - 1) named store\(storeCount == 2 ? "" : "s") open", at: 1) }
     return "version \(store.version); " + parts.joined(separator: "; ")
   }
 }

@@ -17,7 +17,7 @@ extension StoreLoop {
     // feature that asks again on every failure cannot hold the stop.
     var rounds = 0
     repeat {
-      for instance in stores {
+      forEachStore { instance in
         instance.turn.deliverWorkerReplies()
         instance.turn.makeDurable()
       }
@@ -27,7 +27,7 @@ extension StoreLoop {
       Log.warning(
         "stopping with effects still failing after \(Self.shutdownRounds) rounds; their failures are not reduced")
     }
-    for instance in stores {
+    forEachStore { instance in
       if let syncDone = instance.committer.syncDone { poll.remove(syncDone) }
       do {
         try instance.committer.close()
@@ -39,7 +39,7 @@ extension StoreLoop {
     let deadline = ContinuousClock.now + .seconds(1)
     for link in links where !link.waitUntilExited(deadline: deadline) { link.kill() }
     // The waits the failures settled are answered before goodbye.
-    for instance in stores {
+    forEachStore { instance in
       instance.turn.reportSettledWaits()
       if !instance.clients.leaving.isEmpty { instance.requests.letLeavingClientsGo() }
     }

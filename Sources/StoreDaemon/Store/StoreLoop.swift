@@ -33,10 +33,15 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let startedAt = ContinuousClock.now
   /// The daemon's default store, which a `hello` naming no store is for.
   let hosted: StoreInstance<App>
-  /// Every store open, by number: the default store first, then the named
-  /// ones in the order their first client opened them. A connection and an
-  /// effect name their store by its number.
-  private(set) var stores: [StoreInstance<App>]
+  /// The named stores open, in the order their first client opened them:
+  /// the store numbered N is `named[N - 1]`, the default store being 0. A
+  /// connection, an effect, a history answer and a sync name their store
+  /// by its number (``store(numbered:)``). The default store is reached
+  /// without this array, whose operations cost the loop's generic code a
+  /// lookup of its type's metadata each time.
+  private(set) var named: [StoreInstance<App>] = []
+  /// How many stores are open, the default one included.
+  private(set) var storeCount = 1
   /// The numbers of the named stores open, by name.
   private var storeNumbers: [StoreName: Int] = [:]
   /// The effect workers as the stores share them.
@@ -106,7 +111,6 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       recovery: recovery, options: options, workers: effects.workers(for: 0), replica: replica,
       catchesUp: replica != nil, gate: server.gate, dependencies: dependencies,
       post: { command in inbox.post(command) })
-    stores = [hosted]
     flow = RequestFlow(server: server)
     try wire(hosted)
   }
@@ -125,13 +129,13 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// yet: the default store for nil.
   private func openStore(_ name: StoreName?) throws(StoreOpenError) -> StoreInstance<App> {
     guard let name else { return hosted }
-    if let number = storeNumbers[name] { return stores[number] }
+    if let number = storeNumbers[name], let instance = store(numbered: number) { return instance }
     guard options.replication == nil else {
       throw StoreOpenError(
         "this daemon replicates its default store through etcd (--replicate) and serves no named store; "
           + "connect without a store name")
     }
-    let number = stores.count
+    let number = storeCount
     let instance: StoreInstance<App>
     do {
       let recovery = try StoreInstance<App>.recover(options: options, name: name)
@@ -145,7 +149,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       Log.error("cannot open the store '\(name)': \(error)")
       throw StoreOpenError("the store '\(name)' cannot be opened: \(error)")
     }
-    stores.append(instance)
+    named.append(instance)
+    storeCount += 1
     storeNumbers[name] = number
     Log.info("opened the store '\(name)' at version \(instance.store.version)")
     instance.reduceRecoveryActionsIfNeeded()
@@ -211,8 +216,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         if event.isWritable { workersWritable.append(descriptor) }
         if event.isReadable || event.isHungUp { workersReady.append(descriptor) }
       } else if let number = JournalSyncThread.store(of: event.token) {
-        guard number < stores.count else { continue }
-        let turn = stores[number].turn
+        guard let turn = store(numbered: number)?.turn else { continue }
         if let outcome = turn.committer.takeSyncOutcome() { turn.settle(outcome) }
       } else {
         server.handle(event)
@@ -232,7 +236,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     handleClientEvents()
     guard isRunning else { return }
     supervisor.tick()
-    for instance in stores {
+    forEachStore { instance in
       instance.turn.deliverWorkerReplies()
       instance.turn.reportSettledWaits()
       if !instance.clients.leaving.isEmpty { instance.requests.letLeavingClientsGo() }
@@ -241,7 +245,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     // What the commit released may have made room for deferred requests.
     handleClientEvents()
     commitAll()
-    for instance in stores where instance.publisher.heartbeatsAreDue {
+    forEachStore { instance in
+      guard instance.publisher.heartbeatsAreDue else { return }
       instance.turn.holdFramesWhileSyncing()
       instance.publisher.sendHeartbeats()
     }
@@ -251,7 +256,20 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
 
   /// Closes every store's open batch, for its journal to make it durable.
   private func commitAll() {
-    for instance in stores { instance.turn.commit() }
+    forEachStore { $0.turn.commit() }
+  }
+
+  /// The store numbered `number`: 0 for the default store, N for
+  /// `named[N - 1]`; nil for a number no open store has.
+  func store(numbered number: Int) -> StoreInstance<App>? {
+    if number == 0 { return hosted }
+    return number > 0 && number < storeCount ? named[number - 1] : nil
+  }
+
+  /// Runs `body` for every open store, the default one first.
+  func forEachStore(_ body: (StoreInstance<App>) -> Void) {
+    body(hosted)
+    if storeCount > 1 { for instance in named { body(instance) } }
   }
 
   /// Handles one command: it joins the default store's open batch if it may
@@ -261,16 +279,15 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
     if command.reduces {
       turn.open()
     } else if !command.onlyObserves {
-      for instance in stores { instance.turn.makeDurable() }
+      forEachStore { $0.turn.makeDurable() }
     }
     handle(command)
-    for instance in stores { afterReducing(instance) }
+    forEachStore { afterReducing($0) }
   }
 
   /// Reduces the action a worker's reply maps to, in its store's open batch.
   private func deliver(_ reply: EffectReply, to id: EffectID) {
-    guard let (number, local) = effects.route(reply, to: id) else { return }
-    let instance = stores[number]
+    guard let (number, local) = effects.route(reply, to: id), let instance = store(numbered: number) else { return }
     instance.turn.deliver(reply, to: local)
     afterReducing(instance)
   }
@@ -298,15 +315,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   private func handle(_ command: LoopCommand) {
     switch command {
     case .history(let number, let connectionID, let requestID, let result):
-      guard number < stores.count else { return }
-      let instance = stores[number]
+      guard let instance = store(numbered: number) else { return }
       if let client = instance.history.finish(connectionID: connectionID, requestID: requestID, result) {
         flow.handleDeferred(of: client, in: instance.clients) { handleClient($0) }
       }
     case .reconfigure(let dependencies, let done):
       if let dependencies {
         self.dependencies = dependencies
-        for instance in stores { instance.reconfigure(dependencies) }
+        forEachStore { $0.reconfigure(dependencies) }
       }
       if service.readySent { service.notifier.notify(["READY=1"]) }
       done()
@@ -345,8 +361,9 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         handleClient(event)
       }
       for id in server.takeWithRoom() where isRunning {
-        guard let connection = server.connections[id], connection.store < stores.count else { continue }
-        let instance = stores[connection.store]
+        guard let connection = server.connections[id], let instance = store(numbered: connection.store) else {
+          continue
+        }
         guard let client = instance.clients[id], !client.connection.isClosing else { continue }
         flow.handleDeferred(of: client, in: instance.clients) { handleClient($0) }
       }
@@ -375,21 +392,22 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
           epoch: instance.epoch, store: storeName), to: connection)
       afterReducing(instance)
     case .disconnected(let connection):
-      let instance = stores[connection.store]
-      guard instance.clients[connection.id] != nil else { return }
+      guard let instance = store(numbered: connection.store), instance.clients[connection.id] != nil else { return }
       instance.clients.leaving.insert(connection.id)
       instance.requests.letLeavingClientsGo()
       afterReducing(instance)
     case .message(let connection, let message):
-      let instance = stores[connection.store]
-      guard let client = instance.clients[connection.id], !connection.isClosing else { return }
+      guard let instance = store(numbered: connection.store), let client = instance.clients[connection.id],
+        !connection.isClosing
+      else { return }
       guard flow.mayHandle(client) else { return flow.postpone(.message(connection, message), of: client) }
       if case .send = message {} else { instance.turn.makeDurable() }
       instance.requests.answer(message, from: client)
       afterReducing(instance)
     case .invalid(let connection, let requestID, let error):
-      let instance = stores[connection.store]
-      guard let client = instance.clients[connection.id], !connection.isClosing else { return }
+      guard let instance = store(numbered: connection.store), let client = instance.clients[connection.id],
+        !connection.isClosing
+      else { return }
       guard flow.mayHandle(client) else {
         return flow.postpone(.invalid(connection, requestID: requestID, error), of: client)
       }
