@@ -36,18 +36,19 @@ final class Daemon<App: HostedApp>: Sendable {
       group = (name, entry.pointee.gr_gid)
     }
     let policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
-    // A descriptor per client, and room for the journal, the workers and
-    // the history reads.
+    // A descriptor per client, two per named store, and room for the
+    // journal, the workers and the history reads.
     let clients = options.maximumClients + (options.tcpListen == nil ? 0 : options.maximumTCPClients)
-    let descriptors = DescriptorLimit.raise(to: clients + 512)
-    if descriptors < clients + 64 {
+    let needed = clients + 2 * options.maximumStores + 512
+    let descriptors = DescriptorLimit.raise(to: needed)
+    if descriptors < needed - 448 {
       Log.warning(
         (options.tcpListen == nil
-          ? "--max-clients \(options.maximumClients) needs"
-          : "--max-clients \(options.maximumClients) and --max-tcp-clients \(options.maximumTCPClients) need")
-          + " about \(clients + 512) file descriptors, and "
+          ? "--max-clients \(options.maximumClients)"
+          : "--max-clients \(options.maximumClients) and --max-tcp-clients \(options.maximumTCPClients)")
+          + " with --max-stores \(options.maximumStores) need about \(needed) file descriptors, and "
           + "the limit is \(descriptors) (ulimit -n, or the unit's LimitNOFILE=): connections past it wait until "
-          + "others close")
+          + "others close, and a store that cannot open its journal is refused")
     }
     try DirectorySetup.create(options.stateDirectory, mode: 0o700)
     try DirectorySetup.checkSafeForState(options.stateDirectory)

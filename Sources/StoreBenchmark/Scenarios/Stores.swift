@@ -86,7 +86,7 @@ extension Benchmark {
   /// The daemon's resident memory per store opened (each by one send, its
   /// client gone), beyond the daemon's with its default store alone.
   private func measureActiveStores() throws(BenchError) {
-    let daemon = try daemon("m", fsync: "never")
+    let daemon = try daemon("m", fsync: "never", arguments: ["--max-stores", "\(options.activeStores)"])
     _ = try counter(daemon, nil)
     let before = daemon.residentBytes
     var opened = 0

@@ -35,6 +35,10 @@ struct DaemonOptions: Sendable {
   /// How many clients may be connected at once (each costs a descriptor and
   /// its buffers; one thread serves them all).
   var maximumClients = 512
+  /// How many named stores may be open at once (each holds two descriptors,
+  /// its state and its journal's buffers; a store stays open until the
+  /// daemon stops).
+  var maximumStores = 128
   /// How many clients may be connected over the TCP listener at once,
   /// counted apart from those on the Unix socket.
   var maximumTCPClients = 128
@@ -125,6 +129,8 @@ struct DaemonOptions: Sendable {
         --write-timeout S      seconds a write may wait for a client to read before the
                                connection is closed (default 10)
         --max-clients N        clients connected at once, at most (default 512)
+        --max-stores N         named stores open at once, at most (default 128): a hello naming
+                               another is refused until the daemon restarts
         --fsync POLICY         when the journal is made durable: always (default; an action is
                                acknowledged only once on disk), every-second, or never
         --repair               start even if the journal is damaged in the middle or holds a record the
@@ -187,7 +193,8 @@ struct DaemonOptions: Sendable {
   static func options(settings: [AppSetting]) -> [ArgumentParser.Option] {
     [
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
-      "--write-timeout", "--max-clients", "--client-buffer", "--effectworker", "--fsync", "--worker-timeout", "--spin",
+      "--write-timeout", "--max-clients", "--max-stores", "--client-buffer", "--effectworker", "--fsync",
+      "--worker-timeout", "--spin",
       "--config", "--log-level", "--worker", "--replicate", "--store-id", "--node-name", "--lease-ttl",
       "--listen-tcp", "--token-file", "--max-tcp-clients", "--metrics",
     ].map { ArgumentParser.Option($0, value: "a value") }
@@ -231,6 +238,11 @@ struct DaemonOptions: Sendable {
           throw .invalidValue(text, for: "--max-clients", expected: "a number between 1 and 100000")
         }
         options.maximumClients = count
+      case .option("--max-stores", let text?):
+        guard let count = Int(text), count >= 0, count <= 1_000_000 else {
+          throw .invalidValue(text, for: "--max-stores", expected: "a number between 0 and 1000000")
+        }
+        options.maximumStores = count
       case .option("--client-buffer", let text?):
         guard let bytes = Int(text), bytes >= 4096, bytes <= 1 << 30 else {
           throw .invalidValue(text, for: "--client-buffer", expected: "a number of bytes between 4096 and 1073741824")

@@ -135,6 +135,11 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         "this daemon replicates its default store through etcd (--replicate) and serves no named store; "
           + "connect without a store name")
     }
+    guard storeCount - 1 < options.maximumStores else {
+      throw StoreOpenError(
+        "the store '\(name)' is not open, and \(storeCount - 1) named stores are, the most this daemon opens "
+          + "(--max-stores \(options.maximumStores)); a store stays open until the daemon stops")
+    }
     let number = storeCount
     let instance: StoreInstance<App>
     do {
@@ -144,7 +149,14 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
         name: name, number: number, recovery: recovery, options: options, workers: effects.workers(for: number),
         replica: nil, catchesUp: false, gate: HoldGate(), dependencies: dependencies,
         post: { command in inbox.post(command) })
-      try wire(instance)
+      do {
+        try wire(instance)
+      } catch {
+        // Its journal is open and, under `--fsync always`, its sync thread
+        // runs: both end with it.
+        try? instance.committer.close()
+        throw error
+      }
     } catch {
       Log.error("cannot open the store '\(name)': \(error)")
       throw StoreOpenError("the store '\(name)' cannot be opened: \(error)")

@@ -158,4 +158,26 @@ import Wire
     #expect(refused.status == 73 && refused.error.contains("already holds the store 'alice'"), "\(refused)")
     #expect(!FileManager.default.fileExists(atPath: crowded + "/journal"))
   }
+
+  /// Past `--max-stores`, a hello naming a store not open is refused with
+  /// the reason; the stores open and the default one serve on.
+  @Test func storesPastTheLimitAreRefusedAndTheOpenOnesServeOn() throws {
+    let daemon = try DaemonProcess(arguments: ["--max-stores", "2"])
+    let alice = try Self.client(daemon, store: "alice")
+    let bob = try Self.client(daemon, store: "bob")
+    do {
+      _ = try Self.client(daemon, store: "carol")
+      Issue.record("a third named store must be refused")
+    } catch ClientError.rejected(let code, let message) {
+      #expect(code == .invalidStore)
+      #expect(message.contains("--max-stores 2"), "\(message)")
+    }
+    #expect(!FileManager.default.fileExists(atPath: "\(daemon.stateDirectory)/stores/carol"))
+    #expect(try alice.send(path: "counter.incrementButtonTapped") == 1)
+    #expect(try bob.send(path: "counter.incrementButtonTapped") == 1)
+    #expect(try Self.client(daemon, store: "alice").send(path: "counter.incrementButtonTapped") == 2)
+    #expect(try Self.client(daemon, store: nil).send(path: "counter.incrementButtonTapped") == 1)
+    let usage = try runProduct("storedaemon", ["--max-stores", "many"])
+    #expect(usage.status == 64 && usage.error.contains("--max-stores"), "\(usage)")
+  }
 }
