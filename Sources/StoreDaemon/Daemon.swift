@@ -36,10 +36,11 @@ final class Daemon<App: HostedApp>: Sendable {
       group = (name, entry.pointee.gr_gid)
     }
     let policy = PeerPolicy(ownerUID: getuid(), allowedGroup: group)
-    // A descriptor per client, two per named store, and room for the
-    // journal, the workers and the history reads.
+    // A descriptor per client, three per named store (its journal's lock,
+    // its segment, its sync's signal), and room for the journal, the
+    // workers and the history reads.
     let clients = options.maximumClients + (options.tcpListen == nil ? 0 : options.maximumTCPClients)
-    let needed = clients + 2 * options.maximumStores + 512
+    let needed = clients + 3 * options.maximumStores + 512
     let descriptors = DescriptorLimit.raise(to: needed)
     if descriptors < needed - 448 {
       Log.warning(

@@ -127,11 +127,15 @@ enum StateBackup {
   ) throws(BackupError) -> Restored {
     let manifest = try BackupManifest.read(checking: backup)
     let stores = manifest.stores ?? []
+    var names = Set<String>()
     for store in stores {
       do throws(MessageError) {
         _ = try StoreName(store.name)
       } catch {
         throw .damaged("\(backup)/\(BackupManifest.fileName) names a store that is not one: \(error.message)")
+      }
+      guard names.insert(store.name).inserted else {
+        throw .damaged("\(backup)/\(BackupManifest.fileName) lists the store '\(store.name)' twice")
       }
     }
     // The restore reads the journal directories: nothing in them may have
@@ -169,53 +173,62 @@ enum StateBackup {
     } catch {
       throw BackupError(error)
     }
-    let epoch = Epoch.random()
-    let recovered: RecoveredJournal
-    do throws(JournalError) {
-      let journal = try JournalDirectory(path: stateDirectory + "/journal")
-      recovered = try JournalRestore.restore(
-        from: backup + "/journal", into: journal, through: version, epoch: epoch)
-    } catch {
-      if case .locked(_, let holder) = error {
-        throw .refused(
-          "\(stateDirectory) is in use\(holder.map { " by pid \($0)" } ?? ""): stop the daemon before restoring into it"
-        )
-      }
-      throw BackupError(error)
-    }
-    var restoredStores: [(name: String, version: UInt64, epoch: String)] = []
-    for store in stores {
-      let path = StoreDirectories.stores + "/" + store.name + "/journal"
-      let storeEpoch = Epoch.random()
-      do throws(SystemFailure) {
-        try FileIO.makeDirectory(stateDirectory + "/" + StoreDirectories.stores)
-        try FileIO.makeDirectory(stateDirectory + "/" + StoreDirectories.stores + "/" + store.name)
-      } catch {
-        throw BackupError(error)
-      }
+    // What a refused or failed restore wrote is taken away again, so that
+    // the state directory is as it was and the restore can be run again.
+    let rollback = RestoreRollback(stateDirectory: stateDirectory, stores: stores.map(\.name))
+    do throws(BackupError) {
+      let epoch = Epoch.random()
+      let recovered: RecoveredJournal
       do throws(JournalError) {
-        let journal = try JournalDirectory(path: stateDirectory + "/" + path)
-        let restored = try JournalRestore.restore(
-          from: backup + "/" + path, into: journal, through: nil, epoch: storeEpoch)
-        restoredStores.append((store.name, restored.report.lastVersion, storeEpoch))
+        let journal = try JournalDirectory(path: stateDirectory + "/journal")
+        recovered = try JournalRestore.restore(
+          from: backup + "/journal", into: journal, through: version, epoch: epoch)
       } catch {
+        if case .locked(_, let holder) = error {
+          throw .refused(
+            "\(stateDirectory) is in use\(holder.map { " by pid \($0)" } ?? ""): stop the daemon before restoring into it"
+          )
+        }
         throw BackupError(error)
       }
-    }
-    let configuration = appName + ".conf"
-    var kept: String?
-    if manifest.files.contains(where: { $0.name == configuration }) {
-      let target = stateDirectory + "/" + configuration
-      let saved = try BackupError.reading(backup + "/" + configuration)
-      if !FileIO.exists(target) {
-        try write(saved, to: target)
-      } else if try BackupError.reading(target) != saved {
-        kept = target
+      var restoredStores: [(name: String, version: UInt64, epoch: String)] = []
+      for store in stores {
+        let path = StoreDirectories.stores + "/" + store.name + "/journal"
+        let storeEpoch = Epoch.random()
+        do throws(SystemFailure) {
+          try FileIO.makeDirectory(stateDirectory + "/" + StoreDirectories.stores)
+          try FileIO.makeDirectory(stateDirectory + "/" + StoreDirectories.stores + "/" + store.name)
+        } catch {
+          throw BackupError(error)
+        }
+        do throws(JournalError) {
+          let journal = try JournalDirectory(path: stateDirectory + "/" + path)
+          let restored = try JournalRestore.restore(
+            from: backup + "/" + path, into: journal, through: nil, epoch: storeEpoch)
+          restoredStores.append((store.name, restored.report.lastVersion, storeEpoch))
+        } catch {
+          throw BackupError(error)
+        }
       }
+      let configuration = appName + ".conf"
+      var kept: String?
+      if manifest.files.contains(where: { $0.name == configuration }) {
+        let target = stateDirectory + "/" + configuration
+        let saved = try BackupError.reading(backup + "/" + configuration)
+        if !FileIO.exists(target) {
+          try write(saved, to: target)
+        } else if try BackupError.reading(target) != saved {
+          kept = target
+        }
+      }
+      return Restored(
+        manifest: manifest, version: recovered.report.lastVersion, epoch: epoch, keptConfiguration: kept,
+        stores: restoredStores)
+
+    } catch {
+      rollback.undo()
+      throw error
     }
-    return Restored(
-      manifest: manifest, version: recovered.report.lastVersion, epoch: epoch, keptConfiguration: kept,
-      stores: restoredStores)
   }
 
   /// Removes `DIR.partial-PID` directories left by backups to `destination`
@@ -251,3 +264,61 @@ enum StateBackup {
     }
   }
 #endif
+
+/// What a restore found in the state directory before it wrote anything,
+/// so that a restore that fails midway (a store's directory in the way, a
+/// full disk) can take away what it wrote and leave the directory as it was.
+private struct RestoreRollback {
+  let stateDirectory: String
+  let stores: [String]
+  private let journalExisted: Bool
+  /// The files the journal directory held, when it existed: never removed.
+  private let journalFiles: Set<String>
+  private let storesExisted: Bool
+  /// Of each store, whether its directory and its journal existed.
+  private let storeDirectories: [String: (directory: Bool, journal: Bool)]
+
+  init(stateDirectory: String, stores: [String]) {
+    self.stateDirectory = stateDirectory
+    self.stores = stores
+    journalExisted = FileIO.exists(stateDirectory + "/journal")
+    journalFiles = Set((try? FileIO.list(stateDirectory + "/journal")) ?? [])
+    storesExisted = FileIO.exists(stateDirectory + "/" + StoreDirectories.stores)
+    var storeDirectories: [String: (directory: Bool, journal: Bool)] = [:]
+    for store in stores {
+      let directory = stateDirectory + "/" + StoreDirectories.stores + "/" + store
+      storeDirectories[store] = (FileIO.exists(directory), FileIO.exists(directory + "/journal"))
+    }
+    self.storeDirectories = storeDirectories
+  }
+
+  /// Removes what the restore made: the directories that were not there,
+  /// and the journal files written into a journal directory that was there;
+  /// nothing that was there before.
+  func undo() {
+    let files = FileManager.default
+    let journal = stateDirectory + "/journal"
+    if !journalExisted {
+      try? files.removeItem(atPath: journal)
+    } else {
+      for name in (try? FileIO.list(journal)) ?? []
+      where !journalFiles.contains(name) && (name.hasSuffix(".journal") || name.hasSuffix(".snapshot")) {
+        try? files.removeItem(atPath: journal + "/" + name)
+      }
+    }
+    let storesPath = stateDirectory + "/" + StoreDirectories.stores
+    guard storesExisted else {
+      try? files.removeItem(atPath: storesPath)
+      return
+    }
+    for store in stores {
+      let directory = storesPath + "/" + store
+      guard let existed = storeDirectories[store] else { continue }
+      if !existed.directory {
+        try? files.removeItem(atPath: directory)
+      } else if !existed.journal {
+        try? files.removeItem(atPath: directory + "/journal")
+      }
+    }
+  }
+}

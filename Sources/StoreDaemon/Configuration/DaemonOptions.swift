@@ -35,9 +35,9 @@ struct DaemonOptions: Sendable {
   /// How many clients may be connected at once (each costs a descriptor and
   /// its buffers; one thread serves them all).
   var maximumClients = 512
-  /// How many named stores may be open at once (each holds two descriptors,
-  /// its state and its journal's buffers; a store stays open until the
-  /// daemon stops).
+  /// How many named stores may be open at once (each holds three
+  /// descriptors, under `--fsync always` a thread, its state and its
+  /// journal's buffers; a store stays open until the daemon stops).
   var maximumStores = 128
   /// How many clients may be connected over the TCP listener at once,
   /// counted apart from those on the Unix socket.

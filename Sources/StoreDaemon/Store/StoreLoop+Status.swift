@@ -35,8 +35,12 @@ extension StoreLoop {
   /// What must reach systemd's status at once: the degraded workers, and
   /// whether writes are refused.
   var alerts: [String] {
-    supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue)
-      + (committer.writesRefused == nil ? [] : ["writes refused"])
+    var refused: [String] = []
+    forEachStore { instance in
+      guard instance.committer.writesRefused != nil else { return }
+      refused.append("writes refused" + (instance.name.map { " by the store '\($0)'" } ?? ""))
+    }
+    return supervisor.phases.filter { $0.phase == "degraded" }.map(\.kind.rawValue) + refused
   }
 
   /// The daemon's state in one line, e.g. `version 42; 3 clients, 1 subscriber;

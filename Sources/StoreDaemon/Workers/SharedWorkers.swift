@@ -94,8 +94,21 @@ final class StoreWorkers: EffectWorkers {
   }
 
   func start(_ request: EffectRequest, id: EffectID) {
+    // The storage worker keeps one set of documents for the daemon: a named
+    // store would read and write the default store's (and every other
+    // store's) under the same namespace, so its requests fail instead.
+    if store != 0, case .storage = request {
+      madeUp.append((.failure(Self.sharedStorage), id))
+      return
+    }
     shared.start(request, id: id, from: self)
   }
+
+  /// Why a named store's storage request fails.
+  static let sharedStorage = EffectFailure(
+    .workerUnavailable,
+    "the storage worker's documents are the default store's, and a named store does not use them (docs/PROTOCOL.md, "
+      + "\"Stores\")")
 
   func cancel(_ id: EffectID) {
     shared.cancel(id, from: self)

@@ -558,7 +558,17 @@ private struct Dialer {
     }
     do {
       switch try WireClient.readMessage(from: socket, decoder: &decoder, until: deadline) {
-      case .welcome(_, let server, let version, let epoch, _):
+      case .welcome(_, let server, let version, let epoch, let answered):
+        // A daemon of a release without stores ignores `store` in the hello
+        // and serves its one store: never take that for the one asked for.
+        guard answered == store else {
+          throw ClientError.rejected(
+            code: .invalidStore,
+            message: "\(daemon) at \(path) answered for "
+              + (answered.map { "the store '\($0)'" } ?? "its default store") + ", not for "
+              + (store.map { "the store '\($0)'" } ?? "its default store")
+              + (store != nil && answered == nil ? ": it serves no named store (a release before them)" : ""))
+        }
         return Connection(
           path: path, socket: socket, decoder: decoder, server: server, version: version, epoch: epoch)
       case .error(_, let code, let message):

@@ -1,5 +1,7 @@
+import Dispatch
 import Foundation
 import JSON
+import Platform
 import TestSupport
 import Testing
 import Wire
@@ -136,7 +138,16 @@ import Wire
     #expect(missing.status == 65 && missing.error.contains("holds no such store"), "\(missing)")
     #expect(try runProduct("storedaemon", ["verify", "--store", "Carol"]).status == 64)
 
+    // A restore that fails midway (a file where a store's directory goes)
+    // takes away what it wrote: run again once the file is gone, it works.
     let target = daemon.directory + "/restored"
+    try FileManager.default.createDirectory(atPath: target + "/stores", withIntermediateDirectories: true)
+    _ = FileManager.default.createFile(atPath: target + "/stores/alice", contents: Data("in the way".utf8))
+    let failed = try runProduct("storedaemon", ["restore", backup, "--state-dir", target])
+    #expect(failed.status == 74, "\(failed)")
+    #expect(!FileManager.default.fileExists(atPath: target + "/journal"), "the default store's journal is taken away")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: target + "/stores") == ["alice"])
+    try FileManager.default.removeItem(atPath: target + "/stores/alice")
     let restored = try runProduct("storedaemon", ["restore", backup, "--state-dir", target])
     #expect(restored.status == 0, "\(restored)")
     #expect(restored.output.contains("restored the store 'alice' to version 2"), "\(restored.output)")
@@ -179,5 +190,37 @@ import Wire
     #expect(try Self.client(daemon, store: nil).send(path: "counter.incrementButtonTapped") == 1)
     let usage = try runProduct("storedaemon", ["--max-stores", "many"])
     #expect(usage.status == 64 && usage.error.contains("--max-stores"), "\(usage)")
+  }
+
+  /// A daemon of a release before stores ignores `store` in the hello and
+  /// welcomes the client to its one store: the client refuses that welcome
+  /// rather than act on the wrong store.
+  @Test func aClientRefusesAWelcomeForAnotherStore() throws {
+    let directory = try TemporaryDirectory(prefix: "old-daemon")
+    let path = directory.appending("old.sock")
+    let listener = try UnixSocket.listen(at: path, mode: 0o600)
+    defer { listener.close() }
+    let served = DispatchSemaphore(value: 0)
+    DispatchQueue.global().async {
+      defer { served.signal() }
+      guard let connection = try? listener.accept() else { return }
+      defer { connection.close() }
+      var decoder = FrameDecoder()
+      while (try? decoder.nextFrame()) == nil {
+        guard let bytes = try? connection.read(timeout: eventTimeout), !bytes.isEmpty else { return }
+        decoder.append(bytes)
+      }
+      try? connection.write(
+        MessageCodec.frame(ServerMessage.welcome(protocol: 1, server: "storedaemon 0.1.0", version: 7, epoch: "old")))
+      _ = try? connection.read(timeout: eventTimeout)
+    }
+    do {
+      _ = try WireClient(path: path, clientName: "test", handshakeTimeout: eventTimeout, store: try StoreName("alice"))
+      Issue.record("a welcome naming no store must be refused for the store 'alice'")
+    } catch ClientError.rejected(let code, let message) {
+      #expect(code == .invalidStore)
+      #expect(message.contains("serves no named store"), "\(message)")
+    }
+    _ = served.wait(timeout: .now() + .seconds(60))
   }
 }

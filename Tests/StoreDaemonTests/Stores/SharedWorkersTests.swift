@@ -63,4 +63,20 @@ import Testing
     #expect(second.takeReplies().isEmpty)
     #expect(shared.inFlight == 1)
   }
+
+  /// The storage worker's documents are the default store's: a named
+  /// store's storage request fails at once, naming why, and reaches no worker.
+  @Test func aNamedStoresStorageRequestFailsAndReachesNoWorker() throws {
+    let list = EffectRequest.storage(.list(namespace: "bmi-history"))
+    second.start(list, id: 2)
+    #expect(workers.started.isEmpty)
+    let replies = second.takeReplies()
+    guard case .failure(let failure)? = replies.first?.0, replies.first?.1 == 2 else {
+      Issue.record("expected a failure for request 2: \(replies)")
+      return
+    }
+    #expect(failure.kind == .workerUnavailable && failure.message.contains("named store"))
+    first.start(list, id: 2)
+    #expect(workers.started.count == 1)
+  }
 }
