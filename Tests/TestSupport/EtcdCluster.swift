@@ -23,15 +23,36 @@ public final class EtcdCluster {
   public let directory: TemporaryDirectory
 
   /// Starts `count` members and waits until the cluster has a leader.
+  ///
+  /// A port the kernel called free may be taken by another test before a
+  /// member binds it, and that member exits: the cluster is then started
+  /// again from nothing on other ports, up to three times.
   public init(members count: Int = 3) throws {
     directory = try TemporaryDirectory(prefix: "etcd-test")
-    var members: [Member] = []
-    for index in 1...count {
-      members.append(Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort()))
+    members = []
+    try startServing(count)
+  }
+
+  /// Starts `count` members on ports picked now until the cluster serves.
+  private func startServing(_ count: Int) throws {
+    var attempt = 1
+    while true {
+      members = try (1...count).map { index in
+        Member(name: "m\(index)", clientPort: try Self.freePort(), peerPort: try Self.freePort())
+      }
+      for index in members.indices { try start(index, initial: true) }
+      do {
+        try waitUntilServing()
+        return
+      } catch {
+        guard error.memberExited && attempt < 3 else { throw error }
+      }
+      for index in members.indices {
+        kill(index)
+        try? FileManager.default.removeItem(atPath: directory.appending(members[index].name))
+      }
+      attempt += 1
     }
-    self.members = members
-    for index in members.indices { try start(index, initial: true) }
-    try waitUntilServing()
   }
 
   deinit {
@@ -87,11 +108,17 @@ public final class EtcdCluster {
     members[index].process = process
   }
 
-  /// Waits (up to a minute) until a member answers a write, which needs a
-  /// leader and a majority.
-  private func waitUntilServing() throws {
-    let deadline = ContinuousClock.now + .seconds(60)
+  /// Waits until a member answers a write, which needs a leader and a
+  /// majority: up to five minutes, generous for a busy machine, or until a
+  /// member has exited.
+  private func waitUntilServing() throws(EtcdClusterError) {
+    let deadline = ContinuousClock.now + .seconds(300)
     while ContinuousClock.now < deadline {
+      if let exited = members.first(where: { $0.process?.isRunning != true }) {
+        throw EtcdClusterError(
+          description: "etcd member \(exited.name) exited before the cluster served: \(logTail(of: exited))",
+          memberExited: true)
+      }
       for member in members {
         guard let fd = try? SocketCalls.connect(host: "127.0.0.1", port: member.clientPort, timeout: .seconds(1))
         else { continue }
@@ -110,7 +137,15 @@ public final class EtcdCluster {
       usleep(100_000)
     }
     throw EtcdClusterError(
-      description: "the etcd cluster did not elect a leader within a minute; see \(directory.path)")
+      description: "the etcd cluster did not elect a leader within five minutes; the members' logs end: "
+        + members.map { "\($0.name): \(logTail(of: $0))" }.joined(separator: "; "))
+  }
+
+  /// The last lines of `member`'s log, for a failure's message (the
+  /// directory is removed with the cluster).
+  private func logTail(of member: Member) -> String {
+    let text = (try? String(contentsOfFile: directory.appending("\(member.name).log"), encoding: .utf8)) ?? ""
+    return String(text.suffix(1200))
   }
 
   /// A port nothing listens on now (the kernel's pick for a socket bound
@@ -124,4 +159,6 @@ public final class EtcdCluster {
 
 public struct EtcdClusterError: Error, CustomStringConvertible {
   public let description: String
+  /// Whether a member exited before the cluster served (its port taken).
+  public var memberExited = false
 }
