@@ -61,17 +61,7 @@ public enum JournalRestore {
           }
         }
       } catch {
-        switch error {
-        case .unsupportedFormat(let format):
-          throw .unsupportedFormat(path: segment.path, found: format, supported: SegmentHeader.formatVersion)
-        case .foreign(let firstBytes):
-          throw .foreignFile(path: segment.path, firstBytes: firstBytes)
-        case .damaged(let reason):
-          throw .damaged(
-            JournalDamage(
-              path: segment.path, offset: 0, problem: "its segment header is damaged: \(reason)", validRecordAfter: nil,
-              lastGoodVersion: last))
-        }
+        throw error.journalError(path: segment.path, lastGoodVersion: last)
       }
       if let damage = scanned.damage {
         throw .damaged(

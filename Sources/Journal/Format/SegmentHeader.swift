@@ -52,6 +52,22 @@ struct SegmentHeader: Hashable, Sendable {
     /// The magic is right but the rest is not: cut short, a bad checksum, a
     /// format of 0, an epoch that is not UTF-8.
     case damaged(String)
+
+    /// The problem as the error a reader of the segment at `path` throws,
+    /// `lastGoodVersion` being the last version read whole before it.
+    func journalError(path: String, lastGoodVersion: UInt64) -> JournalError {
+      switch self {
+      case .unsupportedFormat(let format):
+        .unsupportedFormat(path: path, found: format, supported: SegmentHeader.formatVersion)
+      case .foreign(let firstBytes):
+        .foreignFile(path: path, firstBytes: firstBytes)
+      case .damaged(let reason):
+        .damaged(
+          JournalDamage(
+            path: path, offset: 0, problem: "its segment header is damaged: \(reason)", validRecordAfter: nil,
+            lastGoodVersion: lastGoodVersion))
+      }
+    }
   }
 
   /// Reads the header at the start of `bytes`.

@@ -202,17 +202,7 @@ public struct JournalReader: Sendable {
           }
         }
       } catch {
-        switch error {
-        case .unsupportedFormat(let format):
-          throw .unsupportedFormat(path: segment.path, found: format, supported: SegmentHeader.formatVersion)
-        case .foreign(let firstBytes):
-          throw .foreignFile(path: segment.path, firstBytes: firstBytes)
-        case .damaged(let reason):
-          throw .damaged(
-            JournalDamage(
-              path: segment.path, offset: 0, problem: "its segment header is damaged: \(reason)",
-              validRecordAfter: nil, lastGoodVersion: expected - 1))
-        }
+        throw error.journalError(path: segment.path, lastGoodVersion: expected - 1)
       }
       entries.segments.append(.init(path: segment.path, bytes: bytes, format: scanned.header.format))
       // Damage matters only if it hides a version that was asked for.
