@@ -37,8 +37,11 @@ struct DaemonOptions: Sendable {
   var maximumClients = 512
   /// How many named stores may be open at once (each holds three
   /// descriptors, under `--fsync always` a thread, its state and its
-  /// journal's buffers; a store stays open until the daemon stops).
+  /// journal's buffers): opening one more closes the one idle longest.
   var maximumStores = 128
+  /// How long a named store may be idle (no client, no effect in flight)
+  /// before it is closed, its memory and files let go.
+  var storeIdleTimeout: Duration = .seconds(300)
   /// How many clients may be connected over the TCP listener at once,
   /// counted apart from those on the Unix socket.
   var maximumTCPClients = 128
@@ -129,8 +132,11 @@ struct DaemonOptions: Sendable {
         --write-timeout S      seconds a write may wait for a client to read before the
                                connection is closed (default 10)
         --max-clients N        clients connected at once, at most (default 512)
-        --max-stores N         named stores open at once, at most (default 128): a hello naming
-                               another is refused until the daemon restarts
+        --max-stores N         named stores open at once, at most (default 128): opening another
+                               closes the one idle longest; a hello is refused if all are in use
+        --store-idle-timeout S seconds a named store may have no client and no effect in flight
+                               before it is closed, to be opened again by its next client
+                               (default 300)
         --fsync POLICY         when the journal is made durable: always (default; an action is
                                acknowledged only once on disk), every-second, or never
         --repair               start even if the journal is damaged in the middle or holds a record the
@@ -193,7 +199,8 @@ struct DaemonOptions: Sendable {
   static func options(settings: [AppSetting]) -> [ArgumentParser.Option] {
     [
       "--socket", "--state-dir", "--allow-group", "--handshake-timeout", "--heartbeat", "--lag-timeout",
-      "--write-timeout", "--max-clients", "--max-stores", "--client-buffer", "--effectworker", "--fsync",
+      "--write-timeout", "--max-clients", "--max-stores", "--store-idle-timeout", "--client-buffer", "--effectworker",
+      "--fsync",
       "--worker-timeout", "--spin",
       "--config", "--log-level", "--worker", "--replicate", "--store-id", "--node-name", "--lease-ttl",
       "--listen-tcp", "--token-file", "--max-tcp-clients", "--metrics",
@@ -243,6 +250,8 @@ struct DaemonOptions: Sendable {
           throw .invalidValue(text, for: "--max-stores", expected: "a number between 0 and 1000000")
         }
         options.maximumStores = count
+      case .option("--store-idle-timeout", let text?):
+        options.storeIdleTimeout = try seconds(text, for: "--store-idle-timeout")
       case .option("--client-buffer", let text?):
         guard let bytes = Int(text), bytes >= 4096, bytes <= 1 << 30 else {
           throw .invalidValue(text, for: "--client-buffer", expected: "a number of bytes between 4096 and 1073741824")

@@ -58,7 +58,7 @@ extension StoreLoop {
       "storedaemon_connections_accepted_total", .counter, help: "Client connections accepted.", server.accepted)
     text.single(
       "storedaemon_stores_open", .gauge,
-      help: "Stores open: the default store and the named ones opened since the start.",
+      help: "Stores open: the default store and the named ones open now.",
       storeCount)
     text.single("storedaemon_clients", .gauge, help: "Clients connected (past their hello).", clients.count)
     text.single("storedaemon_watchers", .gauge, help: "Clients subscribed to the state.", publisher.subscriberCount)

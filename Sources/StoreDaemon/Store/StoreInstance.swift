@@ -38,6 +38,18 @@ final class StoreInstance<App: HostedApp> {
   /// What each action's reducer drew from the date, UUID and random number
   /// dependencies, journaled with it so that a replay reproduces it.
   private let inputs = InputRecorder()
+  /// Since when the loop has found the store idle (``isIdle``), at its
+  /// sweeps; nil while it is not.
+  var idleSince: ContinuousClock.Instant?
+
+  /// Whether nothing holds the store open: no client is bound to it, no
+  /// effect of its is in flight, and nothing it reduced waits to be made
+  /// durable. Such a store can be closed and opened again from its journal
+  /// as it was.
+  var isIdle: Bool {
+    clients.count == 0 && clients.leaving.isEmpty && store.inFlight.isEmpty && committer.batch == nil
+      && committer.syncing == nil
+  }
 
   /// The store `name` as `recovery` found it, its effects run by `workers`. With a
   /// `replica`, it follows the replicated log until it leads; `catchesUp`

@@ -33,21 +33,26 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   let startedAt = ContinuousClock.now
   /// The daemon's default store, which a `hello` naming no store is for.
   let hosted: StoreInstance<App>
-  /// The named stores open, in the order their first client opened them:
-  /// the store numbered N is `named[N - 1]`, the default store being 0. A
-  /// connection, an effect, a history answer and a sync name their store
-  /// by its number (``store(numbered:)``). The default store is reached
-  /// without this array, whose operations cost the loop's generic code a
-  /// lookup of its type's metadata each time.
-  private(set) var named: [StoreInstance<App>] = []
+  /// The named stores open, by number: the store numbered N is
+  /// `named[N - 1]`, nil once closed, the default store being 0. A
+  /// connection, an effect, a history answer and a sync name their store by
+  /// its number (``store(numbered:)``); a closed store's number is the next
+  /// store's to open. The default store is reached without this array,
+  /// whose operations cost the loop's generic code a lookup of its type's
+  /// metadata each time.
+  var named: [StoreInstance<App>?] = []
+  /// The numbers of closed stores, for the next stores to open.
+  var freeNumbers: [Int] = []
   /// How many stores are open, the default one included.
-  private(set) var storeCount = 1
+  var storeCount = 1
   /// The numbers of the named stores open, by name.
-  private var storeNumbers: [StoreName: Int] = [:]
+  var storeNumbers: [StoreName: Int] = [:]
+  /// When the loop next looks for named stores idle long enough to close.
+  var nextIdleSweep = ContinuousClock.now
   /// The effect workers as the stores share them.
   let effects: SharedWorkers
   /// The dependencies the stores' reducers see.
-  private var dependencies: DependencyValues
+  var dependencies: DependencyValues
   /// Which client's request is handled when.
   private let flow: RequestFlow
   /// What the loop waits on: the inbox's wake signal, the listener, every
@@ -113,60 +118,6 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       post: { command in inbox.post(command) })
     flow = RequestFlow(server: server)
     try wire(hosted)
-  }
-
-  /// Connects a store just made to the loop: its sync's signal to the
-  /// poll, its status and its view of whether the loop is idle.
-  private func wire(_ instance: StoreInstance<App>) throws(SystemFailure) {
-    if let syncDone = instance.committer.syncDone {
-      try poll.add(syncDone, token: JournalSyncThread.token(forStore: instance.number), interest: .readable)
-    }
-    instance.requests.status = { [unowned self, unowned instance] in statusReport(of: instance) }
-    instance.turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
-  }
-
-  /// The store a `hello` names, opened from its journal if it is not open
-  /// yet: the default store for nil.
-  private func openStore(_ name: StoreName?) throws(StoreOpenError) -> StoreInstance<App> {
-    guard let name else { return hosted }
-    if let number = storeNumbers[name], let instance = store(numbered: number) { return instance }
-    guard options.replication == nil else {
-      throw StoreOpenError(
-        "this daemon replicates its default store through etcd (--replicate) and serves no named store; "
-          + "connect without a store name")
-    }
-    guard storeCount - 1 < options.maximumStores else {
-      throw StoreOpenError(
-        "the store '\(name)' is not open, and \(storeCount - 1) named stores are, the most this daemon opens "
-          + "(--max-stores \(options.maximumStores)); a store stays open until the daemon stops")
-    }
-    let number = storeCount
-    let instance: StoreInstance<App>
-    do {
-      let recovery = try StoreInstance<App>.recover(options: options, name: name)
-      let inbox = inbox
-      instance = try StoreInstance(
-        name: name, number: number, recovery: recovery, options: options, workers: effects.workers(for: number),
-        replica: nil, catchesUp: false, gate: HoldGate(), dependencies: dependencies,
-        post: { command in inbox.post(command) })
-      do {
-        try wire(instance)
-      } catch {
-        // Its journal is open and, under `--fsync always`, its sync thread
-        // runs: both end with it.
-        try? instance.committer.close()
-        throw error
-      }
-    } catch {
-      Log.error("cannot open the store '\(name)': \(error)")
-      throw StoreOpenError("the store '\(name)' cannot be opened: \(error)")
-    }
-    named.append(instance)
-    storeCount += 1
-    storeNumbers[name] = number
-    Log.info("opened the store '\(name)' at version \(instance.store.version)")
-    instance.reduceRecoveryActionsIfNeeded()
-    return instance
   }
 
   /// Serves the clients that connect to `listener` and `policy` allows,
@@ -262,6 +213,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       instance.turn.holdFramesWhileSyncing()
       instance.publisher.sendHeartbeats()
     }
+    closeIdleStores()
     service.report(
       isSettled: { supervisor.allSettled }, alerts: { alerts }, status: { statusLine })
   }
@@ -269,19 +221,6 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// Closes every store's open batch, for its journal to make it durable.
   private func commitAll() {
     forEachStore { $0.turn.commit() }
-  }
-
-  /// The store numbered `number`: 0 for the default store, N for
-  /// `named[N - 1]`; nil for a number no open store has.
-  func store(numbered number: Int) -> StoreInstance<App>? {
-    if number == 0 { return hosted }
-    return number > 0 && number < storeCount ? named[number - 1] : nil
-  }
-
-  /// Runs `body` for every open store, the default one first.
-  func forEachStore(_ body: (StoreInstance<App>) -> Void) {
-    body(hosted)
-    if storeCount > 1 { for instance in named { body(instance) } }
   }
 
   /// Handles one command: it joins the default store's open batch if it may
@@ -317,7 +256,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// Whether no client, worker or command waits for the loop. The poll is
   /// level-triggered: the sockets it finds ready stay ready until read, so
   /// the next turn of the loop finds them again.
-  private func hasNothingElseToDo() -> Bool {
+  func hasNothingElseToDo() -> Bool {
     guard !server.hasEvents, server.withRoom.isEmpty, !inbox.hasCommands else { return false }
     return !poll.wait(milliseconds: 0).contains { $0.token != LoopWaiter.wakeToken } && !inbox.hasCommands
   }
@@ -428,11 +367,4 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       afterReducing(instance)
     }
   }
-}
-
-/// Why a store a `hello` named cannot be served.
-struct StoreOpenError: Error, CustomStringConvertible {
-  let message: String
-  init(_ message: String) { self.message = message }
-  var description: String { message }
 }

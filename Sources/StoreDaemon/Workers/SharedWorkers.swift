@@ -39,6 +39,19 @@ final class SharedWorkers {
   /// Whether replies made up for a store wait for it to take them.
   var hasMadeUpReplies: Bool { views.values.contains { !$0.madeUp.isEmpty } }
 
+  /// Whether the store numbered `store` has a request in flight or a made-up
+  /// reply not yet taken.
+  func hasWork(forStore store: Int) -> Bool {
+    guard let view = views[store] else { return false }
+    return !view.sharedIDs.isEmpty || !view.madeUp.isEmpty
+  }
+
+  /// Forgets the view of a store that was closed with no work
+  /// (``hasWork(forStore:)``): its number may be another store's next.
+  func release(store: Int) {
+    views[store] = nil
+  }
+
   /// The store a reply to the daemon's request `id` goes to, by its number,
   /// and the request's id there; nil for a request no longer tracked (it
   /// was cancelled). The route is forgotten with the request's last reply.

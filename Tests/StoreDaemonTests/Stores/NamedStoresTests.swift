@@ -170,26 +170,89 @@ import Wire
     #expect(!FileManager.default.fileExists(atPath: crowded + "/journal"))
   }
 
-  /// Past `--max-stores`, a hello naming a store not open is refused with
-  /// the reason; the stores open and the default one serve on.
-  @Test func storesPastTheLimitAreRefusedAndTheOpenOnesServeOn() throws {
+  /// At `--max-stores`, a hello naming another store closes the open one
+  /// idle longest; while every open one is in use (a client each) it is
+  /// refused with the reason, and the open ones and the default store
+  /// serve on.
+  @Test func storesPastTheLimitCloseTheIdleOneOrAreRefused() throws {
     let daemon = try DaemonProcess(arguments: ["--max-stores", "2"])
-    let alice = try Self.client(daemon, store: "alice")
+    var alice: WireClient? = try Self.client(daemon, store: "alice")
     let bob = try Self.client(daemon, store: "bob")
+    #expect(try alice?.send(path: "counter.incrementButtonTapped") == 1)
     do {
       _ = try Self.client(daemon, store: "carol")
-      Issue.record("a third named store must be refused")
+      Issue.record("a third named store must be refused while both open ones have a client")
     } catch ClientError.rejected(let code, let message) {
       #expect(code == .invalidStore)
-      #expect(message.contains("--max-stores 2"), "\(message)")
+      #expect(message.contains("--max-stores 2") && message.contains("in use"), "\(message)")
     }
     #expect(!FileManager.default.fileExists(atPath: "\(daemon.stateDirectory)/stores/carol"))
-    #expect(try alice.send(path: "counter.incrementButtonTapped") == 1)
     #expect(try bob.send(path: "counter.incrementButtonTapped") == 1)
-    #expect(try Self.client(daemon, store: "alice").send(path: "counter.incrementButtonTapped") == 2)
     #expect(try Self.client(daemon, store: nil).send(path: "counter.incrementButtonTapped") == 1)
+
+    // Alice's client leaves: her store is idle, and carol's takes its place.
+    alice = nil
+    let main = try Self.client(daemon, store: nil)
+    var carol: WireClient?
+    try waitUntil("carol's store opens in place of alice's") {
+      do {
+        carol = try Self.client(daemon, store: "carol")
+        return true
+      } catch ClientError.rejected(.invalidStore, _) {
+        return false
+      }
+    }
+    #expect(try carol?.send(path: "counter.incrementButtonTapped") == 1)
+    #expect(try main.status()[path: "storesOpen"] == .int(3))
+    #expect(daemon.standardError.contains("closed the store 'alice' at version 1"), "\(daemon.standardError)")
+    // Bob's and carol's have clients: alice's is refused now, as carol's was.
+    #expect(throws: ClientError.self) { try Self.client(daemon, store: "alice") }
+    carol = nil
+    try waitUntil("alice's store opens again, as she left it") {
+      guard let again = try? Self.client(daemon, store: "alice") else { return false }
+      return try Self.count(again) == .int(1) && again.send(path: "counter.incrementButtonTapped") == 2
+    }
     let usage = try runProduct("storedaemon", ["--max-stores", "many"])
     #expect(usage.status == 64 && usage.error.contains("--max-stores"), "\(usage)")
+  }
+
+  /// A named store with no client and no effect in flight for
+  /// `--store-idle-timeout` is closed, its journal let go; its next client
+  /// opens it again at its version, in its epoch. One whose effect is in
+  /// flight stays open.
+  @Test func anIdleStoreIsClosedAndOpenedAgainAsItWas() throws {
+    let daemon = try DaemonProcess(arguments: ["--store-idle-timeout", "0.2", "--search-debounce", "3600"])
+    let main = try Self.client(daemon, store: nil)
+    var alice: WireClient? = try Self.client(daemon, store: "alice")
+    var bob: WireClient? = try Self.client(daemon, store: "bob")
+    for expected in 1...3 { #expect(try alice?.send(path: "counter.incrementButtonTapped") == UInt64(expected)) }
+    let epoch = try alice?.status()[path: "epoch"]
+    // Bob's search waits an hour for its debounce: an effect in flight.
+    #expect(try bob?.send(path: "search.textChanged", arguments: ["cats"]) == 1)
+    #expect(try bob?.status()[path: "effectsInFlight"] == .int(1))
+    #expect(try main.status()[path: "storesOpen"] == .int(3))
+    alice = nil
+    bob = nil
+    try waitUntil("alice's store is closed") { try main.status()[path: "storesOpen"] == .int(2) }
+    #expect(daemon.standardError.contains("closed the store 'alice' at version 3"), "\(daemon.standardError)")
+    let descriptors = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(daemon.pid)/fd").compactMap {
+      try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(daemon.pid)/fd/\($0)")
+    }
+    #expect(!descriptors.contains { $0.contains("/stores/alice/") }, "\(descriptors)")
+    #expect(descriptors.contains { $0.contains("/stores/bob/") }, "\(descriptors)")
+
+    let again = try Self.client(daemon, store: "alice")
+    #expect(try Self.count(again) == .int(3))
+    #expect(try again.status()[path: "epoch"] == epoch)
+    #expect(try again.send(path: "counter.incrementButtonTapped") == 4)
+    // Bob's store kept its effect, and its state.
+    let bobAgain = try Self.client(daemon, store: "bob")
+    #expect(try bobAgain.status()[path: "effectsInFlight"] == .int(1))
+    #expect(try bobAgain.get(path: "/search/text").value == .string("cats"))
+    #expect(!daemon.standardError.contains("closed the store 'bob'"))
+
+    let usage = try runProduct("storedaemon", ["--store-idle-timeout", "soon"])
+    #expect(usage.status == 64 && usage.error.contains("--store-idle-timeout"), "\(usage)")
   }
 
   /// A daemon of a release before stores ignores `store` in the hello and
