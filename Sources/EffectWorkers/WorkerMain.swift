@@ -53,10 +53,6 @@ package enum WorkerMain {
         "cannot ask to be killed when storedaemon (pid \(daemon)) dies: prctl: \(String(cString: strerror(error))); "
           + "ending with its socket instead")
     }
-    let closed = ProcessSetup.closeInheritedDescriptors()
-    if !closed.isEmpty {
-      log.debug("closed inherited file descriptors \(closed.map(String.init).joined(separator: ", "))")
-    }
     let channel = WorkerChannel(socket: UnixSocket(descriptor: WorkerProtocol.socketDescriptor), log: log)
     let engine = program.makeEngine(options, channel)
     channel.send(.ready(kind: options.kind, pid: getpid(), protocol: WorkerProtocol.version))

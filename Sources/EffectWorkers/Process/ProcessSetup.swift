@@ -3,7 +3,7 @@ import Platform
 import Wire
 
 /// What `effectworker` does to its own process before it serves: the signal
-/// dispositions, the descriptors it keeps, and the check that it was started
+/// dispositions and the check that it was started
 /// by the daemon.
 enum ProcessSetup {
   /// Unblocks every signal (a parent may have blocked some), ignores SIGPIPE
@@ -36,30 +36,5 @@ enum ProcessSetup {
       return "file descriptor \(descriptor) is not a stream socket"
     }
     return nil
-  }
-
-  /// Closes every descriptor above `keeping` that this process inherited, as
-  /// read from `/proc/self/fd`. The daemon spawns workers with everything else
-  /// close-on-exec; this is defence in depth against a parent that leaks a
-  /// descriptor (a listening socket, a journal) into a worker. Call before
-  /// any thread starts, so nothing of this process's own is closed.
-  ///
-  /// - Returns: the descriptors closed.
-  @discardableResult
-  static func closeInheritedDescriptors(above keeping: Int32 = WorkerProtocol.socketDescriptor) -> [Int32] {
-    guard let directory = opendir("/proc/self/fd") else { return [] }
-    let own = dirfd(directory)
-    var inherited: [Int32] = []
-    while let entry = readdir(directory) {
-      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-      }
-      if let descriptor = Int32(name), descriptor > keeping, descriptor != own {
-        inherited.append(descriptor)
-      }
-    }
-    closedir(directory)
-    for descriptor in inherited { close(descriptor) }
-    return inherited
   }
 }

@@ -1,11 +1,13 @@
+import CLinux
 import Glibc
 
 /// Starts programs with `posix_spawn`, in a known state whatever this process
 /// did to its own: an empty signal mask and default dispositions for the
 /// signals a daemon blocks or ignores, standard input from `/dev/null` (or a
 /// given descriptor), and this process's standard output and error, or a log
-/// file. Every descriptor this process opens is close-on-exec, so the child
-/// inherits only 0, 1, 2 and the one it is passed.
+/// file. The child inherits only 0, 1, 2 and the one it is passed: every
+/// descriptor this process opens is close-on-exec, and the child closes any
+/// other (one a library opened without it) before it execs.
 package enum ProcessSpawner {
   /// Spawns `executable` with `arguments` (not including the program name)
   /// and `environment` (`NAME=value` strings); returns its pid.
@@ -36,6 +38,7 @@ package enum ProcessSpawner {
       posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_APPEND, 0o600)
       posix_spawn_file_actions_adddup2(&actions, 1, 2)
     }
+    posix_spawn_file_actions_addclosefrom_np(&actions, max(2, passing?.as ?? 2) + 1)
 
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

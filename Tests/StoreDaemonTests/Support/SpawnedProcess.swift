@@ -1,3 +1,4 @@
+import CLinux
 import Glibc
 import Synchronization
 
@@ -13,7 +14,8 @@ final class SpawnedProcess: Sendable {
   /// standard input from /dev/null, standard output and error appended to
   /// `output`, and `descriptor3` and `descriptor4`, if given, as file
   /// descriptors 3 and 4 (neither may itself be 3 or 4); with
-  /// `blockedSignals` blocked, as a parent may leave them.
+  /// `blockedSignals` blocked, as a parent may leave them. It inherits no
+  /// other descriptor.
   init(
     _ arguments: [String], environment: [String: String]? = nil, output: String, descriptor3: Int32? = nil,
     descriptor4: Int32? = nil, blockedSignals: [Int32] = []
@@ -34,6 +36,10 @@ final class SpawnedProcess: Sendable {
     posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o600)
     posix_spawn_file_actions_adddup2(&actions, 1, 2)
+    // Nothing else of the test process's: a pipe another test reads to its
+    // end, or the descriptor by which Foundation learns that another child
+    // exited, must not stay open in this child for as long as it runs.
+    posix_spawn_file_actions_addclosefrom_np(&actions, 5)
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
     defer {
