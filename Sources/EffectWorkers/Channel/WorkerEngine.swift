@@ -1,5 +1,6 @@
 import EffectRequests
 import Platform
+import Wire
 
 /// What one kind of worker does with the daemon's requests.
 ///
@@ -11,6 +12,10 @@ package protocol WorkerEngine: AnyObject {
   /// Starts request `id`. Requests of another kind, and invalid requests, are
   /// answered with a failure of kind `invalidRequest`.
   func start(_ id: EffectID, _ request: EffectRequest)
+  /// Starts request `id` for the store `store` (nil: the daemon's default
+  /// store). Only an engine whose work belongs to a store (storage: its
+  /// documents) tells stores apart; the others serve every store alike.
+  func start(_ id: EffectID, _ request: EffectRequest, store: StoreName?)
   /// Cancels request `id`: nothing more is replied for it. Unknown ids are ignored.
   func cancel(_ id: EffectID)
   /// When, on the monotonic clock, the loop must call ``wake(at:)`` even if no
@@ -21,6 +26,7 @@ package protocol WorkerEngine: AnyObject {
 }
 
 extension WorkerEngine {
+  package func start(_ id: EffectID, _ request: EffectRequest, store: StoreName?) { start(id, request) }
   package func nextWake() -> MonotonicClock.Instant? { nil }
   package func wake(at now: MonotonicClock.Instant) {}
 }

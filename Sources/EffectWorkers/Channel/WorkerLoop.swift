@@ -57,7 +57,7 @@ struct WorkerLoop {
   private func handle(_ command: WorkerCommand) {
     switch command {
     case .ping(let id): channel.send(.pong(id: id))
-    case .start(let id, let request): engine.start(id, request)
+    case .start(let id, let request, let store): engine.start(id, request, store: store)
     case .cancel(let id): engine.cancel(id)
     }
   }

@@ -1,6 +1,7 @@
 import EffectRequests
 import FoundationEssentials
 import Glibc
+import Wire
 
 /// The documents on disk: `<state-dir>/storage/<namespace>/<key>`, each name
 /// encoded by ``StorageName``, each file holding a document's bytes as they
@@ -19,6 +20,8 @@ struct StorageDirectory: Sendable {
 
   /// `<state-dir>/storage`.
   let root: String
+  /// The state directory it is in.
+  let stateDirectory: String
 
   /// Opens the storage under `stateDirectory`, creating `stateDirectory` and
   /// `stateDirectory/storage` when missing (durably: each new directory's
@@ -27,8 +30,16 @@ struct StorageDirectory: Sendable {
     let trimmed =
       stateDirectory.count > 1 && stateDirectory.hasSuffix("/") ? String(stateDirectory.dropLast()) : stateDirectory
     root = trimmed + "/storage"
+    self.stateDirectory = trimmed
     try DurableFile.makeDirectories(trimmed)
     try DurableFile.makeDirectory(root, in: trimmed)
+  }
+
+  /// The documents of the named store `store`, beside its journal:
+  /// `<state-dir>/stores/<store>/storage`, made when missing. The lock on
+  /// this directory's covers them: one storage worker serves every store.
+  func ofStore(_ store: StoreName) throws(StorageError) -> StorageDirectory {
+    try StorageDirectory(stateDirectory: stateDirectory + "/stores/" + store.text)
   }
 
   /// Takes an exclusive `flock` on `storage/.lock`, so a second storage worker

@@ -53,7 +53,8 @@ extension StoreLoop {
       let recovery = try StoreInstance<App>.recover(options: options, name: name)
       let inbox = inbox
       instance = try StoreInstance(
-        name: name, number: number, recovery: recovery, options: options, workers: effects.workers(for: number),
+        name: name, number: number, recovery: recovery, options: options,
+        workers: effects.workers(for: number, name: name),
         replica: nil, catchesUp: false, gate: HoldGate(), dependencies: dependencies,
         post: { command in inbox.post(command) })
       do {

@@ -1,4 +1,5 @@
 import ComposableCore
+import Wire
 
 /// What a ``Turn`` asks of the effect workers: to start and cancel the
 /// requests of its durable batches (``EffectExecutor``), and the replies
@@ -9,4 +10,12 @@ import ComposableCore
 protocol EffectWorkers: EffectExecutor {
   /// The replies made up since the last call, in order.
   func takeReplies() -> [(EffectReply, EffectID)]
+}
+
+/// The effect workers as the daemon's stores share them
+/// (``SharedWorkers``): each request is started for a store, named to the
+/// worker. The daemon's are the ``WorkerSupervisor``'s processes.
+protocol WorkerPool: EffectWorkers {
+  /// Starts `request` for the store `store` (nil: the default store).
+  func start(_ request: EffectRequest, id: EffectID, store: StoreName?)
 }

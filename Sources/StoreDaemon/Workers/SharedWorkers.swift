@@ -1,4 +1,5 @@
 import ComposableCore
+import Wire
 
 /// The effect workers the daemon's stores share. Each store numbers its
 /// requests from 1 (``Store``), so two stores' ids meet: a request goes to
@@ -15,20 +16,21 @@ final class SharedWorkers {
     let request: EffectRequest
   }
 
-  private let workers: any EffectWorkers
+  private let workers: any WorkerPool
   private var routes: [EffectID: Route] = [:]
   private var nextID: EffectID = 1
   /// Each store's view, by the store's number.
   private var views: [Int: StoreWorkers] = [:]
 
-  init(_ workers: any EffectWorkers) {
+  init(_ workers: any WorkerPool) {
     self.workers = workers
   }
 
-  /// The view of the workers for the store numbered `store`.
-  func workers(for store: Int) -> StoreWorkers {
+  /// The view of the workers for the store numbered `store`, named `name`
+  /// (nil: the default store).
+  func workers(for store: Int, name: StoreName? = nil) -> StoreWorkers {
     if let view = views[store] { return view }
-    let view = StoreWorkers(shared: self, store: store)
+    let view = StoreWorkers(shared: self, store: store, name: name)
     views[store] = view
     return view
   }
@@ -66,7 +68,7 @@ final class SharedWorkers {
     nextID += 1
     routes[shared] = Route(store: view.store, id: id, request: request)
     view.sharedIDs[id] = shared
-    workers.start(request, id: shared)
+    workers.start(request, id: shared, store: view.name)
   }
 
   fileprivate func cancel(_ id: EffectID, from view: StoreWorkers) {
@@ -96,32 +98,23 @@ final class StoreWorkers: EffectWorkers {
   fileprivate unowned let shared: SharedWorkers
   /// The store's number, as the loop knows it.
   let store: Int
+  /// The store's name, which the workers are given with its requests; nil
+  /// for the default store.
+  let name: StoreName?
   /// The daemon's id of each of the store's requests in flight.
   fileprivate var sharedIDs: [EffectID: EffectID] = [:]
   /// Replies made up for the store's requests, not yet taken.
   fileprivate var madeUp: [(EffectReply, EffectID)] = []
 
-  fileprivate init(shared: SharedWorkers, store: Int) {
+  fileprivate init(shared: SharedWorkers, store: Int, name: StoreName?) {
     self.shared = shared
     self.store = store
+    self.name = name
   }
 
   func start(_ request: EffectRequest, id: EffectID) {
-    // The storage worker keeps one set of documents for the daemon: a named
-    // store would read and write the default store's (and every other
-    // store's) under the same namespace, so its requests fail instead.
-    if store != 0, case .storage = request {
-      madeUp.append((.failure(Self.sharedStorage), id))
-      return
-    }
     shared.start(request, id: id, from: self)
   }
-
-  /// Why a named store's storage request fails.
-  static let sharedStorage = EffectFailure(
-    .workerUnavailable,
-    "the storage worker's documents are the default store's, and a named store does not use them (docs/PROTOCOL.md, "
-      + "\"Stores\")")
 
   func cancel(_ id: EffectID) {
     shared.cancel(id, from: self)

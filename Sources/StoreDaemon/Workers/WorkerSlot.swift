@@ -1,5 +1,6 @@
 import ComposableCore
 import JSON
+import Wire
 
 /// Everything the supervisor knows about one worker kind: its process, where it
 /// is in its life, and the requests it owes replies to.
@@ -33,6 +34,8 @@ final class WorkerSlot {
   /// A request the worker owes a reply to, or that waits for the worker.
   struct Pending {
     let request: EffectRequest
+    /// The store that made it; nil for the default store.
+    let store: StoreName?
     /// When the daemon gives up on the reply; nil for repeating timers, which
     /// the worker's pings watch over instead.
     let deadline: ContinuousClock.Instant?

@@ -33,7 +33,7 @@ import Wire
 /// threads that watch it. Starts come from the journal's batch once its
 /// actions are durable (``JournalCommitter``), so a worker never carries out
 /// I/O for an action the journal does not have.
-final class WorkerSupervisor: EffectWorkers {
+final class WorkerSupervisor: WorkerPool {
   struct Configuration: Sendable {
     /// The `effectworker` executable; the network worker's is beside it
     /// (``WorkerProtocol/executable(for:effectworker:)``).
@@ -162,11 +162,18 @@ final class WorkerSupervisor: EffectWorkers {
   // MARK: EffectExecutor
 
   func start(_ request: EffectRequest, id: EffectID) {
+    start(request, id: id, store: nil)
+  }
+
+  /// Starts `request` for the store `store` (nil: the default store), whose
+  /// name the worker is given with it.
+  func start(_ request: EffectRequest, id: EffectID, store: StoreName?) {
     guard let slot = route(request) else {
       replies.append((.failure(unroutable(request)), id))
       return
     }
-    let pending = WorkerSlot.Pending(request: request, deadline: deadline(for: request, in: slot), sent: false)
+    let pending = WorkerSlot.Pending(
+      request: request, store: store, deadline: deadline(for: request, in: slot), sent: false)
     switch slot.phase {
     case .running:
       slot.pending[id] = pending
@@ -476,7 +483,7 @@ final class WorkerSupervisor: EffectWorkers {
 
   private func send(_ id: EffectID, in slot: WorkerSlot) {
     guard var pending = slot.pending[id] else { return }
-    if let link = slot.link, link.send(.start(id: id, request: pending.request)) {
+    if let link = slot.link, link.send(.start(id: id, request: pending.request, store: pending.store)) {
       pending.sent = true
       slot.pending[id] = pending
       return

@@ -3,9 +3,10 @@ import JSON
 
 /// A message from the daemon to an effect worker.
 public enum WorkerCommand: Equatable, Sendable {
-  /// Carry out `request`; answer with one or more `reply` events for `id`.
-  /// A request of an app's own kind travels as its payload, with its `kind`.
-  case start(id: EffectID, request: EffectRequest)
+  /// Carry out `request` for the store `store` (nil: the daemon's default
+  /// store); answer with one or more `reply` events for `id`. A request of
+  /// an app's own kind travels as its payload, with its `kind`.
+  case start(id: EffectID, request: EffectRequest, store: StoreName? = nil)
   /// Stop the request `id`: abort its I/O and send nothing more for it. A
   /// request the worker does not know (it already finished) is ignored.
   case cancel(id: EffectID)
@@ -19,15 +20,17 @@ public enum WorkerCommand: Equatable, Sendable {
   /// The command as JSON.
   public func json() throws(WorkerMessageError) -> JSONValue {
     switch self {
-    case .start(let id, .custom(let kind, let payload)):
-      // An app's own worker reads its request as the feature wrote it.
-      return .object([
-        "type": .string("start"), "id": .int(Int(clamping: id)), "kind": .string(kind.rawValue), "request": payload,
-      ])
-    case .start(let id, let request):
-      return .object([
-        "type": .string("start"), "id": .int(Int(clamping: id)), "request": try workerEncode(request, as: "request"),
-      ])
+    case .start(let id, let request, let store):
+      var object: JSONObject = ["type": .string("start"), "id": .int(Int(clamping: id))]
+      if case .custom(let kind, let payload) = request {
+        // An app's own worker reads its request as the feature wrote it.
+        object["kind"] = .string(kind.rawValue)
+        object["request"] = payload
+      } else {
+        object["request"] = try workerEncode(request, as: "request")
+      }
+      if let store { object["store"] = .string(store.text) }
+      return .object(object)
     case .cancel(let id):
       return .object(["type": .string("cancel"), "id": .int(Int(clamping: id))])
     case .ping(let id):
@@ -44,10 +47,12 @@ public enum WorkerCommand: Equatable, Sendable {
     switch type {
     case "start":
       let id = try object.workerID("id", in: type)
+      let store = try object.workerStore(in: type)
       if let kind = try object.workerKind(in: type), !kind.isBuiltIn {
-        self = .start(id: id, request: .custom(kind: kind, payload: try object.workerField("request", in: type)))
+        self = .start(
+          id: id, request: .custom(kind: kind, payload: try object.workerField("request", in: type)), store: store)
       } else {
-        self = .start(id: id, request: try object.workerDecode(EffectRequest.self, "request", in: type))
+        self = .start(id: id, request: try object.workerDecode(EffectRequest.self, "request", in: type), store: store)
       }
     case "cancel":
       self = .cancel(id: try object.workerID("id", in: type))

@@ -133,6 +133,19 @@ extension JSONObject {
     return WorkerKind(stringLiteral: name)
   }
 
+  /// The message's `store`, nil when it has none (the default store).
+  func workerStore(in type: String) throws(WorkerMessageError) -> StoreName? {
+    guard let value = self["store"] else { return nil }
+    guard case .string(let text) = value else {
+      throw WorkerMessageError("'\(type)' needs 'store' to be a string, got \(CanonicalJSON.text(value))")
+    }
+    do throws(MessageError) {
+      return try StoreName(text)
+    } catch {
+      throw WorkerMessageError("'\(type)': \(error.message)")
+    }
+  }
+
   func workerDecode<T: Decodable>(_ type: T.Type, _ key: String, in message: String) throws(WorkerMessageError) -> T {
     let value = try workerField(key, in: message)
     do {

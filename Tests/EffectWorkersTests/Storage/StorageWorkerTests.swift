@@ -78,6 +78,35 @@ import Wire
         == .storage(.documents([StorageDocument(key: "doc", value: Data("whole".utf8))])))
   }
 
+  /// A named store's documents are its own, beside its journal in
+  /// `stores/NAME/storage`: another store, and the default one, see none
+  /// of them. What a torn put left there is removed at the store's first
+  /// request.
+  @Test func eachStoreHasItsOwnDocuments() throws {
+    let temporary = try TemporaryDirectory()
+    let state = temporary.appending("state")
+    let (alice, bob) = (try StoreName("alice"), try StoreName("bob"))
+    try FileManager.default.createDirectory(
+      atPath: state + "/stores/alice/storage/ns", withIntermediateDirectories: true)
+    let stale = state + "/stores/alice/storage/ns/.tmp-a1B2c3"
+    #expect(FileManager.default.createFile(atPath: stale, contents: Data("torn".utf8)))
+    let worker = try SpawnedWorker(.storage, arguments: ["--state-dir", state], in: temporary)
+    let document = StorageDocument(key: "k", value: Data("alice's".utf8))
+    #expect(
+      try worker.perform(.storage(.put(namespace: "ns", key: "k", value: document.value)), id: 1, store: alice)
+        == .storage(.stored))
+    #expect(!FileManager.default.fileExists(atPath: stale))
+    #expect(worker.log.contains("removed \(stale), left by a put that did not finish"))
+    #expect(
+      try worker.perform(.storage(.get(namespace: "ns", key: "k")), id: 2, store: alice)
+        == .storage(.document(document)))
+    #expect(
+      try worker.perform(.storage(.get(namespace: "ns", key: "k")), id: 3, store: bob) == .storage(.document(nil)))
+    #expect(try worker.perform(.storage(.list(namespace: "ns")), id: 4) == .storage(.documents([])))
+    #expect(FileManager.default.fileExists(atPath: state + "/stores/alice/storage/ns/k"))
+    #expect(!FileManager.default.fileExists(atPath: state + "/storage/ns/k"))
+  }
+
   /// Requests take effect in arrival order: a get sent right after a put,
   /// without waiting for its reply, sees it.
   @Test func requestsTakeEffectInArrivalOrder() throws {

@@ -110,9 +110,12 @@ final class SpawnedWorker {
     return (id, reply)
   }
 
-  /// Sends `start` and returns the reply to it, which must come next.
-  func perform(_ request: EffectRequest, id: EffectID, timeout: Duration = .seconds(60)) throws -> EffectReply {
-    try send(.start(id: id, request: request))
+  /// Sends `start` (for the store `store`, nil for the default one) and
+  /// returns the reply to it, which must come next.
+  func perform(
+    _ request: EffectRequest, id: EffectID, store: StoreName? = nil, timeout: Duration = .seconds(60)
+  ) throws -> EffectReply {
+    try send(.start(id: id, request: request, store: store))
     let (repliedID, reply) = try self.reply(timeout: timeout)
     guard repliedID == id else {
       throw WorkerTestError("expected the reply to \(id), got one to \(repliedID): \(reply)")

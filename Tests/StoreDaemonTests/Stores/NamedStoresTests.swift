@@ -84,6 +84,39 @@ import Wire
     #expect(try main.status()[path: "version"] == .int(0))
   }
 
+  /// Each store's storage effects keep its own documents: a BMI record
+  /// saved in one store is listed there only, beside its journal
+  /// (`stores/NAME/storage`), and the default store's stay where they were.
+  @Test func eachStoresStorageKeepsItsOwnDocuments() throws {
+    let daemon = try DaemonProcess()
+    let alice = try Self.client(daemon, store: "alice")
+    let bob = try Self.client(daemon, store: "bob")
+    let main = try Self.client(daemon, store: nil)
+    for (client, height) in [(alice, "180"), (main, "160")] {
+      _ = try client.send(path: "bmi.input.binding.height", arguments: [height])
+      _ = try client.send(path: "bmi.input.binding.weight", arguments: ["75"])
+      _ = try client.sendAndWait(path: "bmi.input.saveButtonTapped", timeout: eventTimeout)
+      #expect(try client.get(path: "/bmi/input/saveStatus").value[path: "saved"] != nil)
+    }
+    var heights: [String: [JSONValue]] = [:]
+    for (name, client) in [("alice", alice), ("bob", bob), ("", main)] {
+      _ = try client.sendAndWait(path: "bmi.history.onAppear", timeout: eventTimeout)
+      guard case .array(let records) = try client.get(path: "/bmi/history/records").value else {
+        Issue.record("no records in '\(name)'")
+        continue
+      }
+      heights[name] = records.compactMap { $0[path: "height"] }
+      #expect(try client.get(path: "/bmi/history/errorMessage").value == .null, "store '\(name)'")
+    }
+    #expect(heights["alice"]?.count == 1 && heights["bob"] == [] && heights[""]?.count == 1, "\(heights)")
+    #expect(heights["alice"] != heights[""], "\(heights)")
+    let files = FileManager.default
+    #expect(
+      try files.contentsOfDirectory(atPath: "\(daemon.stateDirectory)/stores/alice/storage/bmi-history").count == 1)
+    #expect(!files.fileExists(atPath: "\(daemon.stateDirectory)/stores/bob/storage/bmi-history"))
+    #expect(try files.contentsOfDirectory(atPath: "\(daemon.stateDirectory)/storage/bmi-history").count == 1)
+  }
+
   @Test func aNameThatIsNoStoreNameIsRefusedAndOthersAreServedOn() throws {
     let daemon = try DaemonProcess()
     let alice = try Self.client(daemon, store: "alice")

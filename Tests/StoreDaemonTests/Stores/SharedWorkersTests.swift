@@ -1,6 +1,7 @@
 import ComposableCore
 import EffectRequests
 import Testing
+import Wire
 
 @testable import StoreDaemon
 
@@ -16,7 +17,7 @@ import Testing
   init() {
     shared = SharedWorkers(workers)
     first = shared.workers(for: 0)
-    second = shared.workers(for: 1)
+    second = shared.workers(for: 1, name: try? StoreName("alice"))
   }
 
   static let once = EffectRequest.timer(.after(.seconds(1)))
@@ -64,19 +65,14 @@ import Testing
     #expect(shared.inFlight == 1)
   }
 
-  /// The storage worker's documents are the default store's: a named
-  /// store's storage request fails at once, naming why, and reaches no worker.
-  @Test func aNamedStoresStorageRequestFailsAndReachesNoWorker() throws {
+  /// Each request reaches the workers with its store's name, so that the
+  /// storage worker keeps each store's documents apart; the default store's
+  /// go without one.
+  @Test func eachRequestReachesTheWorkersWithItsStoresName() throws {
     let list = EffectRequest.storage(.list(namespace: "bmi-history"))
     second.start(list, id: 2)
-    #expect(workers.started.isEmpty)
-    let replies = second.takeReplies()
-    guard case .failure(let failure)? = replies.first?.0, replies.first?.1 == 2 else {
-      Issue.record("expected a failure for request 2: \(replies)")
-      return
-    }
-    #expect(failure.kind == .workerUnavailable && failure.message.contains("named store"))
     first.start(list, id: 2)
-    #expect(workers.started.count == 1)
+    #expect(workers.started.map(\.store) == [try StoreName("alice"), nil])
+    #expect(workers.started.allSatisfy { $0.request == list })
   }
 }

@@ -192,13 +192,17 @@ final class PostedCommands: Sendable {
 
 /// The workers' side of a harness: what the turn started and cancelled, in
 /// order, and the failures it should make up next (a worker that died).
-final class ScriptedWorkers: EffectWorkers {
-  private(set) var started: [(request: EffectRequest, id: EffectID)] = []
+final class ScriptedWorkers: WorkerPool {
+  private(set) var started: [(request: EffectRequest, id: EffectID, store: StoreName?)] = []
   private(set) var cancelled: [EffectID] = []
   var madeUp: [(EffectReply, EffectID)] = []
 
   func start(_ request: EffectRequest, id: EffectID) {
-    started.append((request, id))
+    start(request, id: id, store: nil)
+  }
+
+  func start(_ request: EffectRequest, id: EffectID, store: StoreName?) {
+    started.append((request, id, store))
   }
 
   func cancel(_ id: EffectID) {

@@ -14,6 +14,9 @@ import Testing
     .start(id: 9, request: .storage(.put(namespace: "bmi-history", key: "a", value: Data([0, 1, 2])))),
     .start(
       id: 10, request: .custom(kind: "export", payload: .object(["file": .string("todos.json"), "todos": .array([])]))),
+    .start(
+      id: 11, request: .storage(.list(namespace: "bmi-history")), store: try? StoreName("alice")),
+    .start(id: 12, request: .custom(kind: "export", payload: .object([:])), store: try? StoreName("tenant_7")),
     .cancel(id: 7),
     .ping(id: 3),
   ]
@@ -115,6 +118,14 @@ import Testing
     (#"{"type":"ping","id":"x"}"#, "to be an integer"),
     (#"{"type":"start","id":1,"kind":"Export","request":{}}"#, "invalid worker kind 'Export'"),
     (#"{"type":"start","id":1,"kind":"export"}"#, "'start' needs 'request'"),
+    (
+      #"{"type":"start","id":1,"store":7,"request":{"timer":{"milliseconds":1,"repeats":false}}}"#,
+      "'store' to be a string"
+    ),
+    (
+      #"{"type":"start","id":1,"store":"../x","request":{"timer":{"milliseconds":1,"repeats":false}}}"#,
+      "not a store name"
+    ),
   ])
   func invalidCommandsSayWhatWasExpected(_ text: String, _ expected: String) {
     #expect {
