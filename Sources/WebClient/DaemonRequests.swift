@@ -46,8 +46,7 @@ struct DaemonRequests: Sendable {
             throw .notLeader(message: text, leader: leader)
           case .error(let errorID, _, _) where errorID == id || errorID == nil:
             return answer
-          case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
-            .whatIf(id, _, _, _, _, _):
+          case _ where answer.answerID == id:
             return answer
           default:
             continue

@@ -14,6 +14,7 @@ enum Usage {
                             (--replace N PATH [ARGS...]: had another action happened instead)
       actions               list the action paths a client may send, with their arguments (--all: every one)
       status                show the daemon's status and its effect workers
+      stores                list the daemon's stores, open and closed: version, clients, size, last action
       help COMMAND          show a command's usage and options (also `tcactl COMMAND --help`)
 
     options:
@@ -167,6 +168,17 @@ enum Usage {
         a replicated store, the store, its role (leading or following) and the
         leader; then a table of its effect workers: kind, state, pid, restarts,
         requests in flight and queued, and how its last process ended.
+        """
+    case "stores":
+      return """
+        usage: tcactl stores [--json]
+
+        Lists the daemon's stores in name order, its default store first: whether
+        each is open (in memory) or closed (on disk, opened again by its next
+        client), its version, its clients, the bytes its journal and stored
+        documents take on disk, and when its newest action happened and what it
+        was. --json prints one JSON object per store (docs/PROTOCOL.md, "Stores").
+        It names no store, and opens none.
         """
     default:
       return nil

@@ -53,7 +53,8 @@ do {
   client = try WireClient(
     paths: invocation.socketPaths, clientName: "tcactl \(command.rawValue)", daemon: invocation.app,
     daemonUser: invocation.daemonUser ?? .standard(serviceUser: invocation.app), leaderTimeout: invocation.timeout,
-    token: token, store: invocation.store)
+    // `stores` lists every store, and names none: the default store answers.
+    token: token, store: command == .stores ? nil : invocation.store)
 } catch {
   Terminal.error("\(error)")
   // Refused in the handshake (a user the daemon does not let in, too many
@@ -72,6 +73,7 @@ do {
   case .log: code = try ActionLog.run(invocation, client: client)
   case .whatIf: code = try WhatIf.run(invocation, client: client)
   case .actions: code = try ActionList.run(invocation, client: client)
+  case .stores: code = try StoreList.run(invocation, client: client)
   case .status, .help, .version: code = try Commands.status(invocation, client: client)
   }
 } catch {

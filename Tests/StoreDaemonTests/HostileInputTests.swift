@@ -100,7 +100,8 @@ struct HostileInputTests {
         == .error(
           id: 7, code: .unknownType,
           message:
-            "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log, whatIf")
+            "unknown message type 'launch'; expected one of: hello, send, get, subscribe, actions, status, log, whatIf, stores"
+        )
     )
     try raw.send(#"{"type":"send","id":"eight"}"#)
     guard case .error(nil, .invalidMessage, let message) = try raw.read() else {

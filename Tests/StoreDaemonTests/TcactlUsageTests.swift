@@ -16,7 +16,7 @@ struct TcactlUsageTests {
       (["log", "--fllow"], "unknown option '--fllow' for log; did you mean --follow?", "log"),
       (
         ["stauts"],
-        "unknown command 'stauts'; did you mean status? expected one of: send, get, watch, log, what-if, actions, status",
+        "unknown command 'stauts'; did you mean status? expected one of: send, get, watch, log, what-if, actions, status, stores",
         nil
       ),
       (["status", "now"], "status takes no arguments; got 'now'", "status"),
@@ -40,10 +40,10 @@ struct TcactlUsageTests {
         "--epoch applies only with --since: it names the line of versions --since's version belongs to", "watch"
       ),
       (["send"], "send needs an action path, e.g. 'tcactl send cart.addItem 3'; 'tcactl actions' lists them", "send"),
-      (["--json"], "no command given; expected one of: send, get, watch, log, what-if, actions, status", nil),
+      (["--json"], "no command given; expected one of: send, get, watch, log, what-if, actions, status, stores", nil),
       (
         ["help", "frobnicate"],
-        "no help for 'frobnicate': it is not a command; expected one of: send, get, watch, log, what-if, actions, status",
+        "no help for 'frobnicate': it is not a command; expected one of: send, get, watch, log, what-if, actions, status, stores",
         nil
       ),
     ] as [([String], String, String?)])

@@ -257,6 +257,22 @@ package enum FileIO {
     }
   }
 
+  /// The bytes the files under `path` take on disk (their allocated blocks,
+  /// not their lengths: a preallocated segment counts what it holds), the
+  /// directories themselves included; 0 when `path` does not exist.
+  /// Symbolic links are not followed.
+  package static func bytesOnDisk(_ path: String) throws(SystemFailure) -> Int {
+    var info = stat()
+    guard lstat(path, &info) == 0 else {
+      if errno == ENOENT { return 0 }
+      throw .last("lstat", path: path)
+    }
+    var bytes = Int(info.st_blocks) * 512
+    guard info.st_mode & S_IFMT == S_IFDIR else { return bytes }
+    for name in try list(path) { bytes += try bytesOnDisk(path + "/" + name) }
+    return bytes
+  }
+
   /// The directory containing `path` (`.` for a bare name).
   package static func parent(of path: String) -> String {
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }

@@ -18,6 +18,9 @@ final class ClientRequests<App: HostedApp> {
   let epoch: String
   /// `tcactl status`'s report; set by the loop once it is made.
   var status: () -> JSONValue = { .null }
+  /// What a `stores` request (after a name, at most a number of stores)
+  /// reads, with the open stores as the loop knows them; set by the loop.
+  var storesQuery: ((StoreName?, Int) -> StoreCatalog.Query)?
   /// What a standby tells a sender.
   let notLeader: (Replica) -> (message: String, leader: StoreLeader?)
 
@@ -96,6 +99,13 @@ final class ClientRequests<App: HostedApp> {
       history.requestWhatIf(
         client, id: id, at: at ?? store.version, edit: replayEdit, current: store.version,
         dependencies: store.dependencies)
+
+    case .stores(let id, let after, let limit):
+      guard let storesQuery else {
+        send(.error(id: id, code: .internal, message: "this daemon does not list its stores"), to: connection)
+        return
+      }
+      history.requestStores(client, id: id, storesQuery(after, limit ?? StoreListing.defaultLimit))
     }
   }
 

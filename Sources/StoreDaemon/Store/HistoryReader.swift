@@ -24,12 +24,15 @@ struct HistoryReader: Sendable {
     /// The state at `version` with `edit`, replayed with `dependencies`,
     /// from the journal up to `through`.
     case whatIf(version: UInt64, edit: ReplayEdit, through: UInt64, dependencies: DependencyValues)
+    /// A page of the daemon's stores (``StoreCatalog``).
+    case stores(StoreCatalog.Query)
   }
 
   enum Answer: Equatable, Sendable {
     case log(records: [LogEntry], through: UInt64, more: Bool)
     case state(version: UInt64, path: String, value: JSONValue)
     case whatIf(WhatIfOutcome, edited: UInt64)
+    case stores([StoreListing], more: Bool)
   }
 
   /// Replays a history with an edit through the app's reducers
@@ -110,6 +113,8 @@ struct HistoryReader: Sendable {
         ServerMessage.whatIf(
           id: id, version: outcome.version, edited: edited, recorded: outcome.recorded, patch: outcome.patch,
           notes: outcome.notes))
+    case .stores(let stores, let more):
+      MessageCodec.frame(ServerMessage.stores(id: id, stores: stores, more: more))
     }
   }
 
@@ -123,6 +128,9 @@ struct HistoryReader: Sendable {
         return .success(try state(at: version, pointer: pointer, current: current))
       case .whatIf(let version, let edit, let through, let dependencies):
         return .success(try replay(at: version, edit, through: through, dependencies: dependencies))
+      case .stores(let query):
+        let page = try StoreCatalog(upgrade: reader.upgrade, schema: schema).list(query)
+        return .success(.stores(page.stores, more: page.more))
       }
     } catch {
       return .failure(error)

@@ -123,6 +123,12 @@ final class HistoryRequests {
     startRead(client, id: id, .whatIf(version: version, edit: edit, through: current, dependencies: dependencies))
   }
 
+  /// Starts answering `stores`: a page of the daemon's stores, read from
+  /// the state directory off the loop's thread.
+  func requestStores(_ client: ConnectedClient, id: Int, _ query: StoreCatalog.Query) {
+    startRead(client, id: id, .stores(query))
+  }
+
   private func startRead(_ client: ConnectedClient, id: Int, _ request: HistoryReader.Request) {
     client.historyPending = true
     let connectionID = client.connection.id

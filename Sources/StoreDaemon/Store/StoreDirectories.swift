@@ -26,4 +26,11 @@ enum StoreDirectories {
       return name
     }
   }
+
+  /// The bytes the store `name`'s files take on disk: its journal and
+  /// snapshots (`journal/`) and its stored documents (`storage/`).
+  static func bytesOnDisk(of name: StoreName?, in stateDirectory: String) throws(SystemFailure) -> Int {
+    let directory = directory(of: name, in: stateDirectory)
+    return try FileIO.bytesOnDisk(directory + "/journal") + FileIO.bytesOnDisk(directory + "/storage")
+  }
 }

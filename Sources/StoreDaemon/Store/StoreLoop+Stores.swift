@@ -28,6 +28,7 @@ extension StoreLoop {
       try poll.add(syncDone, token: JournalSyncThread.token(forStore: instance.number), interest: .readable)
     }
     instance.requests.status = { [unowned self, unowned instance] in statusReport(of: instance) }
+    instance.requests.storesQuery = { [unowned self] after, limit in storesQuery(after: after, limit: limit) }
     instance.turn.loopIsIdle = { [unowned self] in hasNothingElseToDo() }
   }
 
@@ -77,6 +78,16 @@ extension StoreLoop {
     Log.info("opened the store '\(name)' at version \(instance.store.version)")
     instance.reduceRecoveryActionsIfNeeded()
     return instance
+  }
+
+  /// What a `stores` request reads off the loop's thread: the state
+  /// directory, and the open stores' versions and clients now.
+  private func storesQuery(after: StoreName?, limit: Int) -> StoreCatalog.Query {
+    var open: [StoreName?: StoreCatalog.OpenStore] = [:]
+    forEachStore { instance in
+      open[instance.name] = StoreCatalog.OpenStore(version: instance.store.version, clients: instance.clients.count)
+    }
+    return StoreCatalog.Query(stateDirectory: options.stateDirectory, after: after, limit: limit, open: open)
   }
 
   /// Closes the named stores idle for `--store-idle-timeout`, looking at

@@ -193,6 +193,16 @@ public final class WireClient {
     }
   }
 
+  /// One page of the daemon's stores (see ``ClientMessage/stores(id:after:limit:)``).
+  public func stores(after: StoreName? = nil, limit: Int? = nil) throws(ClientError)
+    -> (stores: [StoreListing], more: Bool)
+  {
+    switch try request({ .stores(id: $0, after: after, limit: limit) }) {
+    case .stores(_, let stores, let more): return (stores, more)
+    case let other: throw .protocolViolation("expected 'stores', got \(other.json)")
+    }
+  }
+
   /// The state at version `at` (the current one when `nil`) as recorded, and
   /// the patch to it with `edit` (see ``ClientMessage/whatIf(id:at:edit:)``).
   public func whatIf(at version: UInt64?, edit: ClientMessage.HistoryEdit) throws(ClientError)
@@ -421,8 +431,7 @@ public final class WireClient {
         throw .rejected(code: code, message: text)
       case .notLeader(id, let text, let leader):
         throw .notLeader(message: text, leader: leader)
-      case .ack(id, _), .state(id, _, _, _), .actions(id, _), .status(id, _), .log(id, _, _, _),
-        .whatIf(id, _, _, _, _, _):
+      case _ where message.answerID == id:
         return message
       case .goodbye(let reason):
         throw .closed(reason: reason)

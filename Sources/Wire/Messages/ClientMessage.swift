@@ -37,6 +37,11 @@ public enum ClientMessage: Equatable, Sendable {
   /// history is replayed through the daemon's reducers from the edited
   /// version on. Answered by `whatIf`.
   case whatIf(id: Int, at: UInt64?, edit: HistoryEdit)
+  /// Asks for the daemon's stores, open and closed, in name order: at most
+  /// `limit` of them (1 to ``StoreListing/maximumLimit``, 100 when nil),
+  /// those named after `after` (the default store comes first when
+  /// `after` is nil). Answered by `stores`.
+  case stores(id: Int, after: StoreName? = nil, limit: Int? = nil)
 
   /// A change to the recorded history, for `whatIf`.
   public enum HistoryEdit: Hashable, Sendable {
@@ -66,7 +71,7 @@ public enum ClientMessage: Equatable, Sendable {
     switch self {
     case .hello: nil
     case .send(let id, _, _), .get(let id, _, _), .subscribe(let id, _, _, _), .actions(let id, _), .status(let id),
-      .log(let id, _, _, _), .whatIf(let id, _, _):
+      .log(let id, _, _, _), .whatIf(let id, _, _), .stores(let id, _, _):
       id
     }
   }
@@ -84,6 +89,7 @@ public enum ClientMessage: Equatable, Sendable {
     case .status: .status(id: id)
     case .log(_, let since, let last, let follow): .log(id: id, since: since, last: last, follow: follow)
     case .whatIf(_, let at, let edit): .whatIf(id: id, at: at, edit: edit)
+    case .stores(_, let after, let limit): .stores(id: id, after: after, limit: limit)
     }
   }
 
@@ -132,11 +138,16 @@ public enum ClientMessage: Equatable, Sendable {
         input.write(to: &object)
       }
       return .object(object)
+    case .stores(let id, let after, let limit):
+      var object: JSONObject = ["type": .string("stores"), "id": .int(id)]
+      if let after { object["after"] = .string(after.text) }
+      if let limit { object["limit"] = .int(limit) }
+      return .object(object)
     }
   }
 
   /// The message types a client may send, for error messages.
-  public static let types = ["hello", "send", "get", "subscribe", "actions", "status", "log", "whatIf"]
+  public static let types = ["hello", "send", "get", "subscribe", "actions", "status", "log", "whatIf", "stores"]
 
   /// Reads a message from its JSON.
   public init(json: JSONValue) throws(MessageError) {
@@ -193,6 +204,16 @@ public enum ClientMessage: Equatable, Sendable {
           "'whatIf' needs either 'without' (the version whose action to leave out) or 'replace' (the version whose "
             + "action to replace) with 'action' or 'path' and 'arguments'")
       }
+    case "stores":
+      let limit = try object.optionalInt("limit", in: type)
+      if let limit, !(1...StoreListing.maximumLimit).contains(limit) {
+        throw MessageError(
+          .invalidMessage, "'stores' needs 'limit' to be from 1 to \(StoreListing.maximumLimit), got \(limit)")
+      }
+      self = .stores(
+        id: try object.int("id", in: type),
+        after: try object.optionalString("after", in: type).map { (name) throws(MessageError) in try StoreName(name) },
+        limit: limit)
     default:
       throw MessageError(
         .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")

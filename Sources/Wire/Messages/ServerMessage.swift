@@ -52,6 +52,10 @@ public enum ServerMessage: Equatable, Sendable {
   /// `notes` says what the replay met (an action dropped, one that no longer
   /// reads).
   case whatIf(id: Int, version: UInt64, edited: UInt64, recorded: JSONValue, patch: JSONValue, notes: [String])
+  /// A page of the daemon's stores asked for by `stores` `id`, in name
+  /// order; `more` says that stores after the last were left for another
+  /// request (with `after` = its name).
+  case stores(id: Int, stores: [StoreListing], more: Bool)
 
   /// Why a subscriber got a snapshot or a notice instead of the next diff.
   public enum Notice: String, Equatable, Sendable, CaseIterable {
@@ -63,11 +67,25 @@ public enum ServerMessage: Equatable, Sendable {
     case lagged
   }
 
+  /// The id of the request this message is the answer to: nil for what is
+  /// no request's answer (subscription traffic, a `settled`, a `goodbye`,
+  /// an error of the connection's) and for a refusal (`error`, `notLeader`),
+  /// which a client reads apart.
+  public var answerID: Int? {
+    switch self {
+    case .ack(let id, _), .state(let id, _, _, _), .actions(let id, _), .status(let id, _), .log(let id, _, _, _),
+      .whatIf(let id, _, _, _, _, _), .stores(let id, _, _):
+      id
+    case .welcome, .settled, .error, .notLeader, .snapshot, .diff, .heartbeat, .notice, .goodbye, .record:
+      nil
+    }
+  }
+
   /// The message types the daemon sends.
   public static let types = [
     "welcome", "ack", "settled", "error", "state", "snapshot", "diff", "heartbeat", "notice", "actions", "status",
     "goodbye",
-    "log", "record", "whatIf",
+    "log", "record", "whatIf", "stores",
   ]
 
   /// The message as JSON.
@@ -136,6 +154,10 @@ public enum ServerMessage: Equatable, Sendable {
         "type": .string("whatIf"), "id": .int(id), "version": .int(Int(clamping: version)),
         "edited": .int(Int(clamping: edited)), "recorded": recorded, "patch": patch,
         "notes": .array(notes.map(JSONValue.string)),
+      ])
+    case .stores(let id, let stores, let more):
+      return .object([
+        "type": .string("stores"), "id": .int(id), "stores": .array(stores.map(\.json)), "more": .bool(more),
       ])
     }
   }
@@ -217,6 +239,14 @@ public enum ServerMessage: Equatable, Sendable {
         id: try object.int("id", in: type), version: try version(), edited: try version("edited"),
         recorded: try value("recorded"), patch: try value("patch"),
         notes: try object.strings("notes", in: type))
+    case "stores":
+      guard case .array(let elements) = try value("stores") else {
+        throw MessageError(.invalidMessage, "'stores' needs 'stores' to be an array")
+      }
+      var stores: [StoreListing] = []
+      for element in elements { stores.append(try StoreListing(json: element)) }
+      self = .stores(
+        id: try object.int("id", in: type), stores: stores, more: try object.optionalBool("more", in: type) ?? false)
     default:
       throw MessageError(
         .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")

@@ -3,10 +3,10 @@
 enum Command: String, CaseIterable {
   case send, get, watch, log
   case whatIf = "what-if"
-  case actions, status, help, version
+  case actions, status, stores, help, version
 
   /// The commands that talk to the daemon, in the order help lists them.
-  static let daemonCommands: [Command] = [.send, .get, .watch, .log, .whatIf, .actions, .status]
+  static let daemonCommands: [Command] = [.send, .get, .watch, .log, .whatIf, .actions, .status, .stores]
 
   /// The options this command takes. `--socket`, `--app`, `--daemon-user`
   /// and `--help` go with every command; a few apply only beside another option
@@ -21,6 +21,7 @@ enum Command: String, CaseIterable {
     case .whatIf: return common.union([.json, .full, .at, .without, .replace])
     case .actions: return common.union([.json, .all])
     case .status: return common.union([.json])
+    case .stores: return common.subtracting([.store]).union([.json])
     case .help: return common
     case .version: return common.union([.version])
     }
@@ -31,7 +32,7 @@ enum Command: String, CaseIterable {
     switch self {
     case .send, .whatIf: nil
     case .get, .watch, .help: 1
-    case .log, .actions, .status, .version: 0
+    case .log, .actions, .status, .stores, .version: 0
     }
   }
 
@@ -42,7 +43,7 @@ enum Command: String, CaseIterable {
     case .whatIf: "with --replace, an action path and its arguments; with --without, none"
     case .get, .watch: "at most one state path"
     case .help: "at most one command"
-    case .log, .actions, .status, .version: "no arguments"
+    case .log, .actions, .status, .stores, .version: "no arguments"
     }
   }
 

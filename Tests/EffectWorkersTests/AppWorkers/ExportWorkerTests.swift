@@ -66,6 +66,23 @@ import Wire
     #expect(FileManager.default.fileExists(atPath: own + "/a.md"))
   }
 
+  /// A named store's export goes to `stores/STORE` in the directory, so
+  /// that stores exporting the same file never overwrite each other's.
+  @Test func aNamedStoresExportGoesToADirectoryOfItsOwn() throws {
+    let directory = try TemporaryDirectory()
+    let worker = try Self.exporter(in: directory)
+    let request = Self.request(file: .string("todos.md"), todos: [("Milk", false)])
+    try worker.send(.start(id: 1, request: request, store: try StoreName("alice")))
+    let path = directory.appending("stores/alice/todos.md")
+    #expect(try worker.reply() == (1, .custom(.object(["path": .string(path), "count": .int(1), "bytes": .int(11)]))))
+    let home = directory.appending("todos.md")
+    #expect(
+      try worker.perform(Self.request(file: .string("todos.md"), todos: []), id: 2)
+        == .custom(.object(["path": .string(home), "count": .int(0), "bytes": .int(0)])))
+    #expect(try String(contentsOfFile: path, encoding: .utf8) == "- [ ] Milk\n")
+    #expect(try String(contentsOfFile: home, encoding: .utf8) == "")
+  }
+
   @Test(arguments: [
     (JSONValue.string("../escape.md"), "'file' must be a plain file name"),
     (.string(".hidden"), "'file' must be a plain file name"),

@@ -84,6 +84,50 @@ import Wire
     #expect(try main.status()[path: "version"] == .int(0))
   }
 
+  /// `stores` lists every store, open or closed, in name order after the
+  /// default one, a page at a time: version, clients, bytes on disk and
+  /// newest action; `tcactl stores` shows them, opening none.
+  @Test func storesAreListedOpenAndClosedWithTheirNewestAction() throws {
+    let daemon = try DaemonProcess(arguments: ["--store-idle-timeout", "0.2"])
+    let main = try Self.client(daemon, store: nil)
+    var alice: WireClient? = try Self.client(daemon, store: "alice")
+    for _ in 1...3 { _ = try alice?.send(path: "counter.incrementButtonTapped") }
+    alice = nil
+    let bob = try Self.client(daemon, store: "bob")
+    _ = try bob.send(path: "counter.decrementButtonTapped")
+    try waitUntil("alice's store is closed") { try main.status()[path: "storesOpen"] == .int(2) }
+
+    let page = try main.stores()
+    #expect(!page.more)
+    #expect(page.stores.map { $0.name?.text } == [nil, "alice", "bob"])
+    let (home, closed, open) = (page.stores[0], page.stores[1], page.stores[2])
+    #expect(home.isOpen && home.version == 0 && home.clients == 1 && home.lastAction == nil, "\(home)")
+    #expect(!closed.isOpen && closed.version == 3 && closed.clients == 0 && closed.bytes > 0, "\(closed)")
+    #expect(closed.lastAction?.version == 3 && closed.lastAction?.summary == "counter.incrementButtonTapped")
+    #expect(open.isOpen && open.version == 1 && open.clients == 1, "\(open)")
+    #expect(open.lastAction?.summary == "counter.decrementButtonTapped", "\(open)")
+
+    let first = try main.stores(limit: 2)
+    #expect(first.more && first.stores.map { $0.name?.text } == [nil, "alice"])
+    let rest = try main.stores(after: try StoreName("alice"), limit: 2)
+    #expect(!rest.more && rest.stores.map { $0.name?.text } == ["bob"])
+    #expect(throws: ClientError.self) { try main.stores(limit: 0) }
+
+    let listed = try tcactl(["stores"], socket: daemon.socketPath, environment: ["TCA_STORE": "carol"])
+    #expect(listed.status == 0, "\(listed)")
+    let lines = listed.output.split(separator: "\n").map(String.init)
+    #expect(lines.count == 4 && lines[0].hasPrefix("STORE"), "\(listed.output)")
+    #expect(lines[1].hasPrefix("(default)") && lines[2].hasPrefix("alice") && lines[3].hasPrefix("bob"))
+    #expect(lines[2].contains(" no ") && lines[2].contains("counter.incrementButtonTapped"), "\(lines[2])")
+    #expect(!FileManager.default.fileExists(atPath: "\(daemon.stateDirectory)/stores/carol"))
+    let json = try tcactl(["stores", "--json"], socket: daemon.socketPath)
+    let objects = try json.output.split(separator: "\n").map { try JSONParser.parse(Array($0.utf8)) }
+    #expect(objects.map { $0[path: "name"] } == [.null, .string("alice"), .string("bob")], "\(json.output)")
+    #expect(objects[1][path: "lastAction"]?[path: "summary"] == .string("counter.incrementButtonTapped"))
+    let refused = try tcactl(["stores", "--store", "alice"], socket: daemon.socketPath)
+    #expect(refused.status == 2 && refused.error.contains("--store"), "\(refused)")
+  }
+
   /// Each store's storage effects keep its own documents: a BMI record
   /// saved in one store is listed there only, beside its journal
   /// (`stores/NAME/storage`), and the default store's stay where they were.

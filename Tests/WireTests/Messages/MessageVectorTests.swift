@@ -73,7 +73,7 @@ let messageVectors = ProtocolDocument.exampleSession.map {
     #expect(
       throws: MessageError(
         .unknownType,
-        "unknown message type 'x'; expected one of: hello, send, get, subscribe, actions, status, log, whatIf")
+        "unknown message type 'x'; expected one of: hello, send, get, subscribe, actions, status, log, whatIf, stores")
     ) {
       try ClientMessage(json: .object(["type": .string("x")]))
     }
