@@ -35,6 +35,15 @@ public struct Histogram: Sendable, Equatable {
     if low == bounds.count { overflow += 1 } else { counts[low] += 1 }
   }
 
+  /// Adds `other`'s observations, counted with the same bounds.
+  public mutating func add(_ other: Histogram) {
+    // invariant: histograms of one metric are made by one of the constants below
+    assert(other.bounds == bounds, "histograms with different bounds")
+    for index in counts.indices where index < other.counts.count { counts[index] += other.counts[index] }
+    overflow += other.overflow
+    sum += other.sum
+  }
+
   /// Durations, from 50 µs to 10 s: a turn, an fsync, a commit.
   public static var seconds: Histogram {
     Histogram(bounds: [

@@ -47,4 +47,16 @@ struct ActionCounts {
     counts[index].count += 1
     last = (bytes, sender, index)
   }
+
+  /// Adds `other`'s counts, keys new here after those already seen.
+  mutating func add(_ other: ActionCounts) {
+    for (key, count) in other.counts {
+      if let index = indices[key] {
+        counts[index].count += count
+      } else {
+        indices[key] = counts.count
+        counts.append((key, count))
+      }
+    }
+  }
 }

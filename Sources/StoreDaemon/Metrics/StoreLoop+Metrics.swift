@@ -13,83 +13,100 @@ extension StoreLoop {
       "storedaemon_info", .gauge, help: "The hosted app, its version and the protocol it speaks; always 1.",
       labels: [("app", App.name), ("app_version", App.version), ("protocol", String(ProtocolVersion.current))], 1)
     text.single(
-      "storedaemon_version", .gauge, help: "The store's version: the number of the last action reduced.",
+      "storedaemon_version", .gauge, help: "The default store's version: the number of the last action reduced.",
       store.version)
     let progress = committer.progress
     text.single(
-      "storedaemon_durable_version", .gauge, help: "The last version known to be on disk.", progress.durableVersion)
-    actionMetrics(into: &text)
-    connectionMetrics(into: &text)
-    journalMetrics(into: &text)
+      "storedaemon_durable_version", .gauge, help: "The last version of the default store known to be on disk.",
+      progress.durableVersion)
+    var figures = closedFigures
+    forEachStore { figures.add($0) }
+    actionMetrics(figures, into: &text)
+    connectionMetrics(figures, into: &text)
+    journalMetrics(figures, into: &text)
     workerMetrics(into: &text)
     replicationMetrics(into: &text)
     if let statistics = ProcessStatistics.current() { text.process(statistics) }
     return text.text
   }
 
-  private func actionMetrics(into text: inout PrometheusText) {
+  private func actionMetrics(_ figures: StoreFigures, into text: inout PrometheusText) {
     text.family(
       "storedaemon_actions_total", .counter,
       help: "Actions reduced, by case (ids left out) and by origin: client, effect or recovery.")
-    for (key, count) in turn.actionCounts.counts {
+    for (key, count) in figures.actions.counts {
       text.sample("storedaemon_actions_total", [("case", key.casePath), ("origin", key.sender.rawValue)], count)
     }
     text.family(
       "storedaemon_refusals_total", .counter,
       help: "Requests and connections refused, by the error code they were answered with (docs/PROTOCOL.md).")
-    let refusals = publisher.refusals + server.refusals
+    let refusals = figures.refusals + server.refusals
     for code in WireErrorCode.allCases {
       text.sample("storedaemon_refusals_total", [("reason", code.rawValue)], refusals[code])
     }
     text.histogram(
       "storedaemon_batch_actions", help: "Versions per batch written to the journal (group commit).",
-      turn.batchActions)
+      figures.batchActions)
     text.histogram(
       "storedaemon_turn_seconds", help: "How long each batch was open, from its first action read to its close.",
-      turn.turnSeconds)
+      figures.turnSeconds)
     text.histogram(
       "storedaemon_commit_seconds",
       help: "From a batch's close to its being durable: its write and, under --fsync always, its sync.",
-      turn.commitSeconds)
+      figures.commitSeconds)
   }
 
-  private func connectionMetrics(into text: inout PrometheusText) {
+  private func connectionMetrics(_ figures: StoreFigures, into text: inout PrometheusText) {
+    var clients = 0
+    var watchers = 0
+    forEachStore { instance in
+      clients += instance.clients.count
+      watchers += instance.publisher.subscriberCount
+    }
     text.single(
       "storedaemon_connections_accepted_total", .counter, help: "Client connections accepted.", server.accepted)
     text.single(
       "storedaemon_stores_open", .gauge,
       help: "Stores open: the default store and the named ones open now.",
       storeCount)
-    text.single("storedaemon_clients", .gauge, help: "Clients connected (past their hello).", clients.count)
-    text.single("storedaemon_watchers", .gauge, help: "Clients subscribed to the state.", publisher.subscriberCount)
+    text.single("storedaemon_clients", .gauge, help: "Clients connected (past their hello).", clients)
+    text.single("storedaemon_watchers", .gauge, help: "Clients subscribed to the state.", watchers)
     text.single(
       "storedaemon_resyncs_total", .counter,
-      help: "Snapshots sent to subscribers instead of the diffs they could not keep up with.", publisher.resyncs)
+      help: "Snapshots sent to subscribers instead of the diffs they could not keep up with.", figures.resyncs)
     text.single(
       "storedaemon_lagged_disconnects_total", .counter,
       help: "Subscribers disconnected for reading nothing while they had to be resynced (--lag-timeout).",
-      publisher.laggedDisconnects)
+      figures.laggedDisconnects)
   }
 
-  private func journalMetrics(into text: inout PrometheusText) {
-    let progress = committer.progress
+  private func journalMetrics(_ figures: StoreFigures, into text: inout PrometheusText) {
+    var journalBytes = 0
+    var snapshotBytes = 0
+    var refusing = 0
+    forEachStore { instance in
+      let progress = instance.committer.progress
+      journalBytes += progress.bytesSinceSnapshot
+      snapshotBytes += progress.snapshotBytes
+      if instance.committer.writesRefused != nil { refusing += 1 }
+    }
     text.histogram(
       "storedaemon_fsync_seconds", help: "How long each fdatasync of a batch took (--fsync always).",
-      committer.syncSeconds)
+      figures.syncSeconds)
     text.single(
-      "storedaemon_journal_written_bytes_total", .counter, help: "Bytes of records written to the journal.",
-      committer.bytesWritten)
+      "storedaemon_journal_written_bytes_total", .counter, help: "Bytes of records written to the journals.",
+      figures.bytesWritten)
     text.single(
       "storedaemon_journal_bytes", .gauge,
-      help: "Bytes of journal records since the latest snapshot: what a restart replays.",
-      progress.bytesSinceSnapshot)
+      help: "Bytes of journal records since each open store's latest snapshot: what opening them again replays.",
+      journalBytes)
     text.single(
-      "storedaemon_snapshot_bytes", .gauge, help: "The latest snapshot's size in bytes (0 without one).",
-      progress.snapshotBytes)
+      "storedaemon_snapshot_bytes", .gauge, help: "The open stores' latest snapshots' sizes in bytes.",
+      snapshotBytes)
     text.single(
       "storedaemon_writes_refused", .gauge,
-      help: "1 once the journal refuses writes after an I/O error (see the log), else 0.",
-      committer.writesRefused == nil ? 0 : 1)
+      help: "Open stores whose journal refuses writes after an I/O error (see the log): 0 while all write.",
+      refusing)
   }
 
   private func workerMetrics(into text: inout PrometheusText) {

@@ -141,6 +141,7 @@ extension StoreLoop {
     } catch {
       Log.error("closing the journal of the store '\(name)': \(error)")
     }
+    closedFigures.add(instance)
     let number = instance.number
     effects.release(store: number)
     named[number - 1] = nil

@@ -49,6 +49,8 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   var storeNumbers: [StoreName: Int] = [:]
   /// When the loop next looks for named stores idle long enough to close.
   var nextIdleSweep = ContinuousClock.now
+  /// What the stores closed since the start had counted, for the metrics.
+  var closedFigures = StoreFigures()
   /// The effect workers as the stores share them.
   let effects: SharedWorkers
   /// The dependencies the stores' reducers see.

@@ -77,6 +77,36 @@ struct PrometheusScrapeTests {
     #expect(workers.first?.value == 3)
   }
 
+  /// The figures count every store's work, and a store closed when idle
+  /// takes none of it back: its counts stay in the totals.
+  @Test func theFiguresAddUpEveryStoreAndKeepAClosedOnesCounts() throws {
+    let daemon = try DaemonProcess(arguments: ["--metrics", "127.0.0.1:0", "--store-idle-timeout", "0.2"])
+    let port = try metricsPort(of: daemon)
+    func scrape() throws -> String {
+      let connection = try RawHTTPClient(port: port)
+      try connection.send("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n")
+      return try #require(try connection.readResponse()).text
+    }
+    let main = try WireClient(path: daemon.socketPath, clientName: "main", handshakeTimeout: eventTimeout)
+    var alice: WireClient? = try WireClient(
+      path: daemon.socketPath, clientName: "alice", handshakeTimeout: eventTimeout, store: try StoreName("alice"))
+    for _ in 0..<2 { _ = try alice?.send(path: "counter.incrementButtonTapped") }
+    _ = try main.send(path: "counter.incrementButtonTapped")
+    let actions = #"storedaemon_actions_total{case="counter.incrementButtonTapped",origin="client"} 3"#
+    let open = try scrape()
+    #expect(open.contains(actions), "\(open)")
+    #expect(open.contains("storedaemon_clients 2\n") && open.contains("storedaemon_stores_open 2\n"), "\(open)")
+    #expect(open.contains("storedaemon_batch_actions_sum 3\n"), "\(open)")
+
+    alice = nil
+    try waitUntil("alice's store is closed") { try main.status()[path: "storesOpen"] == .int(1) }
+    let closed = try scrape()
+    #expect(closed.contains(actions), "\(closed)")
+    #expect(closed.contains("storedaemon_clients 1\n") && closed.contains("storedaemon_stores_open 1\n"), "\(closed)")
+    #expect(closed.contains("storedaemon_batch_actions_sum 3\n"), "\(closed)")
+    #expect(try Promtool.checkMetrics(closed).status == 0)
+  }
+
   /// The port the daemon says its metrics listener took.
   private func metricsPort(of daemon: DaemonProcess) throws -> UInt16 {
     var port: UInt16?
