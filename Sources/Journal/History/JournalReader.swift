@@ -146,19 +146,22 @@ public struct JournalReader: Sendable {
     }
   }
 
-  /// The journal's last version and its record, reading no more than the
-  /// newest segment: what a listing of many stores can afford for each. The
-  /// record is nil when the newest segment holds none (a snapshot was just
-  /// written, or nothing ever was); the version is then the snapshot's, or 0.
+  /// The journal's last version and its record, reading no more than its
+  /// two newest segments (the newest may have just been started): what a
+  /// listing of many stores can afford for each. The record is nil when
+  /// they hold none (a snapshot was just written, or nothing ever was); the
+  /// version is then the snapshot's, or 0.
   public func newest() throws(JournalError) -> (version: UInt64, record: JournalRecord?) {
     try retrying { () throws(JournalError) -> (version: UInt64, record: JournalRecord?) in
       let contents = try self.contents()
       let snapshot = contents.snapshots.map(\.version).max() ?? 0
-      guard let segment = contents.segments.last else { return (snapshot, nil) }
-      guard let entry = try self.entries(from: segment.firstVersion, through: nil).last else {
-        return (max(snapshot, segment.firstVersion - 1), nil)
+      for segment in contents.segments.suffix(2).reversed() {
+        if let entry = try self.entries(from: segment.firstVersion, through: nil).last {
+          return (entry.version, try record(entry))
+        }
       }
-      return (entry.version, try record(entry))
+      let beforeNewest = contents.segments.last.map { $0.firstVersion > 0 ? $0.firstVersion - 1 : 0 } ?? 0
+      return (max(snapshot, beforeNewest), nil)
     }
   }
 

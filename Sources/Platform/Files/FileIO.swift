@@ -258,8 +258,8 @@ package enum FileIO {
   }
 
   /// The bytes the files under `path` take on disk (their allocated blocks,
-  /// not their lengths: a preallocated segment counts what it holds), the
-  /// directories themselves included; 0 when `path` does not exist.
+  /// not their lengths), the directories themselves included; 0 when `path`
+  /// does not exist.
   /// Symbolic links are not followed.
   package static func bytesOnDisk(_ path: String) throws(SystemFailure) -> Int {
     var info = stat()

@@ -28,25 +28,18 @@ struct StoreCatalog: Sendable {
   let upgrade: JournalUpgrade?
   let schema: ActionSchema
 
-  /// A page of the stores `query` asks for, in name order, the default store
-  /// first; `more` when stores after it were left for another page.
+  /// A page of the stores `query` asks for, in name order: the default
+  /// store first (on the page after no name, beside the `limit` named
+  /// ones); `more` when stores after it were left for another page.
   func list(_ query: Query) throws(MessageError) -> (stores: [StoreListing], more: Bool) {
-    let names: [StoreName]
+    let page: (names: [StoreName], more: Bool)
     do {
-      names = try StoreDirectories.names(in: query.stateDirectory)
+      page = try StoreDirectories.names(in: query.stateDirectory, after: query.after, limit: query.limit)
     } catch {
       throw MessageError(.journal, "the stores could not be listed: \(error)")
     }
-    var page: [StoreName?] = query.after == nil ? [nil] : []
-    var more = false
-    for name in names where query.after.map({ name.text > $0.text }) ?? true {
-      guard page.count < query.limit else {
-        more = true
-        break
-      }
-      page.append(name)
-    }
-    return (page.map { listing(of: $0, in: query) }, more)
+    let names: [StoreName?] = (query.after == nil ? [nil] : []) + page.names
+    return (names.map { listing(of: $0, in: query) }, page.more)
   }
 
   /// One store's listing; a journal that cannot be read is named in it.

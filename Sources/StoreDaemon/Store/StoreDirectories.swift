@@ -19,12 +19,24 @@ enum StoreDirectories {
   /// The named stores `stateDirectory` holds a journal of, by name, in
   /// order; a directory under `stores/` that is no store's is passed over.
   static func names(in stateDirectory: String) throws(SystemFailure) -> [StoreName] {
+    try names(in: stateDirectory, after: nil, limit: .max).names
+  }
+
+  /// At most `limit` of the named stores `stateDirectory` holds, in order,
+  /// those after `after` (all when nil); `more` when others follow them.
+  /// Only the entries it returns are looked into.
+  static func names(
+    in stateDirectory: String, after: StoreName?, limit: Int
+  ) throws(SystemFailure) -> (names: [StoreName], more: Bool) {
     let path = stateDirectory + "/" + stores
-    guard FileIO.exists(path) else { return [] }
-    return try FileIO.list(path).sorted().compactMap { entry in
-      guard let name = try? StoreName(entry), FileIO.exists(path + "/" + entry + "/journal") else { return nil }
-      return name
+    guard FileIO.exists(path) else { return ([], false) }
+    var names: [StoreName] = []
+    for entry in try FileIO.list(path).sorted() where after.map({ entry > $0.text }) ?? true {
+      guard let name = try? StoreName(entry), FileIO.exists(path + "/" + entry + "/journal") else { continue }
+      guard names.count < limit else { return (names, true) }
+      names.append(name)
     }
+    return (names, false)
   }
 
   /// The bytes the store `name`'s files take on disk: its journal and

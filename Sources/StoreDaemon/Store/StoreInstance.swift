@@ -38,9 +38,9 @@ final class StoreInstance<App: HostedApp> {
   /// What each action's reducer drew from the date, UUID and random number
   /// dependencies, journaled with it so that a replay reproduces it.
   private let inputs = InputRecorder()
-  /// Since when the loop has found the store idle (``isIdle``), at its
-  /// sweeps; nil while it is not.
-  var idleSince: ContinuousClock.Instant?
+  /// When a client last connected to or left the store, or an effect's
+  /// reply last reached it: an idle store (``isIdle``) has been so since.
+  var lastUsed = ContinuousClock.now
 
   /// Whether nothing holds the store open: no client is bound to it, no
   /// effect of its is in flight, and nothing it reduced waits to be made

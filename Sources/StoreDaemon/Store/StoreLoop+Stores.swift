@@ -42,6 +42,9 @@ extension StoreLoop {
         "this daemon replicates its default store through etcd (--replicate) and serves no named store; "
           + "connect without a store name")
     }
+    guard options.maximumStores > 0 else {
+      throw StoreOpenError("this daemon serves no named store (--max-stores 0); connect without a store name")
+    }
     guard storeCount - 1 < options.maximumStores || closeStoreIdleLongest() else {
       throw StoreOpenError(
         "the store '\(name)' is not open, and the \(storeCount - 1) named stores that are, the most this daemon "
@@ -98,26 +101,17 @@ extension StoreLoop {
     guard now >= nextIdleSweep else { return }
     let timeout = options.storeIdleTimeout
     nextIdleSweep = now + min(max(timeout / 2, .milliseconds(50)), .seconds(1))
-    for case let instance? in named {
-      guard isIdle(instance) else {
-        instance.idleSince = nil
-        continue
-      }
-      guard let since = instance.idleSince else {
-        instance.idleSince = now
-        continue
-      }
-      if now - since >= timeout { close(instance, why: "idle for \(timeout) (--store-idle-timeout)") }
+    for case let instance? in named where now - instance.lastUsed >= timeout && isIdle(instance) {
+      close(instance, why: "idle for \(timeout) (--store-idle-timeout)")
     }
   }
 
-  /// Closes the idle named store that has been so longest, to make room for
+  /// Closes the idle named store used least recently, to make room for
   /// another; false if every open one is in use.
   private func closeStoreIdleLongest() -> Bool {
-    let now = ContinuousClock.now
     var longest: StoreInstance<App>?
     for case let instance? in named where isIdle(instance) {
-      if longest == nil || instance.idleSince ?? now < longest?.idleSince ?? now { longest = instance }
+      if longest.map({ instance.lastUsed < $0.lastUsed }) ?? true { longest = instance }
     }
     guard let longest else { return false }
     close(longest, why: "the store idle longest, for another (--max-stores \(options.maximumStores))")

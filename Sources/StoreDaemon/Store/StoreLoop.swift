@@ -241,6 +241,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   /// Reduces the action a worker's reply maps to, in its store's open batch.
   private func deliver(_ reply: EffectReply, to id: EffectID) {
     guard let (number, local) = effects.route(reply, to: id), let instance = store(numbered: number) else { return }
+    instance.lastUsed = .now
     instance.turn.deliver(reply, to: local)
     afterReducing(instance)
   }
@@ -337,6 +338,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       }
       connection.store = instance.number
       connection.outbox.gate = instance.gate
+      instance.lastUsed = .now
       instance.turn.makeDurable()
       instance.clients.add(ConnectedClient(connection: connection, name: name))
       instance.turn.answer(
@@ -346,6 +348,7 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
       afterReducing(instance)
     case .disconnected(let connection):
       guard let instance = store(numbered: connection.store), instance.clients[connection.id] != nil else { return }
+      instance.lastUsed = .now
       instance.clients.leaving.insert(connection.id)
       instance.requests.letLeavingClientsGo()
       afterReducing(instance)

@@ -29,7 +29,9 @@ final class SharedWorkers {
   /// The view of the workers for the store numbered `store`, named `name`
   /// (nil: the default store).
   func workers(for store: Int, name: StoreName? = nil) -> StoreWorkers {
-    if let view = views[store] { return view }
+    // A number is another store's only after ``release(store:)``; a view of
+    // another name is never handed out, whatever happens to the numbers.
+    if let view = views[store], view.name == name { return view }
     let view = StoreWorkers(shared: self, store: store, name: name)
     views[store] = view
     return view

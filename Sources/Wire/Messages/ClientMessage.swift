@@ -38,9 +38,9 @@ public enum ClientMessage: Equatable, Sendable {
   /// version on. Answered by `whatIf`.
   case whatIf(id: Int, at: UInt64?, edit: HistoryEdit)
   /// Asks for the daemon's stores, open and closed, in name order: at most
-  /// `limit` of them (1 to ``StoreListing/maximumLimit``, 100 when nil),
-  /// those named after `after` (the default store comes first when
-  /// `after` is nil). Answered by `stores`.
+  /// `limit` named ones (1 to ``StoreListing/maximumLimit``, 100 when nil),
+  /// those named after `after`; when `after` is nil, the default store
+  /// first, beside them. Answered by `stores`.
   case stores(id: Int, after: StoreName? = nil, limit: Int? = nil)
 
   /// A change to the recorded history, for `whatIf`.
@@ -210,10 +210,15 @@ public enum ClientMessage: Equatable, Sendable {
         throw MessageError(
           .invalidMessage, "'stores' needs 'limit' to be from 1 to \(StoreListing.maximumLimit), got \(limit)")
       }
-      self = .stores(
-        id: try object.int("id", in: type),
-        after: try object.optionalString("after", in: type).map { (name) throws(MessageError) in try StoreName(name) },
-        limit: limit)
+      var after: StoreName?
+      if let name = try object.optionalString("after", in: type) {
+        do {
+          after = try StoreName(name)
+        } catch {
+          throw MessageError(.invalidMessage, "'stores' needs 'after' to be a store's name: \(error.message)")
+        }
+      }
+      self = .stores(id: try object.int("id", in: type), after: after, limit: limit)
     default:
       throw MessageError(
         .unknownType, "unknown message type '\(type)'; expected one of: \(Self.types.joined(separator: ", "))")

@@ -9,7 +9,7 @@ enum StoreList {
     var rows: [[String]] = [["STORE", "OPEN", "VERSION", "CLIENTS", "ON DISK", "LAST ACTION"]]
     var after: StoreName?
     while true {
-      let page = try client.stores(after: after, limit: StoreListing.maximumLimit)
+      let page = try client.stores(after: after, limit: StoreListing.defaultLimit)
       for store in page.stores {
         if invocation.json {
           Terminal.line(CanonicalJSON.text(store.json))
@@ -17,7 +17,10 @@ enum StoreList {
           rows.append(row(store))
         }
       }
-      guard page.more, let last = page.stores.last?.name else { break }
+      guard page.more else { break }
+      guard let last = page.stores.last?.name else {
+        throw .protocolViolation("'stores' said more stores follow a page that names none")
+      }
       after = last
     }
     if !invocation.json { for line in table(rows) { Terminal.line(line) } }

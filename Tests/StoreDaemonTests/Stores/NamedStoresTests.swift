@@ -107,10 +107,11 @@ import Wire
     #expect(open.isOpen && open.version == 1 && open.clients == 1, "\(open)")
     #expect(open.lastAction?.summary == "counter.decrementButtonTapped", "\(open)")
 
-    let first = try main.stores(limit: 2)
+    // A page of one: the default store beside it, then one store a page.
+    let first = try main.stores(limit: 1)
     #expect(first.more && first.stores.map { $0.name?.text } == [nil, "alice"])
-    let rest = try main.stores(after: try StoreName("alice"), limit: 2)
-    #expect(!rest.more && rest.stores.map { $0.name?.text } == ["bob"])
+    let second = try main.stores(after: try StoreName("alice"), limit: 1)
+    #expect(!second.more && second.stores.map { $0.name?.text } == ["bob"])
     #expect(throws: ClientError.self) { try main.stores(limit: 0) }
 
     let listed = try tcactl(["stores"], socket: daemon.socketPath, environment: ["TCA_STORE": "carol"])
@@ -291,6 +292,30 @@ import Wire
     }
     let usage = try runProduct("storedaemon", ["--max-stores", "many"])
     #expect(usage.status == 64 && usage.error.contains("--max-stores"), "\(usage)")
+  }
+
+  /// At `--max-stores`, the store closed for another is the one used least
+  /// recently, however long the others have been open.
+  @Test func theStoreUsedLeastRecentlyIsClosedForAnother() throws {
+    let daemon = try DaemonProcess(arguments: ["--max-stores", "2"])
+    let main = try Self.client(daemon, store: nil)
+    func use(_ name: String) throws {
+      do {
+        let client = try Self.client(daemon, store: name)
+        _ = try client.send(path: "counter.incrementButtonTapped")
+      }
+      try waitUntil("\(name)'s client has left") {
+        try main.stores().stores.first { $0.name?.text == name }?.clients == 0
+      }
+    }
+    try use("alice")
+    try use("bob")
+    try use("alice")
+    try use("carol")
+    #expect(daemon.standardError.contains("closed the store 'bob'"), "\(daemon.standardError)")
+    #expect(!daemon.standardError.contains("closed the store 'alice'"), "\(daemon.standardError)")
+    let open = try main.stores().stores.filter(\.isOpen).map { $0.name?.text }
+    #expect(open == [nil, "alice", "carol"])
   }
 
   /// A named store with no client and no effect in flight for

@@ -39,7 +39,7 @@ final class SpawnedProcess: Sendable {
     // Nothing else of the test process's: a pipe another test reads to its
     // end, or the descriptor by which Foundation learns that another child
     // exited, must not stay open in this child for as long as it runs.
-    posix_spawn_file_actions_addclosefrom_np(&actions, 5)
+    posix_spawn_file_actions_addclosefrom_np(&actions, descriptor4 != nil ? 5 : descriptor3 != nil ? 4 : 3)
     let argv = arguments.map { strdup($0) } + [nil]
     let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
     defer {

@@ -14,9 +14,6 @@ import Testing
     .start(id: 9, request: .storage(.put(namespace: "bmi-history", key: "a", value: Data([0, 1, 2])))),
     .start(
       id: 10, request: .custom(kind: "export", payload: .object(["file": .string("todos.json"), "todos": .array([])]))),
-    .start(
-      id: 11, request: .storage(.list(namespace: "bmi-history")), store: try? StoreName("alice")),
-    .start(id: 12, request: .custom(kind: "export", payload: .object([:])), store: try? StoreName("tenant_7")),
     .cancel(id: 7),
     .ping(id: 3),
   ]
@@ -39,6 +36,25 @@ import Testing
     decoder.append(frame)
     let payload = try #require(try decoder.nextFrame())
     #expect(try WorkerCommand(payload: payload) == command)
+  }
+
+  /// A named store's request carries its name, for a built-in kind and an
+  /// app's own alike.
+  @Test func startsOfANamedStoreCarryItsName() throws {
+    let alice = try StoreName("alice")
+    let commands: [WorkerCommand] = [
+      .start(id: 11, request: .storage(.list(namespace: "bmi-history")), store: alice),
+      .start(id: 12, request: .custom(kind: "export", payload: .object([:])), store: alice),
+    ]
+    for command in commands {
+      let json = try command.json()
+      guard case .object(let object) = json else {
+        Issue.record("a command is an object: \(json)")
+        continue
+      }
+      #expect(object["store"] == .string("alice"), "\(json)")
+      #expect(try WorkerCommand(payload: Array(CanonicalJSON.encode(json))) == command)
+    }
   }
 
   @Test(arguments: events) func eventsRoundTrip(_ event: WorkerEvent) throws {
