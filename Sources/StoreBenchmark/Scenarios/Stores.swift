@@ -12,6 +12,7 @@ extension Benchmark {
     measure("m") { () throws(BenchError) in try measureOwnStores() }
     measure("m") { () throws(BenchError) in try measureColdStore() }
     measure("m") { () throws(BenchError) in try measureActiveStores() }
+    measure("m") { () throws(BenchError) in try measureClosedStores() }
     measure("m") { () throws(BenchError) in try measureStoresOnDisk() }
   }
 
@@ -117,6 +118,64 @@ extension Benchmark {
       "m", "RSS per active idle store, \(opened) stores (the seed apps' state included)",
       Double(after - before) / Double(opened), .bytes, target: .atMost(32 * 1024),
       note: "total \(Unit.mebibytes.format(Double(after)))")
+  }
+
+  /// Stores closed when idle give back what they held: every descriptor and
+  /// thread (under `--fsync always` each open store has a sync thread), and
+  /// the memory of their state, as far as the allocator returns it.
+  private func measureClosedStores() throws(BenchError) {
+    let count = options.smoke ? 100 : 1_000
+    let daemon = try daemon(
+      "m", fsync: "always", arguments: ["--store-idle-timeout", "0.5", "--max-stores", "\(count)"])
+    let control = try daemon.client()
+    defer { control.close() }
+    let (beforeBytes, beforeHeld) = (daemon.residentBytes, try Self.held(by: daemon.pid))
+    for index in 0..<count {
+      let socket = try daemon.connect(store: try Self.storeName("brief", index))
+      defer { socket.close() }
+      try socket.writeAll(Self.increment)
+      let answer = try Frames.next(socket, timeout: 10)
+      if let problem = Self.checkAck(answer, -4, answer.count) { throw BenchError("store \(index): \(problem)") }
+    }
+    let deadline = MonotonicClock.now() + 120_000_000_000
+    while try Self.storesOpen(control) > 1 {
+      guard MonotonicClock.now() < deadline else {
+        throw BenchError("\(try Self.storesOpen(control) - 1) of \(count) idle stores were still open after 2 minutes")
+      }
+      usleep(100_000)
+    }
+    let afterHeld = try Self.held(by: daemon.pid)
+    report.check(
+      "m", "descriptors and threads left by \(count) stores closed when idle (--fsync always)",
+      "\(afterHeld.descriptors - beforeHeld.descriptors) descriptors, \(afterHeld.threads - beforeHeld.threads) threads",
+      holds: afterHeld.descriptors <= beforeHeld.descriptors && afterHeld.threads <= beforeHeld.threads, target: "none")
+    let after = daemon.residentBytes
+    report.absolute(
+      "m", "RSS left per store closed when idle, \(count) stores", Double(after - beforeBytes) / Double(count), .bytes,
+      target: nil, note: "total \(Unit.mebibytes.format(Double(after)))")
+  }
+
+  /// The daemon's open descriptors and threads.
+  private static func held(by pid: pid_t) throws(BenchError) -> (descriptors: Int, threads: Int) {
+    do {
+      return (try FileIO.list("/proc/\(pid)/fd").count, try FileIO.list("/proc/\(pid)/task").count)
+    } catch {
+      throw BenchError("cannot count what pid \(pid) holds: \(error)")
+    }
+  }
+
+  /// How many stores `control`'s daemon has open, the default one included.
+  private static func storesOpen(_ control: WireClient) throws(BenchError) -> Int {
+    do {
+      guard case .object(let status) = try control.status(), case .int(let open)? = status["storesOpen"] else {
+        throw BenchError("the status has no storesOpen")
+      }
+      return open
+    } catch let error as BenchError {
+      throw error
+    } catch {
+      throw BenchError("status: \(error)")
+    }
   }
 
   /// Start to READY=1 with many named stores on disk, which the start does
