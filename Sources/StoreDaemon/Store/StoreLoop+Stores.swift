@@ -76,7 +76,6 @@ extension StoreLoop {
       throw StoreOpenError("the store '\(name)' cannot be opened: \(error)")
     }
     if number > named.count { named.append(instance) } else { named[number - 1] = instance }
-    storeCount += 1
     storeNumbers[name] = number
     Log.info("opened the store '\(name)' at version \(instance.store.version)")
     instance.reduceRecoveryActionsIfNeeded()
@@ -141,7 +140,6 @@ extension StoreLoop {
     named[number - 1] = nil
     freeNumbers.append(number)
     storeNumbers[name] = nil
-    storeCount -= 1
     Log.info("closed the store '\(name)' at version \(instance.store.version): \(why)")
   }
 }

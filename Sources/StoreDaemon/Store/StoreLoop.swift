@@ -43,10 +43,10 @@ final class StoreLoop<App: HostedApp>: @unchecked Sendable {
   var named: [StoreInstance<App>?] = []
   /// The numbers of closed stores, for the next stores to open.
   var freeNumbers: [Int] = []
-  /// How many stores are open, the default one included.
-  var storeCount = 1
   /// The numbers of the named stores open, by name.
   var storeNumbers: [StoreName: Int] = [:]
+  /// How many stores are open, the default one included.
+  var storeCount: Int { storeNumbers.count + 1 }
   /// When the loop next looks for named stores idle long enough to close.
   var nextIdleSweep = ContinuousClock.now
   /// What the stores closed since the start had counted, for the metrics.
